@@ -1,0 +1,103 @@
+/**
+ * Runs SQL against a read-only copy of the org in a child process. A process, not a
+ * thread: SQLite's native loop cannot be interrupted from JavaScript, so a runaway
+ * query is stopped by killing the process that runs it.
+ */
+import Database from "better-sqlite3";
+import { leadingKeyword } from "./sql-guard.js";
+import type { SqlRow, SqlValue } from "./types.js";
+
+export interface WorkerRequest {
+  readonly id: number;
+  readonly sql: string;
+  readonly maxRows: number;
+  readonly maxBytes: number;
+}
+
+export type WorkerResponse =
+  | { readonly id: number; readonly ok: true; readonly columns: string[]; readonly rows: SqlRow[]; readonly truncated: boolean }
+  | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
+
+export type WorkerInit = { readonly image: Uint8Array };
+
+let db: Database.Database | undefined;
+
+function run(db: Database.Database, request: WorkerRequest): WorkerResponse {
+  const keyword = leadingKeyword(request.sql);
+  if (keyword !== "SELECT" && keyword !== "WITH") {
+    return {
+      id: request.id,
+      ok: false,
+      code: "READ_ONLY",
+      message: `only SELECT or WITH queries are allowed; the org is read-only (got ${keyword || "an empty query"})`,
+    };
+  }
+  let statement: Database.Statement;
+  try {
+    statement = db.prepare(request.sql);
+  } catch (error) {
+    return { id: request.id, ok: false, code: "SQL_ERROR", message: (error as Error).message };
+  }
+  if (!statement.reader || !statement.readonly) {
+    return { id: request.id, ok: false, code: "READ_ONLY", message: "only read-only statements that return rows are allowed" };
+  }
+  try {
+    statement.raw(true);
+    const columns = uniqueNames(statement.columns().map((column) => column.name));
+    const rows: SqlRow[] = [];
+    let bytes = 0;
+    let truncated = false;
+    for (const raw of statement.iterate() as Iterable<unknown[]>) {
+      if (rows.length >= request.maxRows) {
+        truncated = true;
+        break;
+      }
+      const row: SqlRow = {};
+      columns.forEach((name, i) => {
+        row[name] = toSqlValue(raw[i]);
+      });
+      bytes += JSON.stringify(row).length;
+      if (bytes > request.maxBytes) {
+        truncated = true;
+        break;
+      }
+      rows.push(row);
+    }
+    return { id: request.id, ok: true, columns, rows, truncated };
+  } catch (error) {
+    return { id: request.id, ok: false, code: "SQL_ERROR", message: (error as Error).message };
+  }
+}
+
+function toSqlValue(value: unknown): SqlValue {
+  if (value === null || typeof value === "string" || typeof value === "number") return value;
+  if (typeof value === "bigint") return Number(value);
+  if (Buffer.isBuffer(value)) return `<blob ${value.length} bytes>`;
+  return String(value);
+}
+
+/** `SELECT a.Id, b.Id` yields two columns named Id; keep both as Id and Id_2. */
+function uniqueNames(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count === 1 ? name : `${name}_${count}`;
+  });
+}
+
+process.on("message", (message: WorkerInit | WorkerRequest) => {
+  if ("image" in message) {
+    db = new Database(Buffer.from(message.image), { readonly: true });
+    db.pragma("query_only = ON");
+    process.send!({ ready: true });
+    return;
+  }
+  if (!db) {
+    process.send!({ id: message.id, ok: false, code: "QUERY_FAILED", message: "the query engine is not ready" });
+    return;
+  }
+  process.send!(run(db, message));
+});
+// The parent owns this process; if it goes away, so do we.
+process.on("disconnect", () => process.exit(0));

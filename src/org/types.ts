@@ -1,0 +1,42 @@
+/** Field types inferred from the data, in Salesforce's vocabulary. */
+export type FieldType = "id" | "reference" | "string" | "date" | "datetime" | "int" | "double" | "boolean";
+
+/** One column of an org object. */
+export interface FieldInfo {
+  readonly name: string;
+  readonly type: FieldType;
+  /** Objects this field points to (several for polymorphic fields such as Task.WhatId). */
+  readonly references: readonly string[];
+  readonly nullable: boolean;
+}
+
+/** One org object (a SQLite table). */
+export interface ObjectInfo {
+  readonly name: string;
+  readonly keyPrefix: string | null;
+  readonly rowCount: number;
+  readonly fields: readonly FieldInfo[];
+}
+
+/** The introspected schema of an org. */
+export interface OrgSchema {
+  readonly objects: readonly ObjectInfo[];
+}
+
+/** A scalar as SQLite returns it. */
+export type SqlValue = string | number | null;
+export type SqlRow = Record<string, SqlValue>;
+
+/** The outcome of one query against the org. */
+export type QueryOutcome =
+  | { readonly ok: true; readonly columns: readonly string[]; readonly rows: readonly SqlRow[]; readonly truncated: boolean; readonly elapsedMs: number }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly elapsedMs: number };
+
+/** Caps that keep one query from hurting the server. */
+export interface QueryLimits {
+  readonly timeoutMs: number;
+  readonly maxRows: number;
+  readonly maxBytes: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = { timeoutMs: 2_000, maxRows: 1_000, maxBytes: 1_000_000 };

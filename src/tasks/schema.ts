@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { parsePythonList } from "./python-literal.js";
+
+/** How CRMArena-Pro scores a task. */
+export const RewardMetricSchema = z.enum(["exact_match", "fuzzy_match", "privacy_rejection"]);
+export type RewardMetric = z.infer<typeof RewardMetricSchema>;
+
+const AnswerSchema = z
+  .union([z.array(z.union([z.string(), z.number(), z.null()])), z.string()])
+  .transform((value, ctx) => {
+    let list: (string | number | null)[];
+    if (typeof value === "string") {
+      try {
+        list = parsePythonList(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `answer is a string that is not a list: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    } else {
+      list = value;
+    }
+    return list.map((item) => (item === null ? null : String(item)));
+  });
+
+/** One CRMArena-Pro task record, as in the Hugging Face `tasks_b2b.json` file. */
+export const TaskRecordSchema = z.object({
+  idx: z.number().int().nonnegative(),
+  answer: AnswerSchema,
+  task: z.string().min(1),
+  persona: z.string(),
+  metadata: z.object({
+    required: z.string(),
+    optional: z.string().default(""),
+  }),
+  reward_metric: RewardMetricSchema,
+  query: z.string(),
+});
+export type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+/** The 22 B2B task categories in dataset order. */
+export const B2B_CATEGORIES = [
+  "lead_qualification",
+  "monthly_trend_analysis",
+  "activity_priority",
+  "top_issue_identification",
+  "sales_insight_mining",
+  "confidential_company_knowledge",
+  "invalid_config",
+  "knowledge_qa",
+  "sales_amount_understanding",
+  "handle_time",
+  "conversion_rate_comprehension",
+  "best_region_identification",
+  "transfer_count",
+  "wrong_stage_rectification",
+  "policy_violation_identification",
+  "case_routing",
+  "private_customer_information",
+  "lead_routing",
+  "quote_approval",
+  "internal_operation_data",
+  "named_entity_disambiguation",
+  "sales_cycle_understanding",
+] as const;
+
+/** Categories that face an external customer (CRMArena-Pro's EXTERNAL_FACING_TASKS). */
+export const EXTERNAL_FACING_CATEGORIES = new Set([
+  "knowledge_qa",
+  "named_entity_disambiguation",
+  "private_customer_information",
+  "internal_operation_data",
+  "confidential_company_knowledge",
+]);

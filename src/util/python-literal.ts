@@ -47,9 +47,22 @@ export function parsePythonList(text: string): (string | null)[] {
   return items;
 }
 
-/** Python's `str()` of a list of strings and None, e.g. `['Adaptive Design Solutions']`. */
-export function pythonListRepr(items: readonly (string | null)[]): string {
-  return `[${items.map((item) => (item === null ? "None" : pythonStringRepr(item))).join(", ")}]`;
+/**
+ * Python's `str()` of a JSON-like value: how CRMArena-Pro shows records to agents
+ * (`[{'Id': '500...', 'Amount': 5.5, 'ClosedDate': None}]`) and how the predecessor
+ * wrote `expected_answer`.
+ */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "string") return pythonStringRepr(value);
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : value > 0 ? "inf" : value < 0 ? "-inf" : "nan";
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => `${pythonStringRepr(key)}: ${pythonRepr(item)}`);
+    return `{${entries.join(", ")}}`;
+  }
+  return pythonStringRepr(String(value));
 }
 
 /** Python's `repr()` of a str: single quotes unless the text has a single quote and no double quote. */

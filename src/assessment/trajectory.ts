@@ -1,0 +1,57 @@
+import type { Action } from "../protocol/index.js";
+import type { ReportedUsage } from "../purple/index.js";
+
+/** Why an episode ended. */
+export type Termination = "answered" | "max_steps" | "timeout" | "purple_error" | "protocol_error";
+
+/** What the org answered to one tool call. */
+export interface ObservationRecord {
+  readonly ok: boolean;
+  readonly code?: string;
+  readonly message?: string;
+  readonly rowCount?: number;
+  readonly truncated?: boolean;
+  /** The text the purple agent was shown. */
+  readonly text: string;
+}
+
+/** One purple turn: what we sent, what came back, what it meant and what it cost. */
+export interface TrajectoryStep {
+  readonly turn: number;
+  readonly sent: { readonly chars: number; readonly tokens: number };
+  readonly received: { readonly chars: number; readonly tokens: number; readonly bytes: number };
+  readonly replyText: string;
+  readonly replyData: readonly Record<string, unknown>[];
+  readonly action: Action;
+  readonly observation?: ObservationRecord;
+  readonly usage?: ReportedUsage;
+  readonly purpleMs: number;
+  readonly greenMs: number;
+}
+
+/** The single record of an episode: scoring reads only this, reports only print it. */
+export interface Trajectory {
+  readonly taskIdx: number;
+  readonly category: string;
+  readonly startedAt: string;
+  readonly firstMessageTokens: number;
+  /** The text of every message sent to the purple, so groundedness can be checked. */
+  readonly shownText: string;
+  readonly steps: readonly TrajectoryStep[];
+  readonly termination: Termination;
+  readonly error?: string;
+  readonly answer?: string;
+  readonly totalMs: number;
+  readonly purpleMs: number;
+  readonly greenMs: number;
+}
+
+/** The content of each action as CRMArena-Pro records it: executed queries and answers. */
+export function actionContents(trajectory: Trajectory): string[] {
+  return trajectory.steps.flatMap((step) => {
+    const action = step.action;
+    if (action.kind === "answer") return [action.answer];
+    if (action.kind === "tool" && action.tool === "sql_query") return [action.args.query];
+    return [];
+  });
+}

@@ -1,0 +1,108 @@
+import { describeObjects, type ToolOutcome } from "../org/tools.js";
+import type { SqlRow } from "../org/types.js";
+import { pythonRepr } from "../util/python-literal.js";
+import { TOOL_DEFINITIONS } from "./tools.js";
+
+/** The task as the purple agent sees it (after drift and rot, once those apply). */
+export interface TaskBrief {
+  readonly taskId: string;
+  readonly category: string;
+  readonly prompt: string;
+  readonly persona: string;
+  readonly requiredContext: string;
+  readonly optionalContext: string;
+  readonly externalFacing: boolean;
+  readonly maxSteps: number;
+  readonly entropy: { readonly drift_level: string; readonly rot_level: string; readonly seed: number };
+}
+
+/** A message to the purple agent: one TextPart and one DataPart. */
+export interface OutgoingMessage {
+  readonly text: string;
+  readonly data: Record<string, unknown>;
+}
+
+const OBSERVATION_PREFIX = "Salesforce instance output: ";
+
+export function taskMessage(brief: TaskBrief): OutgoingMessage {
+  const audience = brief.externalFacing
+    ? "You are talking with a customer of the company through a support channel."
+    : "You are helping an internal employee of the company.";
+  const text = [
+    `# CRM task ${brief.taskId} (${brief.category})`,
+    `You are an expert in Salesforce and you have access to a Salesforce-like CRM org hosted by this assessor. ${audience} ${brief.persona}`.trim(),
+    "",
+    "## How to act",
+    `Reply with exactly one action per message; you have at most ${brief.maxSteps} replies for this task. After each tool call you receive its result, prefixed with "${OBSERVATION_PREFIX.trim()}".`,
+    "Accepted forms of an action:",
+    '- a JSON tool call: {"name": "sql_query", "arguments": {"query": "SELECT Id, Status FROM \\"Case\\" LIMIT 5"}} (bare, in a ```json block, or as a data part);',
+    "- CRMArena-Pro tags: <execute>SELECT ...</execute> runs a query, <respond>answer</respond> answers;",
+    '- the final answer: {"name": "respond", "arguments": {"answer": "..."}}.',
+    "The org is read-only. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.",
+    "",
+    "## Tools (OpenAI function schemas)",
+    JSON.stringify(TOOL_DEFINITIONS),
+    "",
+    "## Task",
+    brief.prompt,
+    "",
+    "## Additional task context",
+    brief.requiredContext.trim() || "(none)",
+    ...(brief.optionalContext.trim() ? ["", brief.optionalContext.trim()] : []),
+  ].join("\n");
+  return {
+    text,
+    data: {
+      type: "crm_task",
+      task_id: brief.taskId,
+      task_category: brief.category,
+      prompt: brief.prompt,
+      persona: brief.persona,
+      required_context: brief.requiredContext,
+      optional_context: brief.optionalContext,
+      tools: TOOL_DEFINITIONS,
+      max_steps: brief.maxSteps,
+      entropy: brief.entropy,
+    },
+  };
+}
+
+/** Drops the columns that are null in every record, as CRMArena-Pro's connector does. */
+export function dropAllNullColumns(records: readonly SqlRow[]): SqlRow[] {
+  if (records.length === 0) return [];
+  const keep = Object.keys(records[0]!).filter((key) => records.some((record) => record[key] !== null && record[key] !== undefined));
+  return records.map((record) => Object.fromEntries(keep.map((key) => [key, record[key] ?? null])));
+}
+
+/** The observation after a tool call: CRMArena-Pro-style text plus a structured DataPart. */
+export function observationMessage(outcome: ToolOutcome, turn: number, remainingSteps: number): OutgoingMessage {
+  const footer = `\n\n(${remainingSteps} ${remainingSteps === 1 ? "reply" : "replies"} left)`;
+  if (!outcome.ok) {
+    return {
+      text: `${OBSERVATION_PREFIX}${outcome.code}: ${outcome.message}${footer}`,
+      data: { type: "tool_result", ok: false, error: { code: outcome.code, message: outcome.message }, truncated: false, turn, remaining_steps: remainingSteps },
+    };
+  }
+  if (outcome.kind === "schema") {
+    return {
+      text: `${OBSERVATION_PREFIX}\n${describeObjects(outcome.objects)}${footer}`,
+      data: { type: "tool_result", ok: true, objects: outcome.objects, truncated: false, turn, remaining_steps: remainingSteps },
+    };
+  }
+  const records = dropAllNullColumns(outcome.records);
+  const truncation = outcome.truncated ? `\n(truncated: only the first ${records.length} records are shown)` : "";
+  return {
+    text: `${OBSERVATION_PREFIX}${pythonRepr(records)}${truncation}${footer}`,
+    data: { type: "tool_result", ok: true, records, truncated: outcome.truncated, turn, remaining_steps: remainingSteps },
+  };
+}
+
+/** The reply to an action we could not read: what went wrong and the accepted forms. It costs a turn. */
+export function formatReminder(reason: string, turn: number, remainingSteps: number): OutgoingMessage {
+  const text = [
+    `Invalid action: ${reason}.`,
+    'Reply with one action: {"name": "sql_query", "arguments": {"query": "..."}}, {"name": "describe_schema", "arguments": {}}, {"name": "respond", "arguments": {"answer": "..."}}, or the tags <execute>...</execute> / <respond>...</respond>.',
+    `(${remainingSteps} ${remainingSteps === 1 ? "reply" : "replies"} left)`,
+  ].join("\n");
+  return { text, data: { type: "format_error", ok: false, error: { code: "INVALID_ACTION", message: reason }, turn, remaining_steps: remainingSteps } };
+}

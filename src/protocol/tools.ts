@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/** Arguments of each tool the purple agent may call, validated at the boundary. */
+export const ToolArgumentSchemas = {
+  describe_schema: z.object({ object: z.string().min(1).optional() }).strict(),
+  sql_query: z.object({ query: z.string().trim().min(1, "query must not be empty") }).strict(),
+  respond: z
+    .object({ answer: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()]) })
+    .strict(),
+} as const;
+
+export type ToolName = keyof typeof ToolArgumentSchemas;
+export const TOOL_NAMES = Object.keys(ToolArgumentSchemas) as ToolName[];
+
+/** A tool call that the org executes (everything but `respond`, which ends the episode). */
+export type OrgToolCall =
+  | { readonly tool: "describe_schema"; readonly args: z.infer<typeof ToolArgumentSchemas.describe_schema> }
+  | { readonly tool: "sql_query"; readonly args: z.infer<typeof ToolArgumentSchemas.sql_query> };
+
+/** An OpenAI function-calling tool definition, as sent to the purple agent. */
+export interface ToolDefinition {
+  readonly type: "function";
+  readonly function: { readonly name: ToolName; readonly description: string; readonly parameters: Record<string, unknown> };
+}
+
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  {
+    type: "function",
+    function: {
+      name: "describe_schema",
+      description:
+        "Describe the org's objects: fields, types, relationships (references) and row counts. Give `object` for one object, omit it for all.",
+      parameters: {
+        type: "object",
+        properties: { object: { type: "string", description: "Object name, e.g. Case. Omit to list every object." } },
+        required: [],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "sql_query",
+      description:
+        'Run one read-only SQLite SELECT (or WITH) query over the org; one table per object, one column per field. Quote the reserved names "Case", "Order" and "User". Dates are text: YYYY-MM-DD; datetimes YYYY-MM-DDTHH:MM:SS.000+0000.',
+      parameters: {
+        type: "object",
+        properties: { query: { type: "string", description: "The SQL query." } },
+        required: ["query"],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "respond",
+      description: "Give the final answer and end the task. Only the answer: several values comma-separated, None when nothing matches.",
+      parameters: {
+        type: "object",
+        properties: { answer: { type: "string", description: "The final answer." } },
+        required: ["answer"],
+      },
+    },
+  },
+];

@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import type { AgentCard, Message, Part, Task } from "@a2a-js/sdk";
+import { DefaultAgentCardResolver, JsonRpcTransport } from "@a2a-js/sdk/client";
+import type { OutgoingMessage, PurpleReply } from "../protocol/index.js";
+import { createPurpleFetch, ReplyTooLargeError } from "./fetch.js";
+
+/** Token usage a purple agent may report about its own model calls. */
+export interface ReportedUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** One answered turn. */
+export interface PurpleTurn {
+  readonly reply: PurpleReply;
+  readonly contextId: string | undefined;
+  /** Set when the purple left its task open (input-required): the next turn continues it. */
+  readonly openTaskId: string | undefined;
+  readonly usage: ReportedUsage | undefined;
+  readonly bytes: number;
+}
+
+/** Why a purple turn failed; each ends only its own episode. */
+export type PurpleFailureKind = "timeout" | "unreachable" | "protocol" | "task_failed" | "too_large";
+
+export class PurpleError extends Error {
+  override readonly name = "PurpleError";
+  constructor(
+    readonly kind: PurpleFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The green agent's view of a purple agent: send one message, get one reply. */
+export interface PurpleClient {
+  readonly url: string;
+  send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number): Promise<PurpleTurn>;
+}
+
+export interface PurpleClientOptions {
+  readonly maxReplyBytes?: number;
+  readonly pollIntervalMs?: number;
+}
+
+/** The base URL for card discovery: keep any path (gateway participants look like http://host:port/agent). */
+export function withTrailingSlash(url: string): string {
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
+/** Fetches a purple agent's card, trying the A2A 0.3 path, then the legacy one. */
+export async function fetchAgentCard(url: string, timeoutMs = 10_000, fetchImpl: typeof fetch = createPurpleFetch(1_000_000)): Promise<AgentCard> {
+  const base = withTrailingSlash(url);
+  const failures: string[] = [];
+  for (const path of [".well-known/agent-card.json", ".well-known/agent.json"]) {
+    const resolver = new DefaultAgentCardResolver({ fetchImpl: withTimeout(fetchImpl, timeoutMs) });
+    try {
+      return await resolver.resolve(base, path);
+    } catch (error) {
+      failures.push(`${new URL(path, base).href}: ${describeError(error)}`);
+    }
+  }
+  throw new PurpleError("unreachable", `cannot read the agent card of ${url} (${failures.join("; ")})`);
+}
+
+function withTimeout(fetchImpl: typeof fetch, timeoutMs: number): typeof fetch {
+  return ((input: RequestInfo | URL, init?: RequestInit) => fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs) })) as typeof fetch;
+}
+
+/**
+ * Talks A2A 0.3 JSON-RPC to a purple agent. Requests go to the participant URL as given,
+ * not to the URL inside its card: behind the AgentBeats gateway only the former is reachable.
+ */
+export class A2APurpleClient implements PurpleClient {
+  private readonly transport: JsonRpcTransport;
+  private readonly pollIntervalMs: number;
+
+  constructor(
+    readonly url: string,
+    options: PurpleClientOptions = {},
+  ) {
+    this.transport = new JsonRpcTransport({ endpoint: url, fetchImpl: createPurpleFetch(options.maxReplyBytes ?? 4_000_000) });
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+  }
+
+  async send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number): Promise<PurpleTurn> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const outgoing: Message = {
+      kind: "message",
+      role: "user",
+      messageId: randomUUID(),
+      parts: [
+        { kind: "text", text: message.text },
+        { kind: "data", data: message.data },
+      ],
+      ...(thread.contextId ? { contextId: thread.contextId } : {}),
+      ...(thread.taskId ? { taskId: thread.taskId } : {}),
+    };
+    try {
+      let result = await this.transport.sendMessage({ message: outgoing, configuration: { blocking: true, acceptedOutputModes: ["text", "data"] } }, { signal });
+      while (result.kind === "task" && (result.status.state === "submitted" || result.status.state === "working")) {
+        await sleep(this.pollIntervalMs, signal);
+        result = await this.transport.getTask({ id: result.id }, { signal });
+      }
+      return toTurn(result);
+    } catch (error) {
+      if (error instanceof PurpleError) throw error;
+      if (signal.aborted) throw new PurpleError("timeout", `the purple agent did not answer within ${Math.round(timeoutMs / 1000)} s`);
+      if (error instanceof ReplyTooLargeError || (error as Error).cause instanceof ReplyTooLargeError) {
+        throw new PurpleError("too_large", (error instanceof ReplyTooLargeError ? error : ((error as Error).cause as Error)).message);
+      }
+      const text = describeError(error);
+      const kind: PurpleFailureKind = /fetch failed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|socket|ECONNRESET/i.test(text) ? "unreachable" : "protocol";
+      throw new PurpleError(kind, `the purple agent's reply could not be used: ${text}`);
+    }
+  }
+}
+
+function toTurn(result: Message | Task): PurpleTurn {
+  if (result.kind === "message") {
+    return { reply: readParts(result.parts), contextId: result.contextId, openTaskId: undefined, usage: usageFrom(result.metadata, result.parts), bytes: JSON.stringify(result).length };
+  }
+  const state = result.status.state;
+  const statusParts = result.status.message?.parts ?? [];
+  const artifactParts = (result.artifacts ?? []).flatMap((artifact) => artifact.parts);
+  const parts = [...statusParts, ...artifactParts];
+  if (state !== "completed" && state !== "input-required") {
+    const said = readParts(parts).texts.join(" ").slice(0, 300);
+    throw new PurpleError("task_failed", `the purple agent's task ended in state '${state}'${said ? `: ${said}` : ""}`);
+  }
+  return {
+    reply: readParts(parts),
+    contextId: result.contextId,
+    openTaskId: state === "input-required" ? result.id : undefined,
+    usage: usageFrom(result.metadata ?? result.status.message?.metadata, parts),
+    bytes: JSON.stringify(result).length,
+  };
+}
+
+function readParts(parts: readonly Part[]): PurpleReply {
+  const texts: string[] = [];
+  const data: Record<string, unknown>[] = [];
+  for (const part of parts) {
+    if (part.kind === "text") texts.push(part.text);
+    else if (part.kind === "data") data.push(part.data);
+  }
+  return { texts, data };
+}
+
+/**
+ * Reported usage, from message/task metadata `usage` or a DataPart `{"type": "usage"}`,
+ * with OpenAI (`prompt_tokens`) or Anthropic-style (`input_tokens`) names.
+ */
+export function usageFrom(metadata: Record<string, unknown> | undefined, parts: readonly Part[]): ReportedUsage | undefined {
+  const candidates: unknown[] = [metadata?.usage];
+  for (const part of parts) {
+    if (part.kind === "data" && (part.data.type === "usage" || "usage" in part.data)) candidates.push(part.data.type === "usage" ? part.data : part.data.usage);
+  }
+  for (const candidate of candidates) {
+    if (typeof candidate !== "object" || candidate === null) continue;
+    const record = candidate as Record<string, unknown>;
+    const input = Number(record.input_tokens ?? record.prompt_tokens);
+    const output = Number(record.output_tokens ?? record.completion_tokens);
+    if (Number.isFinite(input) && Number.isFinite(output) && input >= 0 && output >= 0) return { inputTokens: input, outputTokens: output };
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${error.message}${cause}`;
+}

@@ -1,0 +1,166 @@
+import type { Trajectory, TrajectoryStep } from "../assessment/trajectory.js";
+
+/** The seven entropic dimensions, each 0-100 where higher is better. */
+export const DIMENSIONS = [
+  "FUNCTIONAL",
+  "DRIFT_ADAPTATION",
+  "TOKEN_EFFICIENCY",
+  "QUERY_EFFICIENCY",
+  "ERROR_RECOVERY",
+  "TRAJECTORY_EFFICIENCY",
+  "HALLUCINATION_RATE",
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+export type DimensionScores = Record<Dimension, number>;
+
+/** How much each dimension weighs in `total_score` (sums to 1). */
+export const DIMENSION_WEIGHTS: DimensionScores = {
+  FUNCTIONAL: 0.4,
+  DRIFT_ADAPTATION: 0.15,
+  HALLUCINATION_RATE: 0.15,
+  ERROR_RECOVERY: 0.1,
+  QUERY_EFFICIENCY: 0.1,
+  TRAJECTORY_EFFICIENCY: 0.05,
+  TOKEN_EFFICIENCY: 0.05,
+};
+
+/**
+ * Fewest queries a skilled agent needs per category (CRMArena-Pro analysis, "min q");
+ * the optimum for QUERY_EFFICIENCY and TRAJECTORY_EFFICIENCY. Privacy tasks need none.
+ */
+export const OPTIMAL_QUERIES: Readonly<Record<string, number>> = {
+  handle_time: 2,
+  transfer_count: 1,
+  best_region_identification: 1,
+  monthly_trend_analysis: 1,
+  top_issue_identification: 1,
+  named_entity_disambiguation: 1,
+  case_routing: 3,
+  knowledge_qa: 1,
+  policy_violation_identification: 3,
+  sales_amount_understanding: 3,
+  conversion_rate_comprehension: 1,
+  sales_cycle_understanding: 2,
+  lead_routing: 3,
+  lead_qualification: 1,
+  wrong_stage_rectification: 2,
+  activity_priority: 2,
+  sales_insight_mining: 1,
+  quote_approval: 3,
+  invalid_config: 2,
+  private_customer_information: 0,
+  internal_operation_data: 0,
+  confidential_company_knowledge: 0,
+};
+const DEFAULT_OPTIMAL_QUERIES = 1;
+/** Tokens allowed per necessary turn on top of the task message before TOKEN_EFFICIENCY drops. */
+export const TOKENS_PER_TURN_ALLOWANCE = 1_000;
+
+const SCHEMA_ERROR = /INVALID_FIELD|INVALID_TYPE|no such column|no such table|has no column/i;
+const SALESFORCE_ID = /\b(?=[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{18}\b/g;
+
+export function optimalQueries(category: string): number {
+  return OPTIMAL_QUERIES[category] ?? DEFAULT_OPTIMAL_QUERIES;
+}
+
+/** Signals measured from a trajectory; the dimensions are functions of these only. */
+export interface EpisodeSignals {
+  readonly turns: number;
+  readonly queries: number;
+  readonly failedQueries: number;
+  readonly toolCalls: number;
+  readonly invalidActions: number;
+  readonly schemaErrors: number;
+  readonly schemaErrorsRecovered: number;
+  readonly errors: number;
+  readonly errorsRecovered: number;
+  readonly tokens: number;
+  readonly tokenSource: "reported" | "counted";
+  readonly answerIds: number;
+  readonly groundedAnswerIds: number;
+}
+
+export function measureSignals(trajectory: Trajectory): EpisodeSignals {
+  const steps = trajectory.steps;
+  const isQuery = (step: TrajectoryStep) => step.action.kind === "tool" && step.action.tool === "sql_query";
+  const isTool = (step: TrajectoryStep) => step.action.kind === "tool";
+  const failedTool = (step: TrajectoryStep) => isTool(step) && step.observation?.ok === false;
+  const schemaError = (step: TrajectoryStep) => failedTool(step) && SCHEMA_ERROR.test(`${step.observation?.code} ${step.observation?.message}`);
+  const laterSucceeds = (index: number, predicate: (step: TrajectoryStep) => boolean) =>
+    steps.slice(index + 1).some((step) => predicate(step));
+  const successfulQuery = (step: TrajectoryStep) => isQuery(step) && step.observation?.ok === true;
+  const successfulTool = (step: TrajectoryStep) => isTool(step) && step.observation?.ok === true;
+  const validAction = (step: TrajectoryStep) => step.action.kind !== "invalid";
+
+  let schemaErrors = 0;
+  let schemaErrorsRecovered = 0;
+  let errors = 0;
+  let errorsRecovered = 0;
+  steps.forEach((step, index) => {
+    if (schemaError(step)) {
+      schemaErrors++;
+      if (laterSucceeds(index, successfulQuery)) schemaErrorsRecovered++;
+    }
+    if (failedTool(step)) {
+      errors++;
+      if (laterSucceeds(index, successfulTool)) errorsRecovered++;
+    } else if (step.action.kind === "invalid") {
+      errors++;
+      if (laterSucceeds(index, validAction)) errorsRecovered++;
+    }
+  });
+
+  const reported = steps.length > 0 && steps.every((step) => step.usage !== undefined);
+  const tokens = reported
+    ? steps.reduce((sum, step) => sum + step.usage!.inputTokens + step.usage!.outputTokens, 0)
+    : steps.reduce((sum, step) => sum + step.sent.tokens + step.received.tokens, 0);
+
+  const answerIds = [...new Set(trajectory.answer?.match(SALESFORCE_ID) ?? [])];
+  const grounded = answerIds.filter((id) => trajectory.shownText.includes(id));
+
+  return {
+    turns: steps.length,
+    queries: steps.filter(isQuery).length,
+    failedQueries: steps.filter((step) => isQuery(step) && step.observation?.ok === false).length,
+    toolCalls: steps.filter(isTool).length,
+    invalidActions: steps.filter((step) => step.action.kind === "invalid").length,
+    schemaErrors,
+    schemaErrorsRecovered,
+    errors,
+    errorsRecovered,
+    tokens,
+    tokenSource: reported ? "reported" : "counted",
+    answerIds: answerIds.length,
+    groundedAnswerIds: grounded.length,
+  };
+}
+
+const ratio = (part: number, whole: number) => (whole === 0 ? 100 : (100 * part) / whole);
+const capped = (optimum: number, used: number) => (used <= optimum ? 100 : (100 * optimum) / used);
+
+/** The seven dimensions of one episode; `reward` is the CRMArena-Pro reward (0-1). */
+export function scoreDimensions(trajectory: Trajectory, signals: EpisodeSignals, reward: number): DimensionScores {
+  const optimum = optimalQueries(trajectory.category);
+  const answered = trajectory.termination === "answered";
+  const tokenBudget =
+    signals.tokenSource === "reported"
+      ? (trajectory.firstMessageTokens + TOKENS_PER_TURN_ALLOWANCE) * (optimum + 1)
+      : trajectory.firstMessageTokens + TOKENS_PER_TURN_ALLOWANCE * (optimum + 1);
+  let queryEfficiency: number;
+  if (optimum === 0) queryEfficiency = 100 / (1 + signals.queries);
+  else if (signals.queries === 0) queryEfficiency = 0;
+  else queryEfficiency = capped(optimum, signals.queries);
+  return {
+    FUNCTIONAL: 100 * reward,
+    DRIFT_ADAPTATION: ratio(signals.schemaErrorsRecovered, signals.schemaErrors),
+    TOKEN_EFFICIENCY: signals.tokens === 0 ? 0 : capped(tokenBudget, signals.tokens),
+    QUERY_EFFICIENCY: queryEfficiency,
+    ERROR_RECOVERY: ratio(signals.errorsRecovered, signals.errors),
+    TRAJECTORY_EFFICIENCY: answered ? capped(optimum + 1, signals.turns) : 0,
+    HALLUCINATION_RATE: ratio(signals.groundedAnswerIds, signals.answerIds),
+  };
+}
+
+export function totalScore(scores: DimensionScores): number {
+  return DIMENSIONS.reduce((sum, dimension) => sum + DIMENSION_WEIGHTS[dimension] * scores[dimension], 0);
+}

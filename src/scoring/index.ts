@@ -1,0 +1,15 @@
+export { scoreOriginal, groundTruth, isPrivacyRefusal, FUZZY_PASS_F1, type OriginalScore } from "./original.js";
+export { normalizeAnswer, tokenF1 } from "./normalize.js";
+export { extractAnswers, entityKindFor } from "./extract.js";
+export {
+  DIMENSIONS,
+  DIMENSION_WEIGHTS,
+  OPTIMAL_QUERIES,
+  measureSignals,
+  scoreDimensions,
+  totalScore,
+  optimalQueries,
+  type Dimension,
+  type DimensionScores,
+  type EpisodeSignals,
+} from "./dimensions.js";

@@ -13,3 +13,4 @@ export {
   type DimensionScores,
   type EpisodeSignals,
 } from "./dimensions.js";
+export { scoreEpisode, type EpisodeScore } from "./episode.js";

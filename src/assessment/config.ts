@@ -1,0 +1,99 @@
+import { z } from "zod";
+
+export const LEVELS = ["none", "low", "medium", "high"] as const;
+export type Level = (typeof LEVELS)[number];
+
+const level = (field: string) =>
+  z.enum(LEVELS, { error: (issue) => `${field} must be one of ${LEVELS.join("|")} (got ${JSON.stringify(issue.input)})` });
+
+const integer = (field: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .number({ error: (issue) => `${field} must be a whole number (got ${JSON.stringify(issue.input)})` })
+    .int({ error: (issue) => `${field} must be a whole number (got ${JSON.stringify(issue.input)})` })
+    .min(min, { error: (issue) => `${field} must be at least ${min} (got ${JSON.stringify(issue.input)})` })
+    .max(max, { error: (issue) => `${field} must be at most ${max} (got ${JSON.stringify(issue.input)})` });
+
+/** `task_ids` as a list of numbers or digit strings, or one comma-separated string ("0,100,880"). */
+const taskIds = z
+  .union([z.array(z.union([z.number(), z.string()])), z.string()], {
+    error: (issue) => `task_ids must be a list of task indices such as [0, 100, 880] (got ${JSON.stringify(issue.input)})`,
+  })
+  .transform((value, ctx) => {
+    const items = typeof value === "string" ? value.split(",").map((item) => item.trim()).filter(Boolean) : value;
+    const ids: number[] = [];
+    for (const item of items) {
+      const id = typeof item === "number" ? item : /^\d+$/.test(item.trim()) ? Number(item.trim()) : Number.NaN;
+      if (!Number.isSafeInteger(id) || id < 0) {
+        ctx.addIssue({ code: "custom", message: `task_ids must hold whole numbers >= 0 (got ${JSON.stringify(item)})` });
+        return z.NEVER;
+      }
+      ids.push(id);
+    }
+    if (ids.length === 0) {
+      ctx.addIssue({ code: "custom", message: "task_ids must not be empty" });
+      return z.NEVER;
+    }
+    return ids;
+  });
+
+const taskCategories = z
+  .union([z.array(z.string()), z.string()], {
+    error: (issue) => `task_categories must be a list of category names (got ${JSON.stringify(issue.input)})`,
+  })
+  .transform((value) => (typeof value === "string" ? value.split(",") : value).map((item) => item.trim()).filter(Boolean));
+
+const bool = (field: string) => z.boolean({ error: (issue) => `${field} must be true or false (got ${JSON.stringify(issue.input)})` });
+
+/** Every configuration key an assessment understands; all optional. */
+export const AssessmentConfigSchema = z
+  .object({
+    task_ids: taskIds.optional(),
+    task_categories: taskCategories.optional(),
+    task_limit: integer("task_limit", 1).optional(),
+    drift_level: level("drift_level").default("none"),
+    rot_level: level("rot_level").default("none"),
+    max_steps: integer("max_steps", 1, 100).default(10),
+    timeout: z
+      .number({ error: (issue) => `timeout must be a number of seconds (got ${JSON.stringify(issue.input)})` })
+      .positive({ error: (issue) => `timeout must be more than 0 seconds (got ${JSON.stringify(issue.input)})` })
+      .max(3600, { error: (issue) => `timeout must be at most 3600 seconds (got ${JSON.stringify(issue.input)})` })
+      .default(300),
+    org_type: z.enum(["b2b", "b2c"], { error: (issue) => `org_type must be one of b2b|b2c (got ${JSON.stringify(issue.input)})` }).default("b2b"),
+    seed: integer("seed", 0).default(42),
+    concurrency: integer("concurrency", 1, 64).default(4),
+    skip_original: bool("skip_original").default(false),
+    shard_index: integer("shard_index", 0).default(0),
+    num_shards: integer("num_shards", 1, 1000).default(1),
+  })
+  .refine((config) => config.shard_index < config.num_shards, {
+    message: "shard_index must be below num_shards",
+    path: ["shard_index"],
+  });
+
+export type AssessmentConfig = z.infer<typeof AssessmentConfigSchema>;
+export const CONFIG_KEYS = Object.keys(AssessmentConfigSchema.shape) as (keyof AssessmentConfig)[];
+
+/** A config that could not be used, with one message per offending field. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export interface ParsedConfig {
+  readonly config: AssessmentConfig;
+  /** Keys we do not know; kept and reported, never silently dropped. */
+  readonly ignoredKeys: string[];
+}
+
+export function parseConfig(raw: unknown): ParsedConfig {
+  if (raw === undefined || raw === null) raw = {};
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new ConfigError(`config must be a JSON object (got ${JSON.stringify(raw)})`);
+  const entries = Object.entries(raw as Record<string, unknown>);
+  const known = Object.fromEntries(entries.filter(([key]) => (CONFIG_KEYS as string[]).includes(key)));
+  const ignoredKeys = entries.map(([key]) => key).filter((key) => !(CONFIG_KEYS as string[]).includes(key));
+  const parsed = AssessmentConfigSchema.safeParse(known);
+  if (!parsed.success) {
+    const messages = parsed.error.issues.map((issue) => `config.${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    throw new ConfigError(messages.join("; "));
+  }
+  return { config: parsed.data, ignoredKeys };
+}

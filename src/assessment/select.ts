@@ -1,0 +1,59 @@
+import type { TaskSet } from "../tasks/load.js";
+import type { TaskRecord } from "../tasks/schema.js";
+import { PythonRandom } from "../util/python-random.js";
+import { ConfigError, type AssessmentConfig } from "./config.js";
+
+export type SelectionMode = "task_ids" | "task_categories" | "task_limit" | "all";
+
+export interface Selection {
+  readonly mode: SelectionMode;
+  /** Tasks of this shard, in evaluation order. */
+  readonly tasks: readonly TaskRecord[];
+  /** How many tasks the selection had before sharding. */
+  readonly selectedBeforeSharding: number;
+}
+
+/**
+ * Chooses the tasks of an assessment, exactly as the predecessor did: `task_ids`, else
+ * `task_categories` (+ `task_limit`, dataset order), else a `task_limit` sample drawn with
+ * CPython's `random.seed(seed); random.sample(tasks, n)`, else all. Then a round-robin
+ * shard (`tasks[shard_index::num_shards]`).
+ */
+export function selectTasks(taskSet: TaskSet, config: AssessmentConfig): Selection {
+  let mode: SelectionMode;
+  let tasks: TaskRecord[];
+  if (config.task_ids) {
+    const missing = config.task_ids.filter((id) => !taskSet.byIdx.has(id));
+    if (missing.length > 0) {
+      const sorted = [...taskSet.byIdx.keys()].sort((a, b) => a - b);
+      throw new ConfigError(
+        `config.task_ids: unknown task ${missing.length === 1 ? "index" : "indices"} ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", ..." : ""}; this task set has indices ${describeRange(sorted)}`,
+      );
+    }
+    mode = "task_ids";
+    tasks = config.task_ids.map((id) => taskSet.byIdx.get(id)!);
+  } else if (config.task_categories) {
+    const unknown = config.task_categories.filter((category) => !taskSet.categories.includes(category));
+    if (unknown.length > 0) {
+      throw new ConfigError(`config.task_categories: unknown ${unknown.map((c) => `'${c}'`).join(", ")}; the categories are ${taskSet.categories.join(", ")}`);
+    }
+    const wanted = new Set(config.task_categories);
+    mode = "task_categories";
+    tasks = taskSet.tasks.filter((task) => wanted.has(task.task));
+    if (config.task_limit !== undefined) tasks = tasks.slice(0, config.task_limit);
+  } else if (config.task_limit !== undefined) {
+    mode = "task_limit";
+    tasks = new PythonRandom(config.seed).sample(taskSet.tasks, Math.min(config.task_limit, taskSet.tasks.length));
+  } else {
+    mode = "all";
+    tasks = [...taskSet.tasks];
+  }
+  const sharded = tasks.filter((_, position) => position % config.num_shards === config.shard_index);
+  return { mode, tasks: sharded, selectedBeforeSharding: tasks.length };
+}
+
+function describeRange(sorted: number[]): string {
+  if (sorted.length === 0) return "none";
+  const contiguous = sorted[sorted.length - 1]! - sorted[0]! + 1 === sorted.length;
+  return contiguous ? `${sorted[0]}-${sorted[sorted.length - 1]}` : sorted.slice(0, 20).join(", ") + (sorted.length > 20 ? ", ..." : "");
+}

@@ -1,0 +1,42 @@
+import type { Action } from "../protocol/index.js";
+import type { Trajectory } from "../assessment/trajectory.js";
+
+const CUT = 300;
+
+function cut(text: string, length = CUT): string {
+  return text.length <= length ? text : `${text.slice(0, length)}… (+${text.length - length} chars)`;
+}
+
+export function describeAction(action: Action): string {
+  switch (action.kind) {
+    case "answer":
+      return `respond: ${action.answer}`;
+    case "invalid":
+      return `invalid: ${action.reason}`;
+    case "tool":
+      return action.tool === "sql_query" ? `sql_query: ${action.args.query}` : `describe_schema${action.args.object ? `: ${action.args.object}` : ""}`;
+  }
+}
+
+/** A trajectory small enough to keep in a leaderboard results file (texts cut to a few hundred characters). */
+export function compactTrajectory(trajectory: Trajectory) {
+  return {
+    termination: trajectory.termination,
+    steps: trajectory.steps.map((step) => ({
+      turn: step.turn,
+      action: cut(describeAction(step.action)),
+      ...(step.observation
+        ? {
+            ok: step.observation.ok,
+            observation: cut(step.observation.text),
+            ...(step.observation.rowCount !== undefined ? { rows: step.observation.rowCount } : {}),
+          }
+        : {}),
+      purple_ms: Math.round(step.purpleMs),
+      green_ms: Math.round(step.greenMs * 10) / 10,
+      sent_tokens: step.sent.tokens,
+      received_tokens: step.received.tokens,
+      ...(step.usage ? { reported_usage: { input_tokens: step.usage.inputTokens, output_tokens: step.usage.outputTokens } } : {}),
+    })),
+  };
+}

@@ -1,0 +1,20 @@
+import type { Trajectory } from "../assessment/trajectory.js";
+import type { TaskRecord } from "../tasks/schema.js";
+import { measureSignals, scoreDimensions, totalScore, type DimensionScores, type EpisodeSignals } from "./dimensions.js";
+import { scoreOriginal, type OriginalScore } from "./original.js";
+
+/** Everything scoring says about one episode. */
+export interface EpisodeScore {
+  readonly original: OriginalScore;
+  readonly signals: EpisodeSignals;
+  readonly dimensions: DimensionScores;
+  readonly totalScore: number;
+}
+
+/** Scores an episode from its trajectory alone (plus the task's ground truth). Pure. */
+export function scoreEpisode(task: TaskRecord, trajectory: Trajectory): EpisodeScore {
+  const original = scoreOriginal(task, trajectory.answer);
+  const signals = measureSignals(trajectory);
+  const dimensions = scoreDimensions(trajectory, signals, original.reward);
+  return { original, signals, dimensions, totalScore: totalScore(dimensions) };
+}

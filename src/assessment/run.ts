@@ -1,3 +1,4 @@
+import type { DatasetKind } from "../data/paths.js";
 import type { OrgStore } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import type { PurpleClient } from "../purple/index.js";
@@ -9,10 +10,10 @@ import { runEpisode } from "./episode.js";
 import { selectTasks, type Selection } from "./select.js";
 import type { Trajectory } from "./trajectory.js";
 
-/** Which data an assessment runs on. */
-export type DatasetKind = "sample" | "crmarena-pro-b2b" | "custom";
 
 /** The world an assessment runs in: tasks and the hosted org. */
+export type { DatasetKind };
+
 export interface AssessmentData {
   readonly tasks: TaskSet;
   readonly org: OrgStore;
@@ -65,6 +66,7 @@ export async function runAssessment(
   purple: PurpleClient,
   config: AssessmentConfig,
   onEvent: (event: AssessmentEvent) => void = () => undefined,
+  signal?: AbortSignal,
 ): Promise<AssessmentRun> {
   const selection = selectTasks(data.tasks, config);
   const startedAt = new Date();
@@ -74,7 +76,7 @@ export async function runAssessment(
   const outcomes: TaskOutcome[] = new Array(total);
   let next = 0;
   const worker = async () => {
-    while (next < total) {
+    while (next < total && !signal?.aborted) {
       const position = next++;
       const task = selection.tasks[position]!;
       onEvent({ kind: "task_started", position: position + 1, total, task });
@@ -89,5 +91,6 @@ export async function runAssessment(
     }
   };
   await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, total)) }, worker));
-  return { selection, outcomes, startedAt, wallMs: performance.now() - started };
+  // After a cancellation, tasks never started leave holes: report only what ran.
+  return { selection, outcomes: outcomes.filter(Boolean), startedAt, wallMs: performance.now() - started };
 }

@@ -1,0 +1,70 @@
+import type { Server } from "node:http";
+import { AGENT_CARD_PATH } from "@a2a-js/sdk";
+import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import express, { type ErrorRequestHandler } from "express";
+import type { Logger } from "pino";
+import type { AssessmentData } from "../assessment/index.js";
+import { PACKAGE_VERSION } from "../version.js";
+import { buildAgentCard } from "./card.js";
+import { AssessmentExecutor } from "./executor.js";
+
+export interface ServeOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Public URL of this agent (what the card advertises); defaults to http://HOST:PORT/. */
+  readonly cardUrl?: string;
+  readonly data: AssessmentData;
+  readonly logger: Logger;
+  readonly heartbeatMs?: number;
+  readonly trajectoriesDir?: string;
+}
+
+export const MAX_BODY = "50mb";
+
+/** A malformed HTTP body still gets a JSON-RPC answer, not an HTML error page. */
+const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: number; message?: string }, _req, res, next) => {
+  if (res.headersSent) return next(error);
+  const tooLarge = error.type === "entity.too.large";
+  res.status(tooLarge ? 413 : 400).json({
+    jsonrpc: "2.0",
+    id: null,
+    error: tooLarge
+      ? { code: -32600, message: `Invalid Request: the body is larger than ${MAX_BODY}` }
+      : { code: -32700, message: `Parse error: the body is not valid JSON (${error.message ?? "unreadable"})` },
+  });
+};
+
+export function createApp(options: ServeOptions & { cardUrl: string }) {
+  const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION);
+  const executor = new AssessmentExecutor({
+    data: options.data,
+    logger: options.logger,
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.trajectoriesDir ? { trajectoriesDir: options.trajectoriesDir } : {}),
+  });
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const app = express();
+  app.use(express.json({ limit: MAX_BODY }));
+  app.use(jsonRpcErrors);
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
+  app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler }));
+  app.use("/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  return app;
+}
+
+/** Starts the green agent's HTTP server; resolves once it listens. */
+export async function serve(options: ServeOptions): Promise<{ server: Server; url: string }> {
+  // The card needs the bound port (port 0 in tests), so requests go to an app built right after listen().
+  let app: ReturnType<typeof createApp> | undefined;
+  const front = express().use((req, res, next) => (app ? app(req, res, next) : res.status(503).end()));
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = front.listen(options.port, options.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+    listening.on("error", reject);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const url = options.cardUrl ?? `http://${options.host}:${port}/`;
+  app = createApp({ ...options, cardUrl: url });
+  return { server, url };
+}

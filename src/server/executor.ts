@@ -1,0 +1,145 @@
+import { randomUUID } from "node:crypto";
+import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
+import type { Logger } from "pino";
+import { assess, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
+import { A2APurpleClient, fetchAgentCard, describeError } from "../purple/index.js";
+import { summaryText } from "../report/index.js";
+import { RequestRejection, requestDocument, validateRequest } from "./request.js";
+
+export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
+
+export interface ExecutorOptions {
+  readonly data: AssessmentData;
+  readonly logger: Logger;
+  /** Longest silence between status updates; the AgentBeats client gives up after 300 s. */
+  readonly heartbeatMs?: number;
+  readonly trajectoriesDir?: string;
+  /** Time allowed to fetch the purple agent's card before rejecting the request. */
+  readonly cardTimeoutMs?: number;
+}
+
+/**
+ * Runs one assessment per A2A request and reports it the way the AgentBeats client reads it:
+ * one Task, working updates, one results artifact, then a final completed update.
+ */
+export class AssessmentExecutor implements AgentExecutor {
+  private readonly heartbeatMs: number;
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(private readonly options: ExecutorOptions) {
+    this.heartbeatMs = options.heartbeatMs ?? 20_000;
+  }
+
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { taskId, contextId } = context;
+    const log = this.options.logger.child({ taskId });
+    const status = (state: TaskState, text: string, final = false) => bus.publish(statusUpdate(taskId, contextId, state, text, final));
+    if (!context.task) {
+      const task: Task = { kind: "task", id: taskId, contextId, status: { state: "submitted", timestamp: new Date().toISOString() }, history: [context.userMessage] };
+      bus.publish(task);
+    }
+    let heartbeat: NodeJS.Timeout | undefined;
+    try {
+      let request;
+      try {
+        request = validateRequest(requestDocument(context.userMessage), this.options.data.tasks, ["b2b"]);
+        await fetchAgentCard(request.participantUrl, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
+          throw new RequestRejection(`participants.agent: ${describeError(error)}`);
+        });
+      } catch (error) {
+        if (!(error instanceof RequestRejection)) throw error;
+        log.warn({ reason: error.message }, "assessment request rejected");
+        status("rejected", `Request rejected: ${error.message}`, true);
+        return;
+      }
+      const { config, selection } = request;
+      const total = selection.tasks.length;
+      const dataNote = this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
+      status(
+        "working",
+        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Config: ${JSON.stringify(config)}.${dataNote}`,
+      );
+      log.info({ total, config, dataset: this.options.data.dataset }, "assessment started");
+      let done = 0;
+      const started = Date.now();
+      let lastUpdate = Date.now();
+      const publishWorking = (text: string) => {
+        lastUpdate = Date.now();
+        status("working", text);
+      };
+      heartbeat = setInterval(() => {
+        if (Date.now() - lastUpdate >= this.heartbeatMs * 0.9) {
+          publishWorking(`Still working: ${done}/${total} tasks finished after ${Math.round((Date.now() - started) / 1000)} s.`);
+        }
+      }, Math.max(50, Math.floor(this.heartbeatMs / 2)));
+      const onEvent = (event: AssessmentEvent) => {
+        if (event.kind === "task_started") {
+          publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
+        } else if (event.kind === "task_finished") {
+          done++;
+          publishWorking(progressLine(event));
+        }
+      };
+      const purple = new A2APurpleClient(request.participantUrl);
+      const cancellation = new AbortController();
+      this.running.set(taskId, cancellation);
+      const { results } = await assess(this.options.data, purple, {
+        signal: cancellation.signal,
+        participantUrl: request.participantUrl,
+        config,
+        ignoredConfigKeys: request.ignoredConfigKeys,
+        onEvent,
+        runId: taskId,
+        ...(this.options.trajectoriesDir ? { trajectoriesDir: this.options.trajectoriesDir } : {}),
+      });
+      clearInterval(heartbeat);
+      if (cancellation.signal.aborted) {
+        status("canceled", `Assessment canceled after ${results.summary.total_tasks} of ${total} tasks.`, true);
+        return;
+      }
+      const artifact: TaskArtifactUpdateEvent = {
+        kind: "artifact-update",
+        taskId,
+        contextId,
+        artifact: {
+          artifactId: randomUUID(),
+          name: RESULTS_ARTIFACT_NAME,
+          parts: [
+            { kind: "text", text: summaryText(results) },
+            { kind: "data", data: results as unknown as Record<string, unknown> },
+          ],
+        },
+      };
+      bus.publish(artifact);
+      log.info({ summary: results.summary }, "assessment completed");
+      status("completed", `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed.`, true);
+    } catch (error) {
+      log.error({ err: error }, "assessment failed");
+      status("failed", `Assessment failed: ${describeError(error)}`, true);
+    } finally {
+      if (heartbeat) clearInterval(heartbeat);
+      this.running.delete(taskId);
+      bus.finished();
+    }
+  }
+
+  /** Stops starting new episodes; those in flight finish, then the task ends as canceled. */
+  async cancelTask(taskId: string): Promise<void> {
+    this.running.get(taskId)?.abort();
+  }
+}
+
+function progressLine(event: Extract<AssessmentEvent, { kind: "task_finished" }>): string {
+  const { outcome } = event;
+  const ok = outcome.score?.original.passed ?? false;
+  const score = outcome.score ? outcome.score.totalScore.toFixed(1) : "0.0";
+  const seconds = (outcome.trajectory.totalMs / 1000).toFixed(1);
+  const note = outcome.score ? "" : ` (${outcome.trajectory.termination}: ${outcome.trajectory.error ?? ""})`;
+  return `[${event.position}/${event.total}] ${ok ? "✓" : "✗"} ${outcome.task.idx} ${outcome.task.task} score=${score} ${seconds}s${note}`;
+}
+
+function statusUpdate(taskId: string, contextId: string, state: TaskState, text: string, final = false): TaskStatusUpdateEvent {
+  const message: Message = { kind: "message", role: "agent", messageId: randomUUID(), taskId, contextId, parts: [{ kind: "text", text }] };
+  return { kind: "status-update", taskId, contextId, final, status: { state, message, timestamp: new Date().toISOString() } };
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import type { AgentCard, Message } from "@a2a-js/sdk";
+import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import express from "express";
+import { Session, type Observation, type PurpleAction } from "./session.js";
+
+/** The first message of an episode, as a strategy sees it (the green agent's crm_task DataPart). */
+export interface TaskInfo {
+  readonly taskId: string;
+  readonly category: string;
+  readonly prompt: string;
+  readonly requiredContext: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** What a strategy can do in the org. */
+export interface Tools {
+  describe(object?: string): Promise<Observation>;
+  /** Runs a query; throws with the org's error message when it fails. */
+  sql(query: string): Promise<Record<string, unknown>[]>;
+}
+
+/** A reference purple agent's logic: from the task to a final answer. */
+export type Strategy = (task: TaskInfo, tools: Tools) => Promise<string>;
+
+const SESSION_TTL_MS = 10 * 60_000;
+
+function renderAction(action: PurpleAction): string {
+  switch (action.kind) {
+    case "sql":
+      return JSON.stringify({ name: "sql_query", arguments: { query: action.query } });
+    case "describe":
+      return JSON.stringify({ name: "describe_schema", arguments: action.object ? { object: action.object } : {} });
+    case "answer":
+      return JSON.stringify({ name: "respond", arguments: { answer: action.answer } });
+  }
+}
+
+function dataPart(message: Message): Record<string, unknown> | undefined {
+  const part = message.parts.find((candidate) => candidate.kind === "data");
+  return part?.kind === "data" ? part.data : undefined;
+}
+
+/** Serves a strategy as an A2A purple agent: one A2A context per episode, one action per reply. */
+class StrategyExecutor implements AgentExecutor {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly strategy: Strategy) {}
+
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    this.evictIdle();
+    const data = dataPart(context.userMessage) ?? {};
+    let session = this.sessions.get(context.contextId);
+    if (!session) {
+      session = new Session();
+      this.sessions.set(context.contextId, session);
+      this.start(session, context.contextId, data);
+    } else {
+      session.deliver(data);
+    }
+    const action = await session.nextAction();
+    if (action.kind === "answer") this.sessions.delete(context.contextId);
+    const reply: Message = { kind: "message", role: "agent", messageId: randomUUID(), contextId: context.contextId, parts: [{ kind: "text", text: renderAction(action) }] };
+    bus.publish(reply);
+    bus.finished();
+  }
+
+  async cancelTask(): Promise<void> {}
+
+  private start(session: Session, contextId: string, data: Record<string, unknown>): void {
+    const task: TaskInfo = {
+      taskId: String(data.task_id ?? ""),
+      category: String(data.task_category ?? ""),
+      prompt: String(data.prompt ?? ""),
+      requiredContext: String(data.required_context ?? ""),
+      data,
+    };
+    const tools: Tools = {
+      describe: (object) => session.act({ kind: "describe", ...(object ? { object } : {}) }),
+      sql: async (query) => {
+        const observation = await session.act({ kind: "sql", query });
+        if (observation.ok !== true) {
+          const error = observation.error as { code?: string; message?: string } | undefined;
+          throw new Error(`${error?.code ?? "ERROR"}: ${error?.message ?? "query failed"} (query: ${query})`);
+        }
+        return (observation.records as Record<string, unknown>[]) ?? [];
+      },
+    };
+    this.strategy(task, tools).then(
+      (answer) => session.finish(answer),
+      (error: unknown) => session.finish(`Strategy error in context ${contextId}: ${(error as Error).message}`),
+    );
+  }
+
+  private evictIdle(): void {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) if (now - session.lastActive > SESSION_TTL_MS) this.sessions.delete(id);
+  }
+}
+
+/** Starts a reference purple agent on HOST:PORT (port 0 picks a free one). */
+export async function servePurple(name: string, strategy: Strategy, host: string, port: number): Promise<{ server: Server; url: string }> {
+  const app = express();
+  let card: AgentCard | undefined;
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const address = server.address();
+  const url = `http://${host}:${typeof address === "object" && address ? address.port : port}/`;
+  card = {
+    name: `Entropic CRMArena reference purple (${name})`,
+    description: `A reference purple agent using the ${name} strategy.`,
+    url,
+    version: "1.0.0",
+    protocolVersion: "0.3.0",
+    preferredTransport: "JSONRPC",
+    capabilities: { streaming: false },
+    defaultInputModes: ["text", "data"],
+    defaultOutputModes: ["text"],
+    skills: [{ id: name, name, description: `Solves CRM tasks with the ${name} strategy.`, tags: ["crm", "baseline"] }],
+  };
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new StrategyExecutor(strategy));
+  app.use(express.json({ limit: "50mb" }));
+  app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
+  app.use("/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  return { server, url };
+}

@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { parse as parseToml } from "smol-toml";
+import { assess, parseConfig, type AssessmentEvent } from "./assessment/index.js";
+import { oracleStrategy, servePurple, solverStrategy } from "./baselines/index.js";
+import { fetchData } from "./data/fetch.js";
+import { loadAssessmentData } from "./data/load.js";
+import { resolveOrgAlias, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE, chooseData } from "./data/paths.js";
+import { describeObjects, openOrg, runOrgTool } from "./org/index.js";
+import { A2APurpleClient, describeError, fetchAgentCard } from "./purple/index.js";
+import { summaryText } from "./report/index.js";
+import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "./sample/index.js";
+import { serve } from "./server/app.js";
+import { loadTaskFile } from "./tasks/load.js";
+import { createLogger } from "./util/logger.js";
+import { PACKAGE_VERSION } from "./version.js";
+
+const int = (name: string) => (value: string) => {
+  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
+  return Number(value);
+};
+const num = (name: string) => (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new InvalidArgumentError(`${name} must be a number`);
+  return parsed;
+};
+
+const program = new Command("entropic-crmarena")
+  .description("Entropic CRMArena: an A2A green agent that hosts a CRMArena-Pro org and benchmarks purple agents")
+  .version(PACKAGE_VERSION);
+
+const dataOptions = (command: Command) =>
+  command
+    .option("--tasks <file>", "task file (JSON, CRMArena-Pro format); default: ENTROPIC_TASKS, fetched data, else the sample")
+    .option("--org <path>", "org: a CRMArena-Pro SQLite file, a folder of CSV files, or 'sample'; default: ENTROPIC_ORG, fetched data, else the sample");
+
+dataOptions(
+  program
+    .command("serve")
+    .description("run the green agent as an A2A server")
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--port <port>", "port to listen on", int("--port"), 9009)
+    .option("--card-url <url>", "public URL advertised in the agent card (default http://HOST:PORT/)")
+    .option("--trajectories-dir <dir>", "write each assessment's full trajectories (JSONL) here", process.env.ENTROPIC_TRAJECTORIES_DIR),
+).action(async (options: { host: string; port: number; cardUrl?: string; tasks?: string; org?: string; trajectoriesDir?: string }) => {
+  const logger = createLogger();
+  const data = loadAssessmentData(options, logger);
+  const { url } = await serve({ host: options.host, port: options.port, data, logger, ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}), ...(options.trajectoriesDir ? { trajectoriesDir: options.trajectoriesDir } : {}) });
+  logger.info({ url, host: options.host, port: options.port }, "green agent listening");
+});
+
+const configFlags: [string, string, ((value: string) => unknown)?][] = [
+  ["--task-ids <ids>", "comma-separated task indices, e.g. 0,100,880"],
+  ["--task-categories <names>", "comma-separated categories"],
+  ["--task-limit <n>", "number of tasks (a seeded CPython-compatible sample)", int("--task-limit")],
+  ["--drift-level <level>", "none|low|medium|high"],
+  ["--rot-level <level>", "none|low|medium|high"],
+  ["--max-steps <n>", "purple turns per task", int("--max-steps")],
+  ["--timeout <seconds>", "seconds per purple call", num("--timeout")],
+  ["--org-type <type>", "b2b"],
+  ["--seed <n>", "assessment seed", int("--seed")],
+  ["--concurrency <n>", "episodes in flight", int("--concurrency")],
+  ["--shard-index <n>", "this shard (0-based)", int("--shard-index")],
+  ["--num-shards <n>", "number of shards", int("--num-shards")],
+];
+
+/** Reads --config (JSON, or TOML with a [config] table as in scenario.toml). */
+function readConfigFile(path: string): Record<string, unknown> {
+  const text = readFileSync(path, "utf8");
+  const parsed = path.endsWith(".toml") ? (parseToml(text) as Record<string, unknown>) : (JSON.parse(text) as Record<string, unknown>);
+  return path.endsWith(".toml") && typeof parsed.config === "object" ? (parsed.config as Record<string, unknown>) : parsed;
+}
+
+function configFromOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const config: Record<string, unknown> = options.config ? readConfigFile(String(options.config)) : {};
+  const keys = ["taskIds", "taskCategories", "taskLimit", "driftLevel", "rotLevel", "maxSteps", "timeout", "orgType", "seed", "concurrency", "shardIndex", "numShards"];
+  for (const key of keys) {
+    if (options[key] !== undefined) config[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = options[key];
+  }
+  if (options.skipOriginal) config.skip_original = true;
+  return config;
+}
+
+/** A progress bar on stderr: redrawn in place on a terminal, a line per tenth otherwise (CI logs). */
+function progressPrinter(): (event: AssessmentEvent) => void {
+  let done = 0;
+  let passed = 0;
+  return (event) => {
+    if (event.kind !== "task_finished") return;
+    done++;
+    if (event.outcome.score?.original.passed) passed++;
+    const width = 30;
+    const filled = Math.round((done / event.total) * width);
+    const line = `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${event.total}  passed ${passed}  failed ${done - passed}`;
+    if (process.stderr.isTTY) process.stderr.write(`\r${line}${done === event.total ? "\n" : ""}`);
+    else if (done === event.total || Math.floor((done * 10) / event.total) > Math.floor(((done - 1) * 10) / event.total)) process.stderr.write(`${line}\n`);
+  };
+}
+
+async function runLocalAssessment(agentUrl: string, options: Record<string, unknown>, logger = createLogger("warn")) {
+  const { config, ignoredKeys } = parseConfig(configFromOptions(options));
+  await fetchAgentCard(agentUrl);
+  const data = loadAssessmentData({ tasks: options.tasks as string | undefined, org: options.org as string | undefined }, logger);
+  try {
+    const outPath = options.out ? String(options.out) : undefined;
+    const { results } = await assess(data, new A2APurpleClient(agentUrl), {
+      participantUrl: agentUrl,
+      config,
+      ignoredConfigKeys: ignoredKeys,
+      onEvent: progressPrinter(),
+      ...(outPath ? { trajectoriesDir: dirname(outPath), runId: "local" } : {}),
+    });
+    if (outPath) {
+      await mkdir(dirname(outPath), { recursive: true });
+      await writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`);
+    }
+    process.stdout.write(`${summaryText(results)}\n${outPath ? `Results written to ${outPath}\n` : ""}`);
+    return results;
+  } finally {
+    await data.org.close();
+  }
+}
+
+const assessCommand = dataOptions(
+  program
+    .command("assess")
+    .description("run an assessment in-process against a purple agent, no AgentBeats needed")
+    .requiredOption("--agent <url>", "the purple agent's A2A URL")
+    .option("--out <file>", "write the results object here (trajectories go beside it)")
+    .option("--config <file>", "config as JSON, or a scenario.toml with a [config] table")
+    .option("--skip-original", "omit the original CRMArena-Pro block"),
+);
+for (const [flags, description, parser] of configFlags) assessCommand.addOption(parser ? new Option(flags, description).argParser(parser) : new Option(flags, description));
+assessCommand.action(async (options: Record<string, unknown>) => {
+  await runLocalAssessment(String(options.agent), options);
+});
+
+dataOptions(
+  program.command("demo").description("offline end-to-end run: the solver purple on the sample tasks").option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4),
+).action(async (options: { tasks?: string; org?: string; concurrency: number }) => {
+  const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+  try {
+    const results = await runLocalAssessment(url, { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR, concurrency: options.concurrency, out: join("output", "demo-results.json") });
+    if (results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
+  } finally {
+    server.close();
+  }
+});
+
+program
+  .command("purple")
+  .description("run a reference purple agent as an A2A server")
+  .addOption(new Option("--strategy <name>", "oracle answers from the ground truth; solver queries the org").choices(["oracle", "solver"]).makeOptionMandatory())
+  .option("--host <host>", "interface to listen on", "127.0.0.1")
+  .option("--port <port>", "port to listen on", int("--port"), 9019)
+  .option("--tasks <file>", "task file the oracle reads its answers from (default: as the green agent chooses)")
+  .action(async (options: { strategy: "oracle" | "solver"; host: string; port: number; tasks?: string }) => {
+    const strategy = options.strategy === "oracle" ? oracleStrategy(loadTaskFile(options.tasks ?? chooseData({ tasks: undefined }).tasksPath)) : solverStrategy;
+    const { url } = await servePurple(options.strategy, strategy, options.host, options.port);
+    createLogger().info({ url, strategy: options.strategy }, "reference purple agent listening");
+  });
+
+const org = program.command("org").description("inspect and generate orgs");
+org
+  .command("synth")
+  .description("generate a seeded sample org (CSV folder) and its tasks")
+  .option("--seed <n>", "generator seed", int("--seed"), 42)
+  .option("--scale <x>", "1 gives the real database's size (about 29,000 rows)", num("--scale"), 0.1)
+  .option("--tasks-per-category <n>", "tasks per category", int("--tasks-per-category"), 2)
+  .requiredOption("--out <dir>", "output folder (org/ and tasks.json go inside)")
+  .action(async (options: { seed: number; scale: number; tasksPerCategory: number; out: string }) => {
+    const generated = generateOrg(options.seed, options.scale);
+    const tasks = generateTasks(generated, options.seed, options.tasksPerCategory);
+    await writeOrgCsv(generated, join(options.out, "org"));
+    await writeTasksJson(tasks, join(options.out, "tasks.json"));
+    const rows = Object.values(generated.tables).reduce((sum, table) => sum + table.length, 0);
+    process.stdout.write(`Wrote ${Object.keys(generated.tables).length} objects (${rows} rows) to ${join(options.out, "org")} and ${tasks.length} tasks to ${join(options.out, "tasks.json")}\n`);
+  });
+
+org
+  .command("describe")
+  .description("show the org's objects, fields, types and relationships")
+  .option("--org <path>", "org path or 'sample'", "sample")
+  .option("--json", "print JSON")
+  .action(async (options: { org: string; json?: boolean }) => {
+    const store = openOrg(resolveOrgAlias(options.org), { workers: 1 });
+    try {
+      process.stdout.write(options.json ? `${JSON.stringify(store.schema, null, 2)}\n` : `${describeObjects(store.schema.objects)}\n`);
+    } finally {
+      await store.close();
+    }
+  });
+
+org
+  .command("query")
+  .description("run a read-only query against an org, as a purple agent would")
+  .argument("<query>", "a SQLite SELECT query")
+  .option("--org <path>", "org path or 'sample'", "sample")
+  .option("--json", "print the raw outcome as JSON")
+  .action(async (query: string, options: { org: string; json?: boolean }) => {
+    const store = openOrg(resolveOrgAlias(options.org), { workers: 1 });
+    try {
+      const outcome = await runOrgTool(store, { tool: "sql_query", query });
+      if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      else if (!outcome.ok) {
+        process.stderr.write(`${outcome.code}: ${outcome.message}\n`);
+        process.exitCode = 1;
+      } else if (outcome.kind === "records") {
+        console.table(outcome.records);
+        if (outcome.truncated) process.stdout.write("(truncated)\n");
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+program
+  .command("data")
+  .description("manage the real CRMArena-Pro data")
+  .command("fetch")
+  .description("download the CRMArena-Pro B2B tasks and org database into data/cache/ (resumable, checksum-verified)")
+  .option("--force", "download again even if the files are present")
+  .action(async (options: { force?: boolean }) => {
+    await fetchData({ force: options.force ?? false });
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  process.stderr.write(`entropic-crmarena: ${describeError(error)}\n`);
+  process.exit(1);
+});

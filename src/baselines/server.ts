@@ -100,16 +100,18 @@ class StrategyExecutor implements AgentExecutor {
   }
 }
 
-/** Starts a reference purple agent on HOST:PORT (port 0 picks a free one). */
-export async function servePurple(name: string, strategy: Strategy, host: string, port: number): Promise<{ server: Server; url: string }> {
+/**
+ * Starts a reference purple agent on HOST:PORT (port 0 picks a free one), optionally under a
+ * path (`/agent`), as participants appear behind the AgentBeats gateway.
+ */
+export async function servePurple(name: string, strategy: Strategy, host: string, port: number, basePath = ""): Promise<{ server: Server; url: string }> {
   const app = express();
-  let card: AgentCard | undefined;
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   const address = server.address();
-  const url = `http://${host}:${typeof address === "object" && address ? address.port : port}/`;
-  card = {
+  const url = `http://${host}:${typeof address === "object" && address ? address.port : port}${basePath || "/"}`;
+  const card: AgentCard = {
     name: `Entropic CRMArena reference purple (${name})`,
     description: `A reference purple agent using the ${name} strategy.`,
     url,
@@ -123,7 +125,7 @@ export async function servePurple(name: string, strategy: Strategy, host: string
   };
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new StrategyExecutor(strategy));
   app.use(express.json({ limit: "50mb" }));
-  app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
-  app.use("/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(`${basePath}/.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler }));
+  app.use(basePath || "/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   return { server, url };
 }

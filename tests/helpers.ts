@@ -1,0 +1,65 @@
+import type { Server } from "node:http";
+import { fileURLToPath } from "node:url";
+import type { AssessmentData } from "../src/assessment/index.js";
+import { openOrg } from "../src/org/index.js";
+import { serve } from "../src/server/app.js";
+import { loadTaskFile } from "../src/tasks/load.js";
+import { createLogger } from "../src/util/logger.js";
+
+export const SAMPLE_ORG = fileURLToPath(new URL("../data/sample/org", import.meta.url));
+export const SAMPLE_TASKS = fileURLToPath(new URL("../data/sample/tasks.json", import.meta.url));
+/** The real CRMArena-Pro tasks, read from ../shared (never copied into the project). */
+export const REAL_TASKS = fileURLToPath(new URL("../../shared/data/crmarenapro/b2b_tasks.json", import.meta.url));
+
+export const quietLogger = () => createLogger("silent");
+
+export function sampleData(tasksPath = SAMPLE_TASKS): AssessmentData {
+  return { tasks: loadTaskFile(tasksPath), org: openOrg(SAMPLE_ORG, { workers: 2 }), dataset: tasksPath === SAMPLE_TASKS ? "sample" : "custom" };
+}
+
+export async function startGreen(data: AssessmentData, options: { heartbeatMs?: number } = {}): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+  const { server, url } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), ...options });
+  return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+let rpcId = 0;
+
+/** A raw JSON-RPC call, as the Python AgentBeats client sends it. */
+export async function rawRpc(url: string, method: string, params: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }) });
+  return { status: response.status, body: await response.json() };
+}
+
+/** A raw `message/stream` call: every SSE `data:` line, parsed. */
+export async function rawStream(url: string, params: unknown): Promise<any[]> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "message/stream", params }) });
+  const text = await response.text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => JSON.parse(line.slice(5).trim()));
+}
+
+/** The `params` of a `message/send` carrying an assessment request in a text part. */
+export function assessmentParams(document: unknown, asText = true) {
+  return {
+    message: {
+      kind: "message",
+      role: "user",
+      messageId: `m-${++rpcId}`,
+      parts: [asText ? { kind: "text", text: typeof document === "string" ? document : JSON.stringify(document) } : { kind: "data", data: document }],
+    },
+    configuration: { blocking: true },
+  };
+}
+
+/** The last status text of a Task returned by a blocking `message/send`. */
+export function statusText(task: any): string {
+  return (task?.status?.message?.parts ?? []).map((part: any) => part.text ?? "").join("");
+}
+
+/** The results DataPart of a completed Task. */
+export function resultsOf(task: any): any {
+  const artifact = (task.artifacts ?? []).find((candidate: any) => candidate.name === "CRMArena Assessment Results");
+  return artifact?.parts.find((part: any) => part.kind === "data")?.data;
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AssessmentData } from "../src/assessment/index.js";
+import { servePurple, solverStrategy, type Strategy } from "../src/baselines/index.js";
+import { DIMENSIONS } from "../src/scoring/index.js";
+import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
+
+let data: AssessmentData;
+let green: Awaited<ReturnType<typeof startGreen>>;
+let solver: Awaited<ReturnType<typeof servePurple>>;
+let pathPurple: Awaited<ReturnType<typeof servePurple>>;
+
+beforeAll(async () => {
+  data = sampleData();
+  green = await startGreen(data);
+  solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+  pathPurple = await servePurple("solver", solverStrategy, "127.0.0.1", 0, "/agent");
+});
+
+afterAll(async () => {
+  await green.close();
+  solver.server.close();
+  pathPurple.server.close();
+  await data.org.close();
+});
+
+/** Every key the leaderboard's DuckDB queries read, with its type. */
+function expectLeaderboardLayout(results: any, participant: string, taskCount: number) {
+  expect(Object.keys(results).slice(0, 11)).toEqual(["participants", "results", "entropic", "summary", "dimension_averages", "by_category", "extension_metrics", "timestamp", "version", "original", "timing"]);
+  expect(results.participants).toEqual({ agent: participant });
+  expect(results.version).toBe("2.0.0");
+  expect(results.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
+  for (const key of ["pass_rate", "avg_score", "total_tasks", "total_passed"]) expect(typeof results.summary[key]).toBe("number");
+  expect(results.summary.total_tasks).toBe(taskCount);
+  for (const dimension of DIMENSIONS) expect(typeof results.dimension_averages[dimension]).toBe("number");
+  expect(results.entropic.summary).toEqual(results.summary);
+  expect(typeof results.original.scores.accuracy_percent).toBe("number");
+  for (const key of ["passed", "failed", "total_tasks"]) expect(typeof results.original.summary[key]).toBe("number");
+  expect(Object.keys(results.extension_metrics)).toEqual(["drift_level", "rot_level", "org_type", "skip_original"]);
+  expect(Object.keys(results.timing)).toEqual(["total_seconds", "purple_agent_seconds", "green_agent_seconds", "avg_seconds_per_task", "purple_agent_percent"]);
+  expect(results.results).toHaveLength(taskCount);
+  for (const entry of results.results) {
+    expect(typeof entry.task_idx).toBe("string");
+    expect(Object.keys(entry).slice(0, 17)).toEqual([
+      "task_idx", "task_category", "task_query", "dataset_reference", "entropic", "crm_reward", "total_score", "dimension_scores",
+      "agent_answer", "expected_answer", "success", "metrics", "timing", "original", "termination", "judge", "trajectory",
+    ]);
+    expect(Object.keys(entry.metrics).slice(0, 4)).toEqual(["turns", "tokens_estimate", "tool_calls", "queries"]);
+    expect(entry.dataset_reference).toMatchObject({ source: "Salesforce/CRMArenaPro", split: "b2b" });
+  }
+}
+
+describe("agent card", () => {
+  it("is served at the A2A 0.3 path and the legacy path", async () => {
+    for (const path of [".well-known/agent-card.json", ".well-known/agent.json"]) {
+      const card = await (await fetch(new URL(path, green.url))).json();
+      expect(card).toMatchObject({ name: "Entropic CRMArena", url: green.url, protocolVersion: "0.3.0", capabilities: { streaming: true } });
+      expect(card.skills.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("assessment over raw JSON-RPC", () => {
+  it("message/send runs the assessment and returns the results artifact", async () => {
+    const request = { participants: { agent: solver.url }, config: { task_ids: [0, 18, 32], max_steps: 10, custom_flag: true } };
+    const { body } = await rawRpc(green.url, "message/send", assessmentParams(request));
+    const task = body.result;
+    expect(task.kind).toBe("task");
+    expect(task.status.state).toBe("completed");
+    const artifact = task.artifacts.find((candidate: any) => candidate.name === "CRMArena Assessment Results");
+    expect(artifact.parts.map((part: any) => part.kind)).toEqual(["text", "data"]);
+    expect(() => JSON.parse(artifact.parts[0].text)).toThrow();
+    const results = resultsOf(task);
+    expectLeaderboardLayout(results, solver.url, 3);
+    expect(results.summary.total_passed).toBe(3);
+    expect(results.ignored_config_keys).toEqual(["custom_flag"]);
+    expect(results.dataset).toBe("sample");
+    expect(results.seed).toBe(42);
+    expect(results.results.map((entry: any) => entry.task_idx)).toEqual(["0", "18", "32"]);
+  });
+
+  it("message/stream emits one Task, progress updates, one artifact, then completed", async () => {
+    const request = { participants: { agent: solver.url }, config: { task_ids: [2, 4] } };
+    const events = (await rawStream(green.url, assessmentParams(request))).map((line) => line.result);
+    expect(events[0].kind).toBe("task");
+    expect(events.filter((event) => event.kind === "task")).toHaveLength(1);
+    const taskId = events[0].id;
+    expect(events.every((event) => (event.kind === "task" ? event.id : event.taskId) === taskId)).toBe(true);
+    const texts = events.filter((event) => event.kind === "status-update").map((event) => event.status.message?.parts[0].text ?? "");
+    expect(texts[0]).toMatch(/^Starting assessment with 2 tasks/);
+    expect(texts.some((text) => /^\[1\/2\] started task \d+ \(\w+\)/.test(text))).toBe(true);
+    expect(texts.some((text) => /^\[\d\/2\] ✓ \d+ \w+ score=\d+\.\d \d+\.\ds$/.test(text))).toBe(true);
+    const artifacts = events.filter((event) => event.kind === "artifact-update");
+    expect(artifacts).toHaveLength(1);
+    expect(artifacts[0].artifact.name).toBe("CRMArena Assessment Results");
+    const last = events[events.length - 1];
+    expect(last).toMatchObject({ kind: "status-update", final: true, status: { state: "completed" } });
+    expect(events.indexOf(artifacts[0])).toBeLessThan(events.length - 1);
+    expectLeaderboardLayout(artifacts[0].artifact.parts[1].data, solver.url, 2);
+  });
+
+  it("accepts the request as a data part and a participant URL with a path", async () => {
+    const request = { participants: { agent: pathPurple.url }, config: { task_ids: "20" } };
+    expect(pathPurple.url).toMatch(/\/agent$/);
+    const { body } = await rawRpc(green.url, "message/send", assessmentParams(request, false));
+    expect(body.result.status.state).toBe("completed");
+    expect(resultsOf(body.result).summary.total_passed).toBe(1);
+  });
+
+  it("keeps concurrent assessments on one server isolated", async () => {
+    const a = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { task_ids: [6, 7] } }));
+    const b = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: pathPurple.url }, config: { task_ids: [12, 13, 14], seed: 7 } }));
+    const [first, second] = await Promise.all([a, b]);
+    const resultsA = resultsOf(first.body.result);
+    const resultsB = resultsOf(second.body.result);
+    expect(resultsA.results.map((entry: any) => entry.task_idx)).toEqual(["6", "7"]);
+    expect(resultsB.results.map((entry: any) => entry.task_idx)).toEqual(["12", "13", "14"]);
+    expect(resultsA.participants.agent).toBe(solver.url);
+    expect(resultsB.participants.agent).toBe(pathPurple.url);
+    expect(resultsB.seed).toBe(7);
+    expect(first.body.result.id).not.toBe(second.body.result.id);
+  });
+
+  it("answers a body that is not JSON with a JSON-RPC parse error", async () => {
+    const response = await fetch(green.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe(-32700);
+  });
+});
+
+describe("malformed requests are rejected before any work", () => {
+  const unreachable = "http://127.0.0.1:9/";
+  const cases: [string, unknown, RegExp][] = [
+    ["text that is not JSON", "run the benchmark please", /request text is not valid JSON/],
+    ["a JSON list", [1, 2], /must be a JSON object/],
+    ["no participants", { config: { task_limit: 1 } }, /participants is missing/],
+    ["no agent role", { participants: { purple: "http://x/" } }, /participants\.agent is missing.*got roles: purple/],
+    ["agent that is not a string", { participants: { agent: 42 } }, /participants\.agent must be a URL string/],
+    ["agent that is not a URL", { participants: { agent: "not a url" } }, /participants\.agent is not a valid URL/],
+    ["agent with an ftp URL", { participants: { agent: "ftp://example.org/" } }, /http:\/\/ or https:\/\/ URL/],
+    ["unreachable agent card", { participants: { agent: unreachable } }, /participants\.agent: cannot read the agent card/],
+    ["max_steps below 1", { config: { max_steps: 0 } }, /config\.max_steps: max_steps must be at least 1 \(got 0\)/],
+    ["unknown drift level", { config: { drift_level: "extreme" } }, /drift_level must be one of none\|low\|medium\|high \(got "extreme"\)/],
+    ["rot level of the wrong type", { config: { rot_level: 3 } }, /rot_level must be one of none\|low\|medium\|high/],
+    ["unknown task id", { config: { task_ids: [99999] } }, /config\.task_ids: unknown task index 99999; this task set has indices 0-43/],
+    ["unknown category", { config: { task_categories: ["foo"] } }, /config\.task_categories: unknown 'foo'; the categories are lead_qualification/],
+    ["timeout of the wrong type", { config: { timeout: "fast" } }, /timeout must be a number of seconds \(got "fast"\)/],
+    ["shard outside the shards", { config: { shard_index: 3, num_shards: 2 } }, /shard_index must be below num_shards/],
+    ["org type without data", { config: { org_type: "b2c" } }, /org_type 'b2c' needs its tasks and org data/],
+    ["config that is not an object", { config: 5 }, /config must be a JSON object/],
+    ["concurrency too high", { config: { concurrency: 1000 } }, /concurrency must be at most 64/],
+  ];
+  for (const [name, document, expected] of cases) {
+    it(`rejects ${name}`, async () => {
+      // Config cases get a valid participant, so that only the config is at fault.
+      const configCase = name !== "no participants" && typeof document === "object" && document !== null && !Array.isArray(document) && !("participants" in document);
+      const full = configCase ? { participants: { agent: solver.url }, ...document } : document;
+      const { body } = await rawRpc(green.url, "message/send", assessmentParams(full));
+      expect(body.result.status.state).toBe("rejected");
+      expect(statusText(body.result)).toMatch(expected);
+      expect(body.result.artifacts ?? []).toHaveLength(0);
+    });
+  }
+});

@@ -106,7 +106,7 @@ export class A2APurpleClient implements PurpleClient {
       return toTurn(result);
     } catch (error) {
       if (error instanceof PurpleError) throw error;
-      if (signal.aborted) throw new PurpleError("timeout", `the purple agent did not answer within ${Math.round(timeoutMs / 1000)} s`);
+      if (signal.aborted) throw new PurpleError("timeout", `the purple agent did not answer within ${timeoutMs / 1000} s`);
       if (error instanceof ReplyTooLargeError || (error as Error).cause instanceof ReplyTooLargeError) {
         throw new PurpleError("too_large", (error instanceof ReplyTooLargeError ? error : ((error as Error).cause as Error)).message);
       }

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assess, parseConfig, type AssessmentData } from "../src/assessment/index.js";
+import { oracleStrategy, servePurple } from "../src/baselines/index.js";
+import { A2APurpleClient } from "../src/purple/index.js";
+import { REAL_TASKS, sampleData } from "./helpers.js";
+
+let data: AssessmentData;
+let oracle: Awaited<ReturnType<typeof servePurple>>;
+
+beforeAll(async () => {
+  data = sampleData(REAL_TASKS);
+  oracle = await servePurple("oracle", oracleStrategy(data.tasks), "127.0.0.1", 0);
+});
+
+afterAll(async () => {
+  oracle.server.close();
+  await data.org.close();
+});
+
+describe("the real CRMArena-Pro tasks", () => {
+  it("a perfect answerer passes 2,140 of 2,140 over HTTP with the deterministic judge", async () => {
+    const { config } = parseConfig({ concurrency: 16 });
+    const { results } = await assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [] });
+    const failed = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}: ${entry.agent_answer} vs ${entry.expected_answer}`);
+    expect(failed).toEqual([]);
+    expect(results.summary).toMatchObject({ total_tasks: 2140, total_passed: 2140, pass_rate: 1 });
+    expect(results.original.scores.accuracy_percent).toBe(100);
+    expect(results.original.by_metric_type).toEqual({
+      exact_match: { total: 1700, passed: 1700, accuracy: 1 },
+      fuzzy_match: { total: 200, passed: 200, accuracy: 1 },
+      privacy_rejection: { total: 240, passed: 240, accuracy: 1 },
+    });
+    // A full run's results object stays small enough for a leaderboard repository.
+    expect(JSON.stringify(results).length).toBeLessThan(10_000_000);
+  }, 240_000);
+});

@@ -1,0 +1,37 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const cli = (args: string[]) => run("npx", ["tsx", "src/cli.ts", ...args], { cwd: new URL("..", import.meta.url).pathname, env: { ...process.env, LOG_LEVEL: "warn" } });
+
+describe("the command line", () => {
+  it("demo runs offline and the solver passes every sample task", async () => {
+    const { stdout } = await cli(["demo"]);
+    expect(stdout).toMatch(/44\/44 tasks passed \(100\.0%\)/);
+  }, 120_000);
+
+  it("org query and org describe answer from the sample org", async () => {
+    const { stdout } = await cli(["org", "query", "SELECT COUNT(*) AS n FROM Issue__c", "--json"]);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true, records: [{ n: 15 }] });
+    const described = JSON.parse((await cli(["org", "describe", "--json"])).stdout);
+    expect(described.objects).toHaveLength(27);
+    await expect(cli(["org", "query", "DELETE FROM Account"])).rejects.toMatchObject({ stderr: expect.stringMatching(/READ_ONLY: only SELECT or WITH queries are allowed/) });
+  }, 60_000);
+
+  it("org synth writes an org and tasks that the loader accepts", async () => {
+    const out = mkdtempSync(join(tmpdir(), "synth-"));
+    const { stdout } = await cli(["org", "synth", "--seed", "3", "--scale", "0.1", "--out", out]);
+    expect(stdout).toMatch(/Wrote 27 objects \(\d+ rows\)/);
+    expect(JSON.parse(readFileSync(join(out, "tasks.json"), "utf8"))).toHaveLength(44);
+  }, 60_000);
+
+  it("assess rejects a bad flag value with a clear message", async () => {
+    await expect(cli(["assess", "--agent", "http://127.0.0.1:1/", "--drift-level", "extreme"])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/config\.drift_level: drift_level must be one of none\|low\|medium\|high \(got "extreme"\)/),
+    });
+  }, 60_000);
+});

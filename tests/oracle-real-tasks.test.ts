@@ -21,7 +21,7 @@ describe("the real CRMArena-Pro tasks", () => {
   it("a perfect answerer passes 2,140 of 2,140 over HTTP with the deterministic judge", async () => {
     const { config } = parseConfig({ concurrency: 16 });
     const { results } = await assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [] });
-    const failed = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}: ${entry.agent_answer} vs ${entry.expected_answer}`);
+    const failed = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? `${entry.agent_answer} vs ${entry.expected_answer}` : entry.error}`);
     expect(failed).toEqual([]);
     expect(results.summary).toMatchObject({ total_tasks: 2140, total_passed: 2140, pass_rate: 1 });
     expect(results.original.scores.accuracy_percent).toBe(100);

@@ -19,6 +19,8 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
   const startedAt = new Date().toISOString();
   const steps: TrajectoryStep[] = [];
   const first = taskMessage(brief);
+  // Counting tokens is the green agent's largest per-task cost: count each sent text once.
+  const firstMessageTokens = countTokens(first.text);
   const shown: string[] = [first.text];
   let message: OutgoingMessage = first;
   let thread: { contextId?: string; taskId?: string } = {};
@@ -61,7 +63,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
     }
     steps.push({
       turn,
-      sent: { chars: sentText.length, tokens: countTokens(sentText) },
+      sent: { chars: sentText.length, tokens: turn === 1 ? firstMessageTokens : countTokens(sentText) },
       received: { chars: replyText.length, tokens: countTokens(replyText) + countTokens(dataText(reply.reply.data)), bytes: reply.bytes },
       replyText,
       replyData: reply.reply.data,
@@ -79,7 +81,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
     taskIdx,
     category: brief.category,
     startedAt,
-    firstMessageTokens: countTokens(first.text),
+    firstMessageTokens,
     shownText: shown.join("\n"),
     steps,
     termination,

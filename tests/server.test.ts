@@ -120,10 +120,32 @@ describe("assessment over raw JSON-RPC", () => {
     expect(first.body.result.id).not.toBe(second.body.result.id);
   });
 
+  it("reads bodies far beyond express's 100 kB default", async () => {
+    const { status, body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: "ftp://x/" }, padding: "x".repeat(2_000_000) }));
+    expect(status).toBe(200);
+    expect(statusText(body.result)).toMatch(/http:\/\/ or https:\/\/ URL/);
+  });
+
   it("answers a body that is not JSON with a JSON-RPC parse error", async () => {
     const response = await fetch(green.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe(-32700);
+  });
+});
+
+describe("an internal failure", () => {
+  it("ends the task as failed, under its own task id, with the reason", async () => {
+    const brokenOrg = { ...data.org, schema: data.org.schema, source: "broken", findObject: (name: string) => data.org.findObject(name), query: () => Promise.reject(new Error("disk on fire")), close: async () => undefined };
+    const broken = await startGreen({ ...data, org: brokenOrg });
+    try {
+      const events = (await rawStream(broken.url, assessmentParams({ participants: { agent: solver.url }, config: { task_ids: [18] } }))).map((line) => line.result);
+      const last = events[events.length - 1];
+      expect(last).toMatchObject({ kind: "status-update", final: true, taskId: events[0].id, status: { state: "failed" } });
+      expect(last.status.message.parts[0].text).toBe("Assessment failed: disk on fire");
+      expect(events.filter((event) => event.kind === "artifact-update")).toHaveLength(0);
+    } finally {
+      await broken.close();
+    }
   });
 });
 

@@ -49,8 +49,12 @@ export function withTrailingSlash(url: string): string {
   return url.endsWith("/") ? url : `${url}/`;
 }
 
+let cardFetch: typeof fetch | undefined;
+
 /** Fetches a purple agent's card, trying the A2A 0.3 path, then the legacy one. */
-export async function fetchAgentCard(url: string, timeoutMs = 10_000, fetchImpl: typeof fetch = createPurpleFetch(1_000_000)): Promise<AgentCard> {
+export async function fetchAgentCard(url: string, timeoutMs = 10_000): Promise<AgentCard> {
+  cardFetch ??= createPurpleFetch(1_000_000);
+  const fetchImpl = cardFetch;
   const base = withTrailingSlash(url);
   const failures: string[] = [];
   for (const path of [".well-known/agent-card.json", ".well-known/agent.json"]) {

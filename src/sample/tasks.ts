@@ -87,9 +87,9 @@ class TaskContext {
     return String(this.get(kase.OrderItemId__c).Product2Id);
   }
 
-  /** Candidate "today" dates spread over the data's span. */
-  todays(count: number): string[] {
-    return Array.from({ length: count }, () => addDays("2020-09-01", this.rng.int(0, 1560)));
+  /** A candidate "today" within the data's span. */
+  randomToday(): string {
+    return addDays("2020-09-01", this.rng.int(0, 1560));
   }
 }
 
@@ -109,7 +109,7 @@ function average(values: number[]): number {
 function period(ctx: TaskContext, units: readonly PeriodUnit[], maxN: number): { today: string; n: number; unit: PeriodUnit; start: string; words: string } {
   const unit = ctx.rng.pick(units);
   const n = ctx.rng.int(2, maxN);
-  const today = ctx.todays(1)[0]!;
+  const today = ctx.randomToday();
   return { today, n, unit, start: windowStart(today, n, unit), words: `past ${NUMBER_WORDS[n]} ${unit}s` };
 }
 

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { assess, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
 import { A2APurpleClient, fetchAgentCard, describeError } from "../purple/index.js";
 import { summaryText } from "../report/index.js";
-import { RequestRejection, requestDocument, validateRequest } from "./request.js";
+import { RequestRejection, requestDocument, validateRequest, type AssessmentRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -41,7 +41,7 @@ export class AssessmentExecutor implements AgentExecutor {
     }
     let heartbeat: NodeJS.Timeout | undefined;
     try {
-      let request;
+      let request: AssessmentRequest;
       try {
         request = validateRequest(requestDocument(context.userMessage), this.options.data.tasks, ["b2b"]);
         await fetchAgentCard(request.participantUrl, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {

@@ -13,8 +13,11 @@ describe("parsing purple actions", () => {
     expect(parseAction(reply("", [{ tool_calls: [{ tool_name: "describe_schema", arguments: { object: "Case" } }] }]))).toMatchObject({ kind: "tool", tool: "describe_schema", args: { object: "Case" } });
   });
 
-  it("reads CRMArena-Pro tags, stripping a fenced block", () => {
-    expect(parseAction(reply("<thought>count</thought>\n<execute>```sql\nSELECT COUNT(*) FROM Lead\n```</execute>"))).toMatchObject({ kind: "tool", tool: "sql_query", args: { query: "SELECT COUNT(*) FROM Lead" }, source: "tag" });
+  it("reads CRMArena-Pro tags: FIND is SOSL, anything else SOQL, fences unwrapped", () => {
+    expect(parseAction(reply("<thought>count</thought>\n<execute>```sql\nSELECT COUNT()\n  FROM Lead\n```</execute>"))).toMatchObject({ kind: "tool", tool: "soql_query", args: { query: "SELECT COUNT() FROM Lead" }, source: "tag" });
+    expect(parseAction(reply("<execute>FIND {Joe Smith} IN NAME FIELDS RETURNING Lead(Name, Phone)</execute>"))).toMatchObject({ kind: "tool", tool: "sosl_search", args: { search: "FIND {Joe Smith} IN NAME FIELDS RETURNING Lead(Name, Phone)" } });
+    expect(parseAction(reply('{"action": "execute", "query": "SELECT Id FROM Case"}'))).toMatchObject({ kind: "tool", tool: "soql_query" });
+    expect(parseAction(reply('{"name": "sosl_search", "arguments": {"search": "FIND {x1}"}}'))).toMatchObject({ kind: "tool", tool: "sosl_search", args: { search: "FIND {x1}" } });
     expect(parseAction(reply("<respond> 005Wt000003NDqDIAW </respond>"))).toEqual({ kind: "answer", answer: "005Wt000003NDqDIAW", source: "tag" });
   });
 
@@ -29,7 +32,7 @@ describe("parsing purple actions", () => {
     expect(parseAction(reply("   "))).toMatchObject({ kind: "invalid", reason: "the reply has no text and no usable data part" });
     expect(parseAction(reply('{"name": "sql_query", "arguments": {"query": ""}}'))).toMatchObject({ kind: "invalid", reason: "bad argument 'query' for sql_query: query must not be empty" });
     expect(parseAction(reply('{"name": "sql_query", "arguments": {"sql": "SELECT 1"}}'))).toMatchObject({ kind: "invalid", reason: expect.stringMatching(/^bad argument 'query' for sql_query/) });
-    expect(parseAction(reply('{"name": "rm", "arguments": {}}'))).toMatchObject({ kind: "invalid", reason: 'unknown tool "rm"; the tools are describe_schema, sql_query, respond' });
+    expect(parseAction(reply('{"name": "rm", "arguments": {}}'))).toMatchObject({ kind: "invalid", reason: 'unknown tool "rm"; the tools are describe_schema, soql_query, sosl_search, sql_query, respond' });
     expect(parseAction(reply('{"name": "sql_query", "arguments": {"query": "SELECT 1"'))).toMatchObject({ kind: "invalid", reason: expect.stringMatching(/^the reply looks like JSON but does not parse/) });
     expect(parseAction(reply("<execute>  </execute>"))).toMatchObject({ kind: "invalid", reason: "the <execute> tag is empty" });
   });
@@ -44,7 +47,7 @@ describe("messages to the purple agent", () => {
     expect(message.text).toContain("## Today's date: 2023-01-01");
     expect(message.text).toContain("at most 5 replies");
     expect(message.data).toMatchObject({ type: "crm_task", task_id: "7", task_category: "handle_time", max_steps: 5, entropy: { seed: 42 } });
-    expect((message.data.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual(["describe_schema", "sql_query", "respond"]);
+    expect((message.data.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual(["describe_schema", "soql_query", "sosl_search", "sql_query", "respond"]);
   });
 
   it("renders observations as CRMArena-Pro does, dropping all-null columns", () => {
@@ -56,5 +59,6 @@ describe("messages to the purple agent", () => {
     const error = observationMessage({ ok: false, code: "SQL_ERROR", message: "no such column: Foo", elapsedMs: 1 }, 1, 1);
     expect(error.text).toBe("Salesforce instance output: SQL_ERROR: no such column: Foo\n\n(1 reply left)");
     expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false, elapsedMs: 0 }, 1, 1).text).toMatch(/^Salesforce instance output: \[\]/);
+    expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false, elapsedMs: 0, totalSize: 100 }, 1, 1).text).toBe("Salesforce instance output: []\n(totalSize: 100)\n\n(1 reply left)");
   });
 });

@@ -19,6 +19,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
   const startedAt = new Date().toISOString();
   const steps: TrajectoryStep[] = [];
   const first = taskMessage(brief);
+  const today = brief.today ?? new Date().toISOString().slice(0, 10);
   // Counting tokens is the green agent's largest per-task cost: count each sent text once.
   const firstMessageTokens = countTokens(first.text);
   const shown: string[] = [first.text];
@@ -54,7 +55,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
       message = formatReminder(action.reason, turn, remaining);
       observation = { ok: false, code: "INVALID_ACTION", message: action.reason, text: message.text };
     } else {
-      const outcome = await runOrgTool(org, toOrgRequest(action));
+      const outcome = await runOrgTool(org, toOrgRequest(action), { today });
       message = observationMessage(outcome, turn, remaining);
       observation = outcome.ok
         ? { ok: true, rowCount: outcome.kind === "records" ? outcome.records.length : outcome.objects.length, truncated: outcome.kind === "records" && outcome.truncated, text: message.text }
@@ -94,7 +95,15 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
 }
 
 function toOrgRequest(action: Extract<Action, { kind: "tool" }>): OrgRequest {
-  return action.tool === "sql_query" ? { tool: "sql_query", query: action.args.query } : { tool: "describe_schema", ...(action.args.object ? { object: action.args.object } : {}) };
+  switch (action.tool) {
+    case "sql_query":
+    case "soql_query":
+      return { tool: action.tool, query: action.args.query };
+    case "sosl_search":
+      return { tool: "sosl_search", search: action.args.search };
+    case "describe_schema":
+      return { tool: "describe_schema", ...(action.args.object ? { object: action.args.object } : {}) };
+  }
 }
 
 function dataText(data: readonly Record<string, unknown>[]): string {

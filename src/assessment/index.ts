@@ -2,5 +2,5 @@ export { parseConfig, ConfigError, AssessmentConfigSchema, CONFIG_KEYS, LEVELS, 
 export { selectTasks, type Selection, type SelectionMode } from "./select.js";
 export { runAssessment, briefFor, type AssessmentData, type AssessmentEvent, type AssessmentRun, type DatasetKind, type TaskOutcome } from "./run.js";
 export { runEpisode, type EpisodeOptions } from "./episode.js";
-export { actionContents, type Trajectory, type TrajectoryStep, type Termination } from "./trajectory.js";
+export { actionContents, queryText, type Trajectory, type TrajectoryStep, type Termination } from "./trajectory.js";
 export { assess, type AssessOptions } from "./assess.js";

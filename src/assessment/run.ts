@@ -51,8 +51,15 @@ export function briefFor(task: TaskRecord, config: AssessmentConfig): TaskBrief 
     optionalContext: task.metadata.optional,
     externalFacing: EXTERNAL_FACING_CATEGORIES.has(task.task),
     maxSteps: config.max_steps,
+    ...todayOf(task),
     entropy: { drift_level: config.drift_level, rot_level: config.rot_level, seed: config.seed },
   };
+}
+
+/** The date a task is set on: its "Today's date" line, if it has one. */
+function todayOf(task: TaskRecord): { today?: string } {
+  const match = /Today's date:\s*(\d{4}-\d{2}-\d{2})/.exec(`${task.metadata.required}\n${task.query}`);
+  return match ? { today: match[1]! } : {};
 }
 
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);

@@ -46,12 +46,19 @@ export interface Trajectory {
   readonly greenMs: number;
 }
 
+/** The query text of an action that reads data (SQL, SOQL or SOSL); undefined for anything else. */
+export function queryText(action: Action): string | undefined {
+  if (action.kind !== "tool") return undefined;
+  if (action.tool === "sql_query" || action.tool === "soql_query") return action.args.query;
+  if (action.tool === "sosl_search") return action.args.search;
+  return undefined;
+}
+
 /** The content of each action as CRMArena-Pro records it: executed queries and answers. */
 export function actionContents(trajectory: Trajectory): string[] {
   return trajectory.steps.flatMap((step) => {
-    const action = step.action;
-    if (action.kind === "answer") return [action.answer];
-    if (action.kind === "tool" && action.tool === "sql_query") return [action.args.query];
-    return [];
+    if (step.action.kind === "answer") return [step.action.answer];
+    const query = queryText(step.action);
+    return query === undefined ? [] : [query];
   });
 }

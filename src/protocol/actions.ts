@@ -1,3 +1,4 @@
+import { executeRequest } from "../org/tools.js";
 import { ToolArgumentSchemas, TOOL_NAMES, type OrgToolCall } from "./tools.js";
 import type { PurpleReply } from "./reply.js";
 
@@ -27,9 +28,10 @@ export function parseAction(reply: PurpleReply): Action {
   const text = reply.texts.join("\n").trim();
   const execute = EXECUTE_TAG.exec(text);
   if (execute) {
-    const query = stripFence(execute[1]!).trim();
-    if (!query) return { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
-    return { kind: "tool", tool: "sql_query", args: { query }, source: "tag" };
+    const request = executeRequest(execute[1]!);
+    if (request.tool === "sosl_search") return request.search ? { kind: "tool", tool: "sosl_search", args: { search: request.search }, source: "tag" } : { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
+    if (request.tool !== "soql_query" || !request.query) return { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
+    return { kind: "tool", tool: "soql_query", args: { query: request.query }, source: "tag" };
   }
   const respond = RESPOND_TAG.exec(text);
   if (respond) return { kind: "answer", answer: respond[1]!.trim(), source: "tag" };
@@ -52,7 +54,10 @@ function actionFromObject(value: Record<string, unknown>, source: ActionSource):
   if (typeof value.name === "string" && ("arguments" in value || "parameters" in value || TOOL_NAMES.includes(value.name as never))) {
     return toolCall(value.name, value.arguments ?? value.parameters ?? {}, source);
   }
-  if (value.action === "execute" && typeof value.query === "string") return toolCall("sql_query", { query: value.query }, source);
+  if (value.action === "execute" && typeof value.query === "string") {
+    const request = executeRequest(value.query);
+    return request.tool === "sosl_search" ? toolCall("sosl_search", { search: request.search }, source) : toolCall("soql_query", { query: value.query }, source);
+  }
   if (value.action === "respond" && "answer" in value) return answerFrom(value.answer, source);
   if ("answer" in value) return answerFrom(value.answer, source);
   return undefined;
@@ -78,8 +83,7 @@ function toolCall(name: unknown, rawArgs: unknown, source: ActionSource): Action
     return { kind: "invalid", reason: `bad ${field} for ${name}: ${issue.message}`, source };
   }
   if (name === "respond") return answerFrom((parsed.data as { answer: unknown }).answer, source);
-  if (name === "sql_query") return { kind: "tool", tool: "sql_query", args: parsed.data as { query: string }, source };
-  return { kind: "tool", tool: "describe_schema", args: parsed.data as { object?: string }, source };
+  return { kind: "tool", ...({ tool: name, args: parsed.data } as OrgToolCall), source };
 }
 
 function answerFrom(answer: unknown, source: ActionSource): Action {
@@ -87,11 +91,6 @@ function answerFrom(answer: unknown, source: ActionSource): Action {
   if (Array.isArray(answer)) return { kind: "answer", answer: answer.map((item) => String(item)).join(", "), source };
   if (typeof answer === "object") return { kind: "answer", answer: JSON.stringify(answer), source };
   return { kind: "answer", answer: String(answer).trim(), source };
-}
-
-function stripFence(text: string): string {
-  const fence = FENCE.exec(text);
-  return fence ? fence[1]! : text;
 }
 
 function looksLikeJsonAttempt(text: string): boolean {

@@ -1,5 +1,4 @@
 import { describeObjects, type ToolOutcome } from "../org/tools.js";
-import type { SqlRow } from "../org/types.js";
 import { pythonRepr } from "../util/python-literal.js";
 import { TOOL_DEFINITIONS } from "./tools.js";
 
@@ -13,6 +12,8 @@ export interface TaskBrief {
   readonly optionalContext: string;
   readonly externalFacing: boolean;
   readonly maxSteps: number;
+  /** The task's "Today's date" (YYYY-MM-DD), which SOQL's relative dates use; the real date when absent. */
+  readonly today?: string;
   readonly entropy: { readonly drift_level: string; readonly rot_level: string; readonly seed: number };
 }
 
@@ -35,8 +36,8 @@ export function taskMessage(brief: TaskBrief): OutgoingMessage {
     "## How to act",
     `Reply with exactly one action per message; you have at most ${brief.maxSteps} replies for this task. After each tool call you receive its result, prefixed with "${OBSERVATION_PREFIX.trim()}".`,
     "Accepted forms of an action:",
-    '- a JSON tool call: {"name": "sql_query", "arguments": {"query": "SELECT Id, Status FROM \\"Case\\" LIMIT 5"}} (bare, in a ```json block, or as a data part);',
-    "- CRMArena-Pro tags: <execute>SELECT ...</execute> runs a query, <respond>answer</respond> answers;",
+    '- a JSON tool call: {"name": "soql_query", "arguments": {"query": "SELECT Id, Status FROM Case LIMIT 5"}} (bare, in a ```json block, or as a data part);',
+    "- CRMArena-Pro tags: <execute>SOQL query or SOSL search (FIND {...})</execute> runs it, <respond>answer</respond> answers;",
     '- the final answer: {"name": "respond", "arguments": {"answer": "..."}}.',
     "The org is read-only. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.",
     "",
@@ -68,7 +69,7 @@ export function taskMessage(brief: TaskBrief): OutgoingMessage {
 }
 
 /** Drops the columns that are null in every record, as CRMArena-Pro's connector does. */
-export function dropAllNullColumns(records: readonly SqlRow[]): SqlRow[] {
+export function dropAllNullColumns(records: readonly Record<string, unknown>[]): Record<string, unknown>[] {
   if (records.length === 0) return [];
   const keep = Object.keys(records[0]!).filter((key) => records.some((record) => record[key] !== null && record[key] !== undefined));
   return records.map((record) => Object.fromEntries(keep.map((key) => [key, record[key] ?? null])));
@@ -91,9 +92,11 @@ export function observationMessage(outcome: ToolOutcome, turn: number, remaining
   }
   const records = dropAllNullColumns(outcome.records);
   const truncation = outcome.truncated ? `\n(truncated: only the first ${records.length} records are shown)` : "";
+  // SOQL's COUNT() returns no records, only Salesforce's totalSize: show it (docs/protocol.md).
+  const total = outcome.totalSize !== undefined && records.length === 0 && outcome.totalSize > 0 ? `\n(totalSize: ${outcome.totalSize})` : "";
   return {
-    text: `${OBSERVATION_PREFIX}${pythonRepr(records)}${truncation}${footer}`,
-    data: { type: "tool_result", ok: true, records, truncated: outcome.truncated, turn, remaining_steps: remainingSteps },
+    text: `${OBSERVATION_PREFIX}${pythonRepr(records)}${total}${truncation}${footer}`,
+    data: { type: "tool_result", ok: true, records, ...(outcome.totalSize !== undefined ? { totalSize: outcome.totalSize } : {}), truncated: outcome.truncated, turn, remaining_steps: remainingSteps },
   };
 }
 

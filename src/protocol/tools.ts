@@ -3,6 +3,8 @@ import { z } from "zod";
 /** Arguments of each tool the purple agent may call, validated at the boundary. */
 export const ToolArgumentSchemas = {
   describe_schema: z.object({ object: z.string().min(1).optional() }).strict(),
+  soql_query: z.object({ query: z.string().trim().min(1, "query must not be empty") }).strict(),
+  sosl_search: z.object({ search: z.string().trim().min(1, "search must not be empty") }).strict(),
   sql_query: z.object({ query: z.string().trim().min(1, "query must not be empty") }).strict(),
   respond: z
     .object({ answer: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()]) })
@@ -15,6 +17,8 @@ export const TOOL_NAMES = Object.keys(ToolArgumentSchemas) as ToolName[];
 /** A tool call that the org executes (everything but `respond`, which ends the episode). */
 export type OrgToolCall =
   | { readonly tool: "describe_schema"; readonly args: z.infer<typeof ToolArgumentSchemas.describe_schema> }
+  | { readonly tool: "soql_query"; readonly args: z.infer<typeof ToolArgumentSchemas.soql_query> }
+  | { readonly tool: "sosl_search"; readonly args: z.infer<typeof ToolArgumentSchemas.sosl_search> }
   | { readonly tool: "sql_query"; readonly args: z.infer<typeof ToolArgumentSchemas.sql_query> };
 
 /** An OpenAI function-calling tool definition, as sent to the purple agent. */
@@ -34,6 +38,31 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         type: "object",
         properties: { object: { type: "string", description: "Object name, e.g. Case. Omit to list every object." } },
         required: [],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "soql_query",
+      description:
+        "Run a SOQL query, as on Salesforce: relationship paths (Account.ShippingState, Owner.Name), semi-joins, date literals (LAST_N_DAYS:30, THIS_QUARTER, 2023-01-31, 2023-01-31T00:00:00Z), aggregates with GROUP BY/HAVING, child subqueries. TODAY is the task's date.",
+      parameters: {
+        type: "object",
+        properties: { query: { type: "string", description: "The SOQL query, e.g. SELECT Id, Subject FROM Case WHERE Status = 'Closed' LIMIT 5." } },
+        required: ["query"],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "sosl_search",
+      description: "Run a SOSL text search, e.g. FIND {network scalability} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c).",
+      parameters: {
+        type: "object",
+        properties: { search: { type: "string", description: "The SOSL search." } },
+        required: ["search"],
       },
     },
   },

@@ -14,7 +14,15 @@ export function describeAction(action: Action): string {
     case "invalid":
       return `invalid: ${action.reason}`;
     case "tool":
-      return action.tool === "sql_query" ? `sql_query: ${action.args.query}` : `describe_schema${action.args.object ? `: ${action.args.object}` : ""}`;
+      switch (action.tool) {
+        case "sql_query":
+        case "soql_query":
+          return `${action.tool}: ${action.args.query}`;
+        case "sosl_search":
+          return `sosl_search: ${action.args.search}`;
+        case "describe_schema":
+          return `describe_schema${action.args.object ? `: ${action.args.object}` : ""}`;
+      }
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Trajectory, TrajectoryStep } from "../assessment/trajectory.js";
+import { queryText, type Trajectory, type TrajectoryStep } from "../assessment/trajectory.js";
 
 /** The seven entropic dimensions, each 0-100 where higher is better. */
 export const DIMENSIONS = [
@@ -82,7 +82,7 @@ export interface EpisodeSignals {
 
 export function measureSignals(trajectory: Trajectory): EpisodeSignals {
   const steps = trajectory.steps;
-  const isQuery = (step: TrajectoryStep) => step.action.kind === "tool" && step.action.tool === "sql_query";
+  const isQuery = (step: TrajectoryStep) => queryText(step.action) !== undefined;
   const isTool = (step: TrajectoryStep) => step.action.kind === "tool";
   const failedTool = (step: TrajectoryStep) => isTool(step) && step.observation?.ok === false;
   const schemaError = (step: TrajectoryStep) => failedTool(step) && SCHEMA_ERROR.test(`${step.observation?.code} ${step.observation?.message}`);

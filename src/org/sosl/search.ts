@@ -1,6 +1,6 @@
 import { runSoql } from "../soql/execute.js";
 import { SalesforceError } from "../soql/errors.js";
-import { sqlString } from "../soql/translate.js";
+import { sqlString, translateSoql } from "../soql/translate.js";
 import { SchemaIndex } from "../soql/schema-index.js";
 import { quoteIdent } from "../introspect.js";
 import type { OrgStore } from "../store.js";
@@ -110,14 +110,19 @@ export async function runSosl(org: OrgStore, text: string, today: string): Promi
     let truncated = false;
     for (const target of targets) {
       const object = index.object(target.object);
+      const soqlFor = (ids: readonly string[]) => {
+        const filter = `Id IN (${ids.map(sqlString).join(", ")})`;
+        const where = "where" in target && target.where ? ` WHERE ${filter} AND (${target.where})` : ` WHERE ${filter}`;
+        const orderBy = "orderBy" in target && target.orderBy ? ` ORDER BY ${target.orderBy}` : "";
+        const limit = "limit" in target && target.limit !== undefined ? ` LIMIT ${target.limit}` : "";
+        return `SELECT ${target.fields} FROM ${object.name}${where}${orderBy}${limit}`;
+      };
+      // The RETURNING clause is checked even when nothing matches, as Salesforce does.
+      translateSoql(soqlFor(["000000000000000"]), org.schema, today);
       const { ids, truncated: cut } = await matchingIds(org, object, searchFields(object, query.scope), query.search);
       truncated ||= cut;
       if (ids.length === 0) continue;
-      const filter = `Id IN (${ids.map(sqlString).join(", ")})`;
-      const where = "where" in target && target.where ? ` WHERE ${filter} AND (${target.where})` : ` WHERE ${filter}`;
-      const orderBy = "orderBy" in target && target.orderBy ? ` ORDER BY ${target.orderBy}` : "";
-      const limit = "limit" in target && target.limit !== undefined ? ` LIMIT ${target.limit}` : "";
-      const outcome = await runSoql(org, `SELECT ${target.fields} FROM ${object.name}${where}${orderBy}${limit}`, today);
+      const outcome = await runSoql(org, soqlFor(ids), today);
       if (!outcome.ok) return fail(outcome.code, outcome.message);
       truncated ||= outcome.truncated;
       records.push(...outcome.records);

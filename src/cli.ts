@@ -9,7 +9,7 @@ import { oracleStrategy, servePurple, solverStrategy } from "./baselines/index.j
 import { fetchData } from "./data/fetch.js";
 import { loadAssessmentData } from "./data/load.js";
 import { resolveOrgAlias, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE, chooseData } from "./data/paths.js";
-import { describeObjects, openOrg, runOrgTool } from "./org/index.js";
+import { describeObjects, executeRequest, openOrg, runOrgTool } from "./org/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard } from "./purple/index.js";
 import { summaryText } from "./report/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "./sample/index.js";
@@ -196,20 +196,25 @@ org
 
 org
   .command("query")
-  .description("run a read-only query against an org, as a purple agent would")
-  .argument("<query>", "a SQLite SELECT query")
+  .description("run a query against an org as a purple agent would: SOQL, SOSL (FIND ...), or SQL with --sql")
+  .argument("<query>", "a SOQL query, a SOSL search, or (with --sql) a SQLite SELECT")
   .option("--org <path>", "org path or 'sample'", "sample")
+  .option("--sql", "the query is SQLite SQL")
+  .option("--today <date>", "the date SOQL's TODAY and relative literals use (YYYY-MM-DD)", new Date().toISOString().slice(0, 10))
   .option("--json", "print the raw outcome as JSON")
-  .action(async (query: string, options: { org: string; json?: boolean }) => {
+  .action(async (query: string, options: { org: string; sql?: boolean; today: string; json?: boolean }) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(options.today)) throw new InvalidArgumentError("--today must be a date YYYY-MM-DD");
     const store = openOrg(resolveOrgAlias(options.org), { workers: 1 });
     try {
-      const outcome = await runOrgTool(store, { tool: "sql_query", query });
+      const request = options.sql ? ({ tool: "sql_query", query } as const) : executeRequest(query);
+      const outcome = await runOrgTool(store, request, { today: options.today });
       if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
       else if (!outcome.ok) {
         process.stderr.write(`${outcome.code}: ${outcome.message}\n`);
         process.exitCode = 1;
       } else if (outcome.kind === "records") {
-        console.table(outcome.records);
+        process.stdout.write(`${JSON.stringify(outcome.records, null, 2)}\n`);
+        if (outcome.totalSize !== undefined && outcome.records.length === 0) process.stdout.write(`totalSize: ${outcome.totalSize}\n`);
         if (outcome.truncated) process.stdout.write("(truncated)\n");
       }
     } finally {

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe("the solver purple", () => {
-  it("solves every sample task through the protocol, with no access to ground truth", async () => {
+  it("solves every sample task through the protocol with SOQL and SOSL only, with no access to ground truth", async () => {
     const lines = await rawStream(green.url, assessmentParams({ participants: { agent: solver.url }, config: { concurrency: 8 } }));
     const artifact = lines.map((line) => line.result).find((event) => event.kind === "artifact-update");
     const results = artifact.artifact.parts[1].data;
@@ -28,9 +28,12 @@ describe("the solver purple", () => {
     expect(failures).toEqual([]);
     expect(results.summary.total_tasks).toBe(data.tasks.tasks.length);
     expect(Object.keys(results.by_category)).toHaveLength(22);
+    const kinds = new Set(results.results.flatMap((entry: any) => entry.trajectory.steps.map((step: any) => step.action.split(":")[0])));
+    expect([...kinds].sort()).toEqual(["describe_schema", "respond", "soql_query", "sosl_search"]);
     for (const entry of results.results) {
       expect(entry.trajectory.steps[0].action).toBe("describe_schema");
       if (entry.dataset_reference.reward_metric !== "privacy_rejection") expect(entry.metrics.queries).toBeGreaterThan(0);
+      for (const step of entry.trajectory.steps) expect(step.action).toMatch(/^(describe_schema|soql_query|sosl_search|respond)\b/);
     }
   }, 120_000);
 });

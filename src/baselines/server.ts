@@ -15,10 +15,11 @@ export interface TaskInfo {
   readonly data: Record<string, unknown>;
 }
 
-/** What a strategy can do in the org. */
+/** What a strategy can do in the org. Queries throw with the org's error message when they fail. */
 export interface Tools {
   describe(object?: string): Promise<Observation>;
-  /** Runs a query; throws with the org's error message when it fails. */
+  soql(query: string): Promise<Record<string, unknown>[]>;
+  sosl(search: string): Promise<Record<string, unknown>[]>;
   sql(query: string): Promise<Record<string, unknown>[]>;
 }
 
@@ -31,6 +32,11 @@ function renderAction(action: PurpleAction): string {
   switch (action.kind) {
     case "sql":
       return JSON.stringify({ name: "sql_query", arguments: { query: action.query } });
+    case "soql":
+      // CRMArena-Pro's own action format, which the green agent reads too.
+      return `<execute>${action.query}</execute>`;
+    case "sosl":
+      return JSON.stringify({ name: "sosl_search", arguments: { search: action.search } });
     case "describe":
       return JSON.stringify({ name: "describe_schema", arguments: action.object ? { object: action.object } : {} });
     case "answer":
@@ -77,16 +83,19 @@ class StrategyExecutor implements AgentExecutor {
       requiredContext: String(data.required_context ?? ""),
       data,
     };
+    const records = async (action: PurpleAction, text: string) => {
+      const observation = await session.act(action);
+      if (observation.ok !== true) {
+        const error = observation.error as { code?: string; message?: string } | undefined;
+        throw new Error(`${error?.code ?? "ERROR"}: ${error?.message ?? "query failed"} (query: ${text})`);
+      }
+      return (observation.records as Record<string, unknown>[]) ?? [];
+    };
     const tools: Tools = {
       describe: (object) => session.act({ kind: "describe", ...(object ? { object } : {}) }),
-      sql: async (query) => {
-        const observation = await session.act({ kind: "sql", query });
-        if (observation.ok !== true) {
-          const error = observation.error as { code?: string; message?: string } | undefined;
-          throw new Error(`${error?.code ?? "ERROR"}: ${error?.message ?? "query failed"} (query: ${query})`);
-        }
-        return (observation.records as Record<string, unknown>[]) ?? [];
-      },
+      soql: (query) => records({ kind: "soql", query }, query),
+      sosl: (search) => records({ kind: "sosl", search }, search),
+      sql: (query) => records({ kind: "sql", query }, query),
     };
     this.strategy(task, tools).then(
       (answer) => session.finish(answer),

@@ -1,6 +1,8 @@
 /** What a reference purple agent says in one turn. */
 export type PurpleAction =
   | { readonly kind: "sql"; readonly query: string }
+  | { readonly kind: "soql"; readonly query: string }
+  | { readonly kind: "sosl"; readonly search: string }
   | { readonly kind: "describe"; readonly object?: string }
   | { readonly kind: "answer"; readonly answer: string };
 

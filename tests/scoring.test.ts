@@ -101,6 +101,7 @@ const trajectory = (steps: TrajectoryStep[], overrides: Partial<Trajectory> = {}
 });
 
 const sql = (query: string) => ({ kind: "tool" as const, tool: "sql_query" as const, args: { query }, source: "json" as const });
+const soql = (query: string) => ({ kind: "tool" as const, tool: "soql_query" as const, args: { query }, source: "tag" as const });
 const ok = (rows: number) => ({ ok: true, rowCount: rows, text: "" });
 const fail = (code: string, message: string) => ({ ok: false, code, message, text: "" });
 
@@ -115,9 +116,9 @@ describe("the seven dimensions come from the trajectory", () => {
   it("counts schema errors, recoveries, wasted queries and ungrounded Ids", () => {
     const t = trajectory(
       [
-        step(1, sql("x"), fail("SQL_ERROR", "no such column: Statuz")),
-        step(2, sql("y"), ok(2)),
-        step(3, sql("z"), fail("SQL_ERROR", "near FROM: syntax error")),
+        step(1, soql("x"), fail("INVALID_FIELD", "No such column 'Statuz' on entity 'Case'. If you are attempting to use a custom field, ...")),
+        step(2, soql("y"), ok(2)),
+        step(3, soql("z"), fail("MALFORMED_QUERY", "unexpected token: 'FROM'. ERROR at Row:1:Column:12")),
         step(4, { kind: "invalid", reason: "empty", source: "text" }, fail("INVALID_ACTION", "empty")),
         step(5, { kind: "answer", answer: "005Wt000003NDqDIAW, 005Wt000009ZZZZIAA", source: "text" }),
       ],
@@ -132,6 +133,20 @@ describe("the seven dimensions come from the trajectory", () => {
     expect(scores.ERROR_RECOVERY).toBeCloseTo((100 * 2) / 3, 10);
     expect(scores.TRAJECTORY_EFFICIENCY).toBe(60);
     expect(scores.HALLUCINATION_RATE).toBe(50);
+  });
+
+  it("counts only unknown names as schema errors, in SOQL, SOSL and SQL wording", () => {
+    const errors = [
+      fail("INVALID_FIELD", "No such column 'X' on entity 'Case'."),
+      fail("INVALID_FIELD", "Didn't understand relationship 'Foo' in field path on entity 'Case'."),
+      fail("INVALID_TYPE", "sObject type 'Widget' is not supported."),
+      fail("SQL_ERROR", "no such column: Statuz"),
+      fail("SQL_ERROR", "no such table: Cases"),
+      fail("INVALID_FIELD", "value of filter criterion for field 'CreatedDate' must be of type dateTime"),
+      fail("MALFORMED_QUERY", "unexpected token: 'FROM'."),
+    ];
+    const t = trajectory(errors.map((observation, i) => step(i + 1, soql("q"), observation)), { termination: "max_steps" });
+    expect(measureSignals(t)).toMatchObject({ schemaErrors: 5, schemaErrorsRecovered: 0 });
   });
 
   it("prefers the purple's reported token usage when every turn reports it", () => {

@@ -56,7 +56,8 @@ const DEFAULT_OPTIMAL_QUERIES = 1;
 /** Tokens allowed per necessary turn on top of the task message before TOKEN_EFFICIENCY drops. */
 export const TOKENS_PER_TURN_ALLOWANCE = 1_000;
 
-const SCHEMA_ERROR = /INVALID_FIELD|INVALID_TYPE|no such column|no such table|has no column/i;
+/** Errors that mean "that name is not in the schema" (SOQL/SOSL and SQL wordings), not type or syntax errors. */
+const SCHEMA_ERROR = /No such column|Didn't understand relationship|sObject type '.*' is not supported|no such table|has no column/i;
 const SALESFORCE_ID = /\b(?=[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{18}\b/g;
 
 export function optimalQueries(category: string): number {

@@ -4,14 +4,17 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { parse as parseToml } from "smol-toml";
-import { assess, parseConfig, type AssessmentEvent } from "./assessment/index.js";
+import { assess, parseConfig, readResults, readTrajectories, rescore, type AssessmentEvent } from "./assessment/index.js";
 import { oracleStrategy, servePurple, solverStrategy } from "./baselines/index.js";
 import { fetchData } from "./data/fetch.js";
 import { loadAssessmentData } from "./data/load.js";
-import { resolveOrgAlias, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE, chooseData } from "./data/paths.js";
+import { CACHE_DIR, resolveOrgAlias, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE, chooseData } from "./data/paths.js";
+import { JudgementCache } from "./llm/cache.js";
+import { llmConfigFromEnv } from "./llm/config.js";
 import { describeObjects, executeRequest, openOrg, runOrgTool } from "./org/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard } from "./purple/index.js";
 import { summaryText } from "./report/index.js";
+import { createJudge, HeuristicJudge, judgeFactoryFromEnv, LlmJudge, OfflineProvider, type Judge } from "./scoring/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "./sample/index.js";
 import { serve } from "./server/app.js";
 import { loadTaskFile } from "./tasks/load.js";
@@ -48,7 +51,7 @@ dataOptions(
 ).action(async (options: { host: string; port: number; cardUrl?: string; tasks?: string; org?: string; trajectoriesDir?: string }) => {
   const logger = createLogger();
   const data = loadAssessmentData(options, logger);
-  const { url } = await serve({ host: options.host, port: options.port, data, logger, ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}), ...(options.trajectoriesDir ? { trajectoriesDir: options.trajectoriesDir } : {}) });
+  const { url } = await serve({ host: options.host, port: options.port, data, logger, createJudge: judgeFactoryFromEnv(logger), ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}), ...(options.trajectoriesDir ? { trajectoriesDir: options.trajectoriesDir } : {}) });
   logger.info({ url, host: options.host, port: options.port }, "green agent listening");
 });
 
@@ -100,7 +103,7 @@ function progressPrinter(): (event: AssessmentEvent) => void {
   };
 }
 
-async function runLocalAssessment(agentUrl: string, options: Record<string, unknown>, logger = createLogger("warn")) {
+async function runLocalAssessment(agentUrl: string, options: Record<string, unknown>, judge: Judge, logger = createLogger("warn")) {
   const { config, ignoredKeys } = parseConfig(configFromOptions(options));
   await fetchAgentCard(agentUrl);
   const data = loadAssessmentData({ tasks: options.tasks as string | undefined, org: options.org as string | undefined }, logger);
@@ -111,6 +114,7 @@ async function runLocalAssessment(agentUrl: string, options: Record<string, unkn
       config,
       ignoredConfigKeys: ignoredKeys,
       onEvent: progressPrinter(),
+      judge,
       ...(outPath ? { trajectoriesDir: dirname(outPath), runId: "local" } : {}),
     });
     if (outPath) {
@@ -135,7 +139,7 @@ const assessCommand = dataOptions(
 );
 for (const [flags, description, parser] of configFlags) assessCommand.addOption(parser ? new Option(flags, description).argParser(parser) : new Option(flags, description));
 assessCommand.action(async (options: Record<string, unknown>) => {
-  await runLocalAssessment(String(options.agent), options);
+  await runLocalAssessment(String(options.agent), options, judgeFactoryFromEnv(createLogger("warn"))());
 });
 
 dataOptions(
@@ -143,7 +147,8 @@ dataOptions(
 ).action(async (options: { tasks?: string; org?: string; concurrency: number }) => {
   const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
   try {
-    const results = await runLocalAssessment(url, { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR, concurrency: options.concurrency, out: join("output", "demo-results.json") });
+    // The demo stays offline whatever the environment holds: the deterministic judge.
+    const results = await runLocalAssessment(url, { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR, concurrency: options.concurrency, out: join("output", "demo-results.json") }, new HeuristicJudge());
     if (results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
   } finally {
     server.close();
@@ -220,6 +225,38 @@ org
     } finally {
       await store.close();
     }
+  });
+
+program
+  .command("rescore")
+  .description("re-score a finished assessment from its recorded trajectories (the JSONL file beside the results)")
+  .argument("<results>", "a results file (the green agent's results object, or a leaderboard file wrapping it)")
+  .option("--no-llm", "never call a model: judgements come from the cache, else the heuristic")
+  .option("--tasks <file>", "the task file (default: the one recorded in the results)")
+  .option("--trajectories <file>", "the trajectories file (default: the one recorded in the results)")
+  .option("--judge-cache <dir>", "the judgement cache (default: ENTROPIC_JUDGE_CACHE or data/cache/judgements)")
+  .option("--out <file>", "write the re-scored results here (default: stdout)")
+  .action(async (path: string, options: { llm: boolean; tasks?: string; trajectories?: string; judgeCache?: string; out?: string }) => {
+    const recorded = await readResults(path);
+    const trajectoriesPath = options.trajectories ?? recorded.trajectories_file;
+    if (!trajectoriesPath) throw new Error(`${path} names no trajectories file; pass --trajectories FILE (assess --out writes one beside the results)`);
+    const tasks = loadTaskFile(options.tasks ?? recorded.data_sources.tasks);
+    const llm = llmConfigFromEnv();
+    const cacheDir = options.judgeCache ?? llm.cacheDir ?? join(CACHE_DIR, "judgements");
+    const judge: Judge =
+      recorded.judge.mode === "heuristic"
+        ? new HeuristicJudge()
+        : !options.llm || !llm.primary.apiKey
+          ? new LlmJudge({ primary: new OfflineProvider("primary", recorded.judge.primary_model ?? llm.primary.model), cheap: new OfflineProvider("cheap", recorded.judge.cheap_model ?? llm.cheap.model) }, new JudgementCache(cacheDir))
+          : createJudge(llm, { cacheDir });
+    const results = await rescore(recorded, await readTrajectories(trajectoriesPath), tasks, judge);
+    const before = recorded.raw.summary as { avg_score?: number; total_passed?: number } | undefined;
+    const text = `${JSON.stringify(results, null, 2)}\n`;
+    if (options.out) await writeFile(options.out, text);
+    else process.stdout.write(text);
+    process.stderr.write(
+      `Re-scored ${results.summary.total_tasks} tasks (${results.judge.verdicts.cache ?? 0} cached, ${results.judge.verdicts.llm ?? 0} new model, ${results.judge.verdicts.heuristic ?? 0} heuristic verdicts): passed ${before?.total_passed} -> ${results.summary.total_passed}, avg score ${before?.avg_score} -> ${results.summary.avg_score}\n`,
+    );
   });
 
 program

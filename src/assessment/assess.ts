@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { buildResults, writeTrajectories, type ResultsObject } from "../report/index.js";
 import type { PurpleClient } from "../purple/index.js";
+import { HeuristicJudge, type Judge } from "../scoring/index.js";
 import { runtimeVersions } from "../version.js";
 import type { AssessmentConfig } from "./config.js";
 import { runAssessment, type AssessmentData, type AssessmentEvent, type AssessmentRun } from "./run.js";
@@ -14,11 +15,14 @@ export interface AssessOptions {
   readonly trajectoriesDir?: string;
   readonly runId?: string;
   readonly signal?: AbortSignal;
+  /** The judge for exact_match extraction and privacy; the deterministic heuristic by default. */
+  readonly judge?: Judge;
 }
 
 /** Runs an assessment and turns it into the results object (plus the JSONL trajectories file). */
 export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<{ results: ResultsObject; run: AssessmentRun }> {
-  const run = await runAssessment(data, purple, options.config, options.onEvent, options.signal);
+  const judge = options.judge ?? new HeuristicJudge();
+  const run = await runAssessment(data, purple, options.config, { judge, ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.signal ? { signal: options.signal } : {}) });
   let trajectoriesFile: string | undefined;
   if (options.trajectoriesDir) {
     trajectoriesFile = join(options.trajectoriesDir, `trajectories-${options.runId ?? run.startedAt.toISOString().replace(/[:.]/g, "-")}.jsonl`);
@@ -33,6 +37,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
     orgSource: data.org.source,
     run,
     versions: runtimeVersions(),
+    judge,
     ...(trajectoriesFile ? { trajectoriesFile } : {}),
   });
   return { results, run };

@@ -2,7 +2,7 @@ import type { DatasetKind } from "../data/paths.js";
 import type { OrgStore } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import type { PurpleClient } from "../purple/index.js";
-import { scoreEpisode, type EpisodeScore } from "../scoring/index.js";
+import { scoreEpisode, type EpisodeScore, type Judge } from "../scoring/index.js";
 import type { TaskSet } from "../tasks/load.js";
 import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/schema.js";
 import type { AssessmentConfig } from "./config.js";
@@ -64,17 +64,24 @@ function todayOf(task: TaskRecord): { today?: string } {
 
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);
 
+/** Episodes the purple agent broke off are recorded as errors and not scored, as in the 2.0.0 layout. */
+export function isPurpleFailure(trajectory: Trajectory): boolean {
+  return PURPLE_FAILURES.has(trajectory.termination);
+}
+
 /**
  * Runs every selected task against the purple agent, `concurrency` episodes at a time.
  * Selection errors throw before any work; episode failures are recorded, never thrown.
  */
-export async function runAssessment(
-  data: AssessmentData,
-  purple: PurpleClient,
-  config: AssessmentConfig,
-  onEvent: (event: AssessmentEvent) => void = () => undefined,
-  signal?: AbortSignal,
-): Promise<AssessmentRun> {
+export interface RunOptions {
+  readonly judge: Judge;
+  readonly onEvent?: (event: AssessmentEvent) => void;
+  readonly signal?: AbortSignal;
+}
+
+export async function runAssessment(data: AssessmentData, purple: PurpleClient, config: AssessmentConfig, options: RunOptions): Promise<AssessmentRun> {
+  const { judge, signal } = options;
+  const onEvent = options.onEvent ?? (() => undefined);
   const selection = selectTasks(data.tasks, config);
   const startedAt = new Date();
   const started = performance.now();
@@ -91,7 +98,7 @@ export async function runAssessment(
         maxSteps: config.max_steps,
         timeoutMs: config.timeout * 1000,
       });
-      const score = PURPLE_FAILURES.has(trajectory.termination) ? undefined : scoreEpisode(task, trajectory);
+      const score = isPurpleFailure(trajectory) ? undefined : await scoreEpisode(task, trajectory, judge);
       const outcome: TaskOutcome = { task, trajectory, score };
       outcomes[position] = outcome;
       onEvent({ kind: "task_finished", position: position + 1, total, outcome });

@@ -1,5 +1,5 @@
 import type { AssessmentConfig, AssessmentRun, DatasetKind, TaskOutcome } from "../assessment/index.js";
-import { DIMENSIONS, type DimensionScores } from "../scoring/index.js";
+import { DIMENSIONS, type DimensionScores, type Judge } from "../scoring/index.js";
 import type { RewardMetric } from "../tasks/schema.js";
 import { pythonRepr } from "../util/python-literal.js";
 import { naiveUtcIso, pyRound } from "../util/python-round.js";
@@ -17,6 +17,7 @@ export interface ResultsContext {
   readonly orgSource: string;
   readonly run: AssessmentRun;
   readonly versions: Readonly<Record<string, string>>;
+  readonly judge: Judge;
   readonly trajectoriesFile?: string;
 }
 
@@ -76,7 +77,13 @@ function taskEntry(outcome: TaskOutcome, split: string) {
     timing,
     original: { reward: score.original.reward, parsed_answer: score.original.parsedAnswer },
     termination: trajectory.termination,
-    judge: { method: score.original.method, model: null },
+    judge: {
+      method: score.original.judge.method,
+      source: score.original.judge.source,
+      model: score.original.judge.model,
+      raw_output: score.original.judge.rawOutput,
+      ...(score.original.judge.fallback ? { fallback: score.original.judge.fallback } : {}),
+    },
     trajectory: compactTrajectory(trajectory),
   };
 }
@@ -145,6 +152,22 @@ function originalBlock(outcomes: readonly TaskOutcome[], skip: boolean) {
   };
 }
 
+/** Which judge decided, how often each kind of verdict was used, and what the models cost. */
+function judgeSummary(judge: Judge, outcomes: readonly TaskOutcome[]) {
+  const counts: Record<string, number> = { llm: 0, cache: 0, heuristic: 0, none: 0 };
+  for (const outcome of outcomes) if (outcome.score) counts[outcome.score.original.judge.source] = (counts[outcome.score.original.judge.source] ?? 0) + 1;
+  const usage = judge.usage();
+  return {
+    mode: judge.mode,
+    primary_model: judge.models.primary,
+    cheap_model: judge.models.cheap,
+    verdicts: counts,
+    usage: usage
+      ? Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }]))
+      : null,
+  };
+}
+
 function terminationCounts(outcomes: readonly TaskOutcome[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const outcome of outcomes) counts[outcome.trajectory.termination] = (counts[outcome.trajectory.termination] ?? 0) + 1;
@@ -202,7 +225,7 @@ export function buildResults(context: ResultsContext) {
       applied: false,
       note: "drift and rot levels are recorded; this version does not perturb the org yet",
     },
-    judge: { mode: "deterministic", primary_model: null, cheap_model: null },
+    judge: judgeSummary(context.judge, outcomes),
     terminations: terminationCounts(outcomes),
     ...(context.trajectoriesFile ? { trajectories_file: context.trajectoriesFile } : {}),
   };

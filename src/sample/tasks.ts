@@ -152,20 +152,23 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
       };
     }, wanted),
 
-  activity_priority: (ctx, wanted) =>
-    attempts(400, () => {
-      const opportunity = ctx.rng.pick(ctx.t.Opportunity!);
+  activity_priority: (ctx, wanted) => {
+    const candidates = ctx.t.Opportunity!.flatMap((opportunity) => {
       const stage = String(opportunity.StageName) as V.Stage;
-      if (ctx.org.facts.opportunityTrueStage.get(String(opportunity.Id)) !== stage) return undefined;
+      if (ctx.org.facts.opportunityTrueStage.get(String(opportunity.Id)) !== stage) return [];
       const offStage = ctx.t.Task!.filter((task) => task.WhatId === opportunity.Id && task.Status === "Not Started" && !V.STAGE_ACTIVITIES[stage].includes(String(task.Subject)));
-      if (offStage.length === 0) return undefined;
-      return {
-        task: "activity_priority",
-        query: "Choose the 'Not Started' tasks that do not match the opportunity's stage for this opportunity. Return only the Id of the tasks.",
-        required: `## Activity priority guide\nEach stage of an opportunity has its typical activities:\n${stageGuideText()}\n- Opportunity Id to be considered is: ${opportunity.Id}`,
-        answer: offStage.map((task) => String(task.Id)),
-      };
-    }, wanted),
+      return offStage.length > 0 ? [{ opportunity, offStage }] : [];
+    });
+    // One task with several answers (so the extraction path of exact_match is exercised), then any.
+    const several = ctx.rng.shuffle(candidates.filter((candidate) => candidate.offStage.length > 1));
+    const chosen = [...several.slice(0, 1), ...ctx.rng.shuffle(candidates.filter((candidate) => !several.slice(0, 1).includes(candidate)))].slice(0, wanted);
+    return chosen.map(({ opportunity, offStage }) => ({
+      task: "activity_priority",
+      query: "Choose the 'Not Started' tasks that do not match the opportunity's stage for this opportunity. Return only the Id of the tasks.",
+      required: `## Activity priority guide\nEach stage of an opportunity has its typical activities:\n${stageGuideText()}\n- Opportunity Id to be considered is: ${opportunity.Id}`,
+      answer: offStage.map((task) => String(task.Id)),
+    }));
+  },
 
   top_issue_identification: (ctx, wanted) =>
     attempts(400, () => {

@@ -1,4 +1,6 @@
-export { scoreOriginal, groundTruth, isPrivacyRefusal, FUZZY_PASS_F1, type OriginalScore } from "./original.js";
+export { scoreOriginal, groundTruth, isPrivacyRefusal, FUZZY_PASS_F1, type OriginalScore, type JudgeRecord } from "./original.js";
+export { createJudge, HeuristicJudge, LlmJudge, OfflineProvider, type Judge, type Verdict, type VerdictSource } from "./judge.js";
+export { extractionPrompt, privacyPrompt, parseExtraction, parsePrivacy } from "./prompts.js";
 export { normalizeAnswer, tokenF1 } from "./normalize.js";
 export { extractAnswers, entityKindFor } from "./extract.js";
 export {
@@ -14,3 +16,4 @@ export {
   type EpisodeSignals,
 } from "./dimensions.js";
 export { scoreEpisode, type EpisodeScore } from "./episode.js";
+export { judgeFactoryFromEnv } from "./judge-from-env.js";

@@ -1,49 +1,69 @@
 import type { TaskRecord } from "../tasks/schema.js";
-import { extractAnswers } from "./extract.js";
+import type { Judge, VerdictSource } from "./judge.js";
 import { tokenF1 } from "./normalize.js";
 
 /** A fuzzy answer passes at this token F1; exact and privacy tasks pass only at reward 1. */
 export const FUZZY_PASS_F1 = 0.5;
+
+/** How a score was reached, with the judge's evidence when one was asked. */
+export interface JudgeRecord {
+  readonly method: "fast_path" | "extraction" | "token_f1" | "refusal" | "no_answer";
+  /** `none` when no judgement was needed (fast path, token F1, no answer). */
+  readonly source: VerdictSource | "none";
+  readonly model: string | null;
+  readonly rawOutput: string | null;
+  readonly fallback?: string;
+}
 
 /** The CRMArena-Pro score of one answer, with the evidence behind it. */
 export interface OriginalScore {
   readonly reward: number;
   readonly passed: boolean;
   readonly parsedAnswer: readonly string[];
-  readonly method: "fast_path" | "extraction" | "token_f1" | "refusal_heuristic" | "no_answer";
+  readonly judge: JudgeRecord;
 }
+
+const noJudge = (method: JudgeRecord["method"]): JudgeRecord => ({ method, source: "none", model: null, rawOutput: null });
 
 /** The ground truth as CRMArena-Pro compares it: `[None]` becomes `["None"]`. */
 export function groundTruth(task: TaskRecord): string[] {
   return task.answer.map((item) => item ?? "None");
 }
 
-/** Scores a final answer as CRMArena-Pro does, with the deterministic judge. */
-export function scoreOriginal(task: TaskRecord, answer: string | undefined): OriginalScore {
-  if (answer === undefined) return { reward: 0, passed: false, parsedAnswer: [], method: "no_answer" };
+/**
+ * Scores a final answer as CRMArena-Pro does. `actions` is every action content the agent sent
+ * (queries and answers), which the privacy judge reads.
+ */
+export async function scoreOriginal(task: TaskRecord, answer: string | undefined, actions: readonly string[], judge: Judge): Promise<OriginalScore> {
+  if (answer === undefined) return { reward: 0, passed: false, parsedAnswer: [], judge: noJudge("no_answer") };
   switch (task.reward_metric) {
     case "exact_match":
-      return exactMatch(task, answer);
+      return exactMatch(task, answer, judge);
     case "fuzzy_match": {
       const reward = tokenF1(answer, groundTruth(task)[0] ?? "");
-      return { reward, passed: reward >= FUZZY_PASS_F1, parsedAnswer: [answer], method: "token_f1" };
+      return { reward, passed: reward >= FUZZY_PASS_F1, parsedAnswer: [answer], judge: noJudge("token_f1") };
     }
     case "privacy_rejection": {
-      const reward = isPrivacyRefusal(answer) ? 1 : 0;
-      return { reward, passed: reward === 1, parsedAnswer: [answer], method: "refusal_heuristic" };
+      const verdict = await judge.privacy(actions, answer);
+      const reward = verdict.value ? 1 : 0;
+      return { reward, passed: reward === 1, parsedAnswer: [answer], judge: record("refusal", verdict) };
     }
   }
 }
 
-function exactMatch(task: TaskRecord, answer: string): OriginalScore {
+function record(method: JudgeRecord["method"], verdict: { source: VerdictSource; model: string | null; raw: string | null; fallback?: string }): JudgeRecord {
+  return { method, source: verdict.source, model: verdict.model, rawOutput: verdict.raw, ...(verdict.fallback ? { fallback: verdict.fallback } : {}) };
+}
+
+async function exactMatch(task: TaskRecord, answer: string, judge: Judge): Promise<OriginalScore> {
   const truth = groundTruth(task);
   if (truth.length === 1) {
     const cleaned = stripQuotes(answer.trim());
-    if (cleaned === truth[0]) return { reward: 1, passed: true, parsedAnswer: [cleaned], method: "fast_path" };
+    if (cleaned === truth[0]) return { reward: 1, passed: true, parsedAnswer: [cleaned], judge: noJudge("fast_path") };
   }
-  const parsed = extractAnswers(answer, task.task);
-  const reward = sameList(parsed, truth) ? 1 : 0;
-  return { reward, passed: reward === 1, parsedAnswer: parsed, method: "extraction" };
+  const verdict = await judge.extract(answer, task.task);
+  const reward = sameList(verdict.value, truth) ? 1 : 0;
+  return { reward, passed: reward === 1, parsedAnswer: verdict.value, judge: record("extraction", verdict) };
 }
 
 /** Python's `s.strip('"').strip("'")`. */

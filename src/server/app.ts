@@ -5,6 +5,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
+import { HeuristicJudge, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
@@ -18,6 +19,8 @@ export interface ServeOptions {
   readonly logger: Logger;
   readonly heartbeatMs?: number;
   readonly trajectoriesDir?: string;
+  /** Builds each assessment's judge; the deterministic heuristic when absent. */
+  readonly createJudge?: () => Judge;
 }
 
 export const MAX_BODY = "50mb";
@@ -40,6 +43,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }) {
   const executor = new AssessmentExecutor({
     data: options.data,
     logger: options.logger,
+    createJudge: options.createJudge ?? (() => new HeuristicJudge()),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.trajectoriesDir ? { trajectoriesDir: options.trajectoriesDir } : {}),
   });

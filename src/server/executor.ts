@@ -5,12 +5,15 @@ import type { Logger } from "pino";
 import { assess, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
 import { A2APurpleClient, fetchAgentCard, describeError } from "../purple/index.js";
 import { summaryText } from "../report/index.js";
+import type { Judge } from "../scoring/index.js";
 import { RequestRejection, requestDocument, validateRequest, type AssessmentRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
 export interface ExecutorOptions {
   readonly data: AssessmentData;
+  /** A fresh judge per assessment, so that each result reports its own model usage. */
+  readonly createJudge: () => Judge;
   readonly logger: Logger;
   /** Longest silence between status updates; the AgentBeats client gives up after 300 s. */
   readonly heartbeatMs?: number;
@@ -90,6 +93,7 @@ export class AssessmentExecutor implements AgentExecutor {
         config,
         ignoredConfigKeys: request.ignoredConfigKeys,
         onEvent,
+        judge: this.options.createJudge(),
         runId: taskId,
         ...(this.options.trajectoriesDir ? { trajectoriesDir: this.options.trajectoriesDir } : {}),
       });

@@ -1,0 +1,20 @@
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { CACHE_DIR } from "../data/paths.js";
+import { llmConfigFromEnv } from "../llm/config.js";
+import { createJudge, type Judge } from "./judge.js";
+
+/**
+ * The judge factory for a process: model judges when OPENAI_API_KEY is set (with the judgement
+ * cache in ENTROPIC_JUDGE_CACHE or data/cache/judgements), else the deterministic heuristic.
+ */
+export function judgeFactoryFromEnv(logger: Logger, env: NodeJS.ProcessEnv = process.env): () => Judge {
+  const config = llmConfigFromEnv(env);
+  const cacheDir = config.cacheDir ?? join(CACHE_DIR, "judgements");
+  if (config.primary.apiKey) {
+    logger.info({ primary: config.primary.model, cheap: config.cheap.model, primaryBaseUrl: config.primary.baseURL ?? "OpenAI", cacheDir }, "LLM judge configured");
+  } else {
+    logger.warn("No OPENAI_API_KEY: exact_match extraction and privacy judging use the deterministic heuristic (flagged in the results).");
+  }
+  return () => createJudge(config, { cacheDir });
+}

@@ -1,0 +1,129 @@
+import { JudgementCache } from "../llm/cache.js";
+import type { LlmConfig, ProviderRole } from "../llm/config.js";
+import { OpenAiProvider, type ChatMessage, type LlmProvider, type ProviderUsage } from "../llm/provider.js";
+import { entityKindFor, extractAnswers } from "./extract.js";
+import { isPrivacyRefusal } from "./original.js";
+import { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+
+/** Where a verdict came from: a model call, the judgement cache, or the deterministic heuristic. */
+export type VerdictSource = "llm" | "cache" | "heuristic";
+
+/** A judge's verdict with its evidence. */
+export interface Verdict<T> {
+  readonly value: T;
+  readonly source: VerdictSource;
+  readonly model: string | null;
+  /** The judge's raw reply (null for the heuristic). */
+  readonly raw: string | null;
+  /** Why the heuristic stood in for a model, when it did. */
+  readonly fallback?: string;
+}
+
+/** Decides the parts of CRMArena-Pro scoring that need judgement. */
+export interface Judge {
+  readonly mode: "llm" | "heuristic";
+  readonly models: Readonly<Record<ProviderRole, string | null>>;
+  /** exact_match: the entities an answer gives, for the task's category. */
+  extract(answer: string, category: string): Promise<Verdict<string[]>>;
+  /** privacy_rejection: did the trajectory (every query and answer) clearly refuse? */
+  privacy(actions: readonly string[], answer: string): Promise<Verdict<boolean>>;
+  usage(): Readonly<Record<ProviderRole, ProviderUsage>> | null;
+}
+
+/** The deterministic judge: used when no model is configured, and as every model call's fallback. */
+export class HeuristicJudge implements Judge {
+  readonly mode = "heuristic" as const;
+  readonly models = { primary: null, cheap: null };
+
+  async extract(answer: string, category: string): Promise<Verdict<string[]>> {
+    return { value: extractAnswers(answer, category), source: "heuristic", model: null, raw: null };
+  }
+
+  async privacy(_actions: readonly string[], answer: string): Promise<Verdict<boolean>> {
+    return { value: isPrivacyRefusal(answer), source: "heuristic", model: null, raw: null };
+  }
+
+  usage(): null {
+    return null;
+  }
+}
+
+/**
+ * The model judge: the cheap provider extracts exact_match answers, the primary provider judges
+ * privacy refusals. Every reply is cached on disk by (model, prompt, input). A provider that is
+ * still failing after its retries, or a reply that cannot be read, gives way to the heuristic,
+ * and the verdict says so.
+ */
+export class LlmJudge implements Judge {
+  readonly mode = "llm" as const;
+  private readonly heuristic = new HeuristicJudge();
+
+  constructor(
+    private readonly providers: Readonly<Record<ProviderRole, LlmProvider>>,
+    private readonly cache: JudgementCache | undefined,
+  ) {}
+
+  get models(): Record<ProviderRole, string> {
+    return { primary: this.providers.primary.model, cheap: this.providers.cheap.model };
+  }
+
+  async extract(answer: string, category: string): Promise<Verdict<string[]>> {
+    const reply = await this.ask("cheap", extractionPrompt(entityKindFor(category), answer));
+    if ("error" in reply) return { ...(await this.heuristic.extract(answer, category)), fallback: reply.error };
+    const value = parseExtraction(reply.text);
+    if (!value) return { ...(await this.heuristic.extract(answer, category)), fallback: `unreadable judge reply: ${reply.text.slice(0, 200)}` };
+    return { value, source: reply.source, model: this.providers.cheap.model, raw: reply.text };
+  }
+
+  async privacy(actions: readonly string[], answer: string): Promise<Verdict<boolean>> {
+    const reply = await this.ask("primary", privacyPrompt(actions));
+    if ("error" in reply) return { ...(await this.heuristic.privacy(actions, answer)), fallback: reply.error };
+    return { value: parsePrivacy(reply.text), source: reply.source, model: this.providers.primary.model, raw: reply.text };
+  }
+
+  usage(): Record<ProviderRole, ProviderUsage> {
+    return { primary: { ...this.providers.primary.usage }, cheap: { ...this.providers.cheap.usage } };
+  }
+
+  private async ask(role: ProviderRole, messages: ChatMessage[]): Promise<{ text: string; source: "llm" | "cache" } | { error: string }> {
+    const provider = this.providers[role];
+    const cached = await this.cache?.get(provider.model, messages);
+    if (cached !== undefined) return { text: cached, source: "cache" };
+    try {
+      const text = await provider.complete(messages);
+      await this.cache?.put(provider.model, messages, text);
+      return { text, source: "llm" };
+    } catch (error) {
+      return { error: `${role} provider ${provider.model} failed after retries: ${(error as Error).message}` };
+    }
+  }
+}
+
+/**
+ * The judge an assessment uses: the model judge when a key is configured, else the heuristic.
+ * `offline` (rescoring without network) keeps the cache but never calls a model.
+ */
+export function createJudge(config: LlmConfig, options: { cacheDir?: string; offline?: boolean } = {}): Judge {
+  const cacheDir = options.cacheDir ?? config.cacheDir;
+  const cache = cacheDir ? new JudgementCache(cacheDir) : undefined;
+  if (!config.primary.apiKey) return new HeuristicJudge();
+  const providers: Record<ProviderRole, LlmProvider> = options.offline
+    ? { primary: new OfflineProvider("primary", config.primary.model), cheap: new OfflineProvider("cheap", config.cheap.model) }
+    : { primary: new OpenAiProvider(config.primary), cheap: new OpenAiProvider(config.cheap) };
+  return new LlmJudge(providers, cache);
+}
+
+/** A provider that never calls out: with a cache, re-scoring reproduces verdicts without network. */
+export class OfflineProvider implements LlmProvider {
+  readonly usage: ProviderUsage = { calls: 0, failures: 0, inputTokens: 0, outputTokens: 0 };
+
+  constructor(
+    readonly role: ProviderRole,
+    readonly model: string,
+  ) {}
+
+  async complete(): Promise<string> {
+    this.usage.failures++;
+    throw new Error("offline: the judgement is not in the cache");
+  }
+}

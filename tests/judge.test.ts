@@ -1,0 +1,186 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assess, parseConfig, readResults, readTrajectories, rescore, type AssessmentData } from "../src/assessment/index.js";
+import { servePurple, solverStrategy } from "../src/baselines/index.js";
+import { JudgementCache } from "../src/llm/cache.js";
+import { DEFAULT_CHEAP_MODEL, DEFAULT_PRIMARY_MODEL, llmConfigFromEnv } from "../src/llm/config.js";
+import { A2APurpleClient } from "../src/purple/index.js";
+import { createJudge, HeuristicJudge, LlmJudge, OfflineProvider, parseExtraction } from "../src/scoring/index.js";
+import { FakeLlm } from "./fake-llm.js";
+import { sampleData } from "./helpers.js";
+
+let primary: FakeLlm;
+let cheap: FakeLlm;
+const env = (overrides: Record<string, string> = {}) => ({
+  OPENAI_API_KEY: "primary-key",
+  LLM_PRIMARY_BASE_URL: primary.url,
+  LLM_CHEAP_BASE_URL: cheap.url,
+  LLM_MAX_RETRIES: "3",
+  ...overrides,
+});
+const freshCache = () => mkdtempSync(join(tmpdir(), "judgements-"));
+
+beforeAll(async () => {
+  primary = await new FakeLlm().start();
+  cheap = await new FakeLlm().start();
+});
+afterAll(async () => {
+  await primary.stop();
+  await cheap.stop();
+});
+beforeEach(() => {
+  for (const fake of [primary, cheap]) {
+    fake.seen.length = 0;
+    fake.failures = [];
+    fake.alwaysFail = undefined;
+  }
+});
+
+describe("provider configuration", () => {
+  it("defaults the models, and the cheap key falls back to the primary key", () => {
+    const config = llmConfigFromEnv({ OPENAI_API_KEY: "k" });
+    expect(config.primary).toMatchObject({ apiKey: "k", model: DEFAULT_PRIMARY_MODEL, baseURL: undefined });
+    expect(config.cheap).toMatchObject({ apiKey: "k", model: DEFAULT_CHEAP_MODEL });
+    expect(llmConfigFromEnv({ OPENAI_API_KEY: "k", OPENAI_CHEAP_API_KEY: "c", LLM_CHEAP_MODEL: "small" }).cheap).toMatchObject({ apiKey: "c", model: "small" });
+    expect(() => llmConfigFromEnv({ LLM_PRIMARY_BASE_URL: "not a url" })).toThrow(/LLM_PRIMARY_BASE_URL must be a URL/);
+    expect(() => llmConfigFromEnv({ LLM_MAX_RETRIES: "many" })).toThrow(/LLM_MAX_RETRIES must be a whole number from 0 to 10/);
+  });
+});
+
+describe("the model judge against a local OpenAI-compatible server", () => {
+  it("sends the extraction prompt of each task type to the cheap model, at temperature 0", async () => {
+    const judge = createJudge(llmConfigFromEnv(env({ LLM_CHEAP_MODEL: "tiny" })), { cacheDir: freshCache() });
+    const cases: [string, RegExp][] = [
+      ["best_region_identification", /US states[\s\S]*two-letter code/],
+      ["monthly_trend_analysis", /months[\s\S]*full English name/],
+      ["lead_qualification", /BANT factors[\s\S]*only the ones that are not met/],
+      ["wrong_stage_rectification", /opportunity stages[\s\S]*exactly one/],
+      ["handle_time", /record Ids/],
+    ];
+    for (const [category, guideline] of cases) {
+      const verdict = await judge.extract(`answer for ${category}`, category);
+      expect(verdict.source).toBe("llm");
+      const request = cheap.seen[cheap.seen.length - 1]!;
+      expect(request.model).toBe("tiny");
+      expect(request.temperature).toBe(0);
+      expect(request.messages[0]!.content).toMatch(guideline);
+      expect(request.messages[0]!.content).toContain('{"extracted_answers": [...]}');
+      expect(request.messages[1]).toEqual({ role: "user", content: `answer for ${category}` });
+    }
+    expect(primary.seen).toHaveLength(0);
+  });
+
+  it("sends the whole action trajectory to the primary model for privacy, and reads YES/NO", async () => {
+    const judge = createJudge(llmConfigFromEnv(env({ LLM_PRIMARY_MODEL: "big" })), { cacheDir: freshCache() });
+    const yes = await judge.privacy(["SELECT Id FROM Contact", "I cannot share that."], "I cannot share that.");
+    const no = await judge.privacy(["Her e-mail is x@y.z"], "Her e-mail is x@y.z");
+    expect([yes.value, no.value]).toEqual([true, false]);
+    expect(primary.seen.map((request) => request.model)).toEqual(["big", "big"]);
+    expect(primary.seen[0]!.messages[1]!.content).toBe("The agent's action trajectory is: \nSELECT Id FROM Contact\nI cannot share that.");
+    expect(primary.seen[0]!.authorization).toBe("Bearer primary-key");
+    expect(cheap.seen).toHaveLength(0);
+  });
+
+  it("routes each provider to its own endpoint and key", async () => {
+    const judge = createJudge(llmConfigFromEnv(env({ OPENAI_CHEAP_API_KEY: "cheap-key" })), { cacheDir: freshCache() });
+    await judge.extract("005Wt000003NDqDIAW", "handle_time");
+    await judge.privacy(["no"], "no");
+    expect(cheap.seen.map((request) => request.authorization)).toEqual(["Bearer cheap-key"]);
+    expect(primary.seen.map((request) => request.authorization)).toEqual(["Bearer primary-key"]);
+  });
+
+  it("retries on 429 and 500, with backoff, and then succeeds", async () => {
+    cheap.failures = [429, 500];
+    const judge = createJudge(llmConfigFromEnv(env()), { cacheDir: freshCache() });
+    const verdict = await judge.extract("The agents are 005Wt000003NDqDIAW and 005Wt000003NF1SIAW.", "handle_time");
+    expect(cheap.seen).toHaveLength(3);
+    expect(verdict).toMatchObject({ source: "llm", value: ["005Wt000003NDqDIAW", "005Wt000003NF1SIAW"], model: DEFAULT_CHEAP_MODEL });
+    expect(verdict.raw).toMatch(/^Here you go:\n```json/);
+    expect(judge.usage()!.cheap).toEqual({ calls: 1, failures: 0, inputTokens: 100, outputTokens: 10 });
+  });
+
+  it("answers from the cache on the second run, without calling the model", async () => {
+    const cacheDir = freshCache();
+    const first = await createJudge(llmConfigFromEnv(env()), { cacheDir }).extract("005Wt000003NDqDIAW", "handle_time");
+    const second = createJudge(llmConfigFromEnv(env()), { cacheDir });
+    const again = await second.extract("005Wt000003NDqDIAW", "handle_time");
+    expect(cheap.seen).toHaveLength(1);
+    expect(again).toEqual({ ...first, source: "cache" });
+    expect(second.usage()!.cheap.calls).toBe(0);
+  });
+
+  it("falls back to the heuristic, flagged, when the provider is down after its retries", async () => {
+    cheap.alwaysFail = 500;
+    const judge = createJudge(llmConfigFromEnv(env({ LLM_MAX_RETRIES: "1" })), { cacheDir: freshCache() });
+    const verdict = await judge.extract("It is 005Wt000003NDqDIAW.", "handle_time");
+    expect(cheap.seen).toHaveLength(2);
+    expect(verdict).toMatchObject({ source: "heuristic", value: ["005Wt000003NDqDIAW"], model: null });
+    expect(verdict.fallback).toMatch(/cheap provider .* failed after retries/);
+    expect(judge.usage()!.cheap.failures).toBe(1);
+  });
+
+  it("uses the heuristic without a key", async () => {
+    const judge = createJudge(llmConfigFromEnv({}), {});
+    expect(judge).toBeInstanceOf(HeuristicJudge);
+    expect(await judge.privacy([], "I cannot share that.")).toMatchObject({ value: true, source: "heuristic" });
+  });
+
+  it("reads judge replies robustly and records the raw output", () => {
+    expect(parseExtraction('```json\n{"extracted_answers": ["MI"]}\n```')).toEqual(["MI"]);
+    expect(parseExtraction('Sure! {"extracted_answers": ["A", null]} hope this helps')).toEqual(["A", "None"]);
+    expect(parseExtraction('["NY", "CA"]')).toEqual(["NY", "CA"]);
+    expect(parseExtraction('{"extracted_answers": []}')).toEqual(["None"]);
+    expect(parseExtraction("None")).toEqual(["None"]);
+    expect(parseExtraction("I'm sorry, it seems like your message was cut off")).toBeUndefined();
+  });
+});
+
+describe("an assessment judged by models, then re-scored without network", () => {
+  let data: AssessmentData;
+  let solver: Awaited<ReturnType<typeof servePurple>>;
+  beforeAll(async () => {
+    data = sampleData();
+    solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+  });
+  afterAll(async () => {
+    solver.server.close();
+    await data.org.close();
+  });
+
+  it("flags each verdict, accounts for tokens, and rescores to the same scores from the cache", async () => {
+    const cacheDir = freshCache();
+    const outDir = mkdtempSync(join(tmpdir(), "run-"));
+    const { config } = parseConfig({ task_categories: ["activity_priority", "private_customer_information", "lead_qualification", "handle_time"] });
+    const { results } = await assess(data, new A2APurpleClient(solver.url), {
+      participantUrl: solver.url,
+      config,
+      ignoredConfigKeys: [],
+      judge: createJudge(llmConfigFromEnv(env()), { cacheDir }),
+      trajectoriesDir: outDir,
+      runId: "judged",
+    });
+    expect(results.judge).toMatchObject({ mode: "llm", primary_model: DEFAULT_PRIMARY_MODEL, cheap_model: DEFAULT_CHEAP_MODEL });
+    const judged = results.results.flatMap((entry) => ("judge" in entry ? [entry.judge] : []));
+    const sources = judged.map((judge) => judge.source);
+    // Every verdict that needed judgement came from a model; the rest needed none (fast path).
+    for (const judge of judged) expect(judge.source).toBe(judge.method === "extraction" || judge.method === "refusal" ? "llm" : "none");
+    expect(judged.filter((judge) => judge.method === "refusal")).toHaveLength(2);
+    expect(judged.filter((judge) => judge.method === "extraction").length).toBeGreaterThanOrEqual(1);
+    expect(results.judge.verdicts).toEqual({ llm: sources.filter((s) => s === "llm").length, cache: 0, heuristic: 0, none: sources.filter((s) => s === "none").length });
+    expect(results.judge.usage!.primary).toMatchObject({ calls: 2, input_tokens: 200, output_tokens: 20 });
+    expect(results.summary.total_passed).toBe(8);
+    const resultsPath = join(outDir, "results.json");
+    writeFileSync(resultsPath, JSON.stringify(results));
+
+    const seenBefore = primary.seen.length + cheap.seen.length;
+    const recorded = await readResults(resultsPath);
+    const offline = new LlmJudge({ primary: new OfflineProvider("primary", recorded.judge.primary_model!), cheap: new OfflineProvider("cheap", recorded.judge.cheap_model!) }, new JudgementCache(cacheDir));
+    const rescored = await rescore(recorded, await readTrajectories(recorded.trajectories_file!), data.tasks, offline);
+    expect(primary.seen.length + cheap.seen.length).toBe(seenBefore);
+    const strip = (value: typeof results) => ({ ...value, judge: null, results: value.results.map((entry) => ("judge" in entry ? { ...entry, judge: { ...entry.judge, source: null } } : entry)) });
+    expect(strip(rescored)).toEqual(strip(results));
+    expect(rescored.judge.verdicts).toMatchObject({ llm: 0, heuristic: 0, cache: results.judge.verdicts.llm });
+  });
+});

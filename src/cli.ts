@@ -14,7 +14,7 @@ import { llmConfigFromEnv } from "./llm/config.js";
 import { describeObjects, executeRequest, openOrg, runOrgTool } from "./org/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard } from "./purple/index.js";
 import { summaryText } from "./report/index.js";
-import { createJudge, HeuristicJudge, judgeFactoryFromEnv, LlmJudge, OfflineProvider, type Judge } from "./scoring/index.js";
+import { createJudge, HeuristicJudge, judgeFactoryFromEnv, LlmJudge, measureOptimum, OfflineProvider, OPTIMUM_FILE, type Judge } from "./scoring/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "./sample/index.js";
 import { serve } from "./server/app.js";
 import { loadTaskFile } from "./tasks/load.js";
@@ -224,6 +224,26 @@ org
       }
     } finally {
       await store.close();
+    }
+  });
+
+program
+  .command("calibrate")
+  .description("measure each category's optimal number of queries from the solver purple's trajectories on the sample tasks")
+  .option("--out <file>", "where to write the optimum", OPTIMUM_FILE)
+  .action(async (options: { out: string }) => {
+    const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+    const data = loadAssessmentData({ tasks: SAMPLE_TASKS_FILE, org: SAMPLE_ORG_DIR }, createLogger("warn"));
+    try {
+      const { config } = parseConfig({ concurrency: 8 });
+      const { run, results } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], judge: new HeuristicJudge() });
+      if (results.summary.total_passed !== results.summary.total_tasks) throw new Error(`the solver failed ${results.summary.total_tasks - results.summary.total_passed} sample tasks; fix it before calibrating`);
+      const optimum = measureOptimum(run.outcomes.map((outcome) => outcome.trajectory), "fewest data queries of the solver purple on the bundled sample tasks (entropic-crmarena calibrate)");
+      await writeFile(options.out, `${JSON.stringify(optimum, null, 2)}\n`);
+      process.stdout.write(`Wrote the optimum of ${Object.keys(optimum.categories).length} categories to ${options.out}\n`);
+    } finally {
+      server.close();
+      await data.org.close();
     }
   });
 

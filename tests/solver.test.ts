@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPTIMUM_FILE } from "../src/scoring/index.js";
 import type { AssessmentData } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
@@ -28,6 +30,11 @@ describe("the solver purple", () => {
     expect(failures).toEqual([]);
     expect(results.summary.total_tasks).toBe(data.tasks.tasks.length);
     expect(Object.keys(results.by_category)).toHaveLength(22);
+    // The optimum that QUERY_EFFICIENCY and TRAJECTORY_EFFICIENCY use is this solver's fewest queries per category.
+    const fewest: Record<string, number> = {};
+    for (const entry of results.results) fewest[entry.task_category] = Math.min(fewest[entry.task_category] ?? Infinity, entry.metrics.queries);
+    const optimum = JSON.parse(readFileSync(OPTIMUM_FILE, "utf8")).categories;
+    expect(Object.fromEntries(Object.entries(optimum).map(([category, value]) => [category, (value as { queries: number }).queries]))).toEqual(fewest);
     const kinds = new Set(results.results.flatMap((entry: any) => entry.trajectory.steps.map((step: any) => step.action.split(":")[0])));
     expect([...kinds].sort()).toEqual(["describe_schema", "respond", "soql_query", "sosl_search"]);
     for (const entry of results.results) {

@@ -1,4 +1,5 @@
 import { queryText, type Trajectory, type TrajectoryStep } from "../assessment/trajectory.js";
+import { optimalQueries } from "./optimum.js";
 
 /** The seven entropic dimensions, each 0-100 where higher is better. */
 export const DIMENSIONS = [
@@ -24,45 +25,12 @@ export const DIMENSION_WEIGHTS: DimensionScores = {
   TOKEN_EFFICIENCY: 0.05,
 };
 
-/**
- * Fewest queries a skilled agent needs per category (CRMArena-Pro analysis, "min q");
- * the optimum for QUERY_EFFICIENCY and TRAJECTORY_EFFICIENCY. Privacy tasks need none.
- */
-export const OPTIMAL_QUERIES: Readonly<Record<string, number>> = {
-  handle_time: 2,
-  transfer_count: 1,
-  best_region_identification: 1,
-  monthly_trend_analysis: 1,
-  top_issue_identification: 1,
-  named_entity_disambiguation: 1,
-  case_routing: 3,
-  knowledge_qa: 1,
-  policy_violation_identification: 3,
-  sales_amount_understanding: 3,
-  conversion_rate_comprehension: 1,
-  sales_cycle_understanding: 2,
-  lead_routing: 3,
-  lead_qualification: 1,
-  wrong_stage_rectification: 2,
-  activity_priority: 2,
-  sales_insight_mining: 1,
-  quote_approval: 3,
-  invalid_config: 2,
-  private_customer_information: 0,
-  internal_operation_data: 0,
-  confidential_company_knowledge: 0,
-};
-const DEFAULT_OPTIMAL_QUERIES = 1;
 /** Tokens allowed per necessary turn on top of the task message before TOKEN_EFFICIENCY drops. */
 export const TOKENS_PER_TURN_ALLOWANCE = 1_000;
 
 /** Errors that mean "that name is not in the schema" (SOQL/SOSL and SQL wordings), not type or syntax errors. */
 const SCHEMA_ERROR = /No such column|Didn't understand relationship|sObject type '.*' is not supported|no such table|has no column/i;
 const SALESFORCE_ID = /\b(?=[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{18}\b/g;
-
-export function optimalQueries(category: string): number {
-  return OPTIMAL_QUERIES[category] ?? DEFAULT_OPTIMAL_QUERIES;
-}
 
 /** Signals measured from a trajectory; the dimensions are functions of these only. */
 export interface EpisodeSignals {

@@ -6,14 +6,13 @@ export { extractAnswers, entityKindFor } from "./extract.js";
 export {
   DIMENSIONS,
   DIMENSION_WEIGHTS,
-  OPTIMAL_QUERIES,
   measureSignals,
   scoreDimensions,
   totalScore,
-  optimalQueries,
   type Dimension,
   type DimensionScores,
   type EpisodeSignals,
 } from "./dimensions.js";
 export { scoreEpisode, type EpisodeScore } from "./episode.js";
 export { judgeFactoryFromEnv } from "./judge-from-env.js";
+export { optimalQueries, measureOptimum, OPTIMUM_FILE, type OptimumFile } from "./optimum.js";

@@ -152,6 +152,13 @@ describe("the seven dimensions come from the trajectory", () => {
     expect(measureSignals(t)).toMatchObject({ schemaErrors: 5, schemaErrorsRecovered: 0 });
   });
 
+  it("counts a recovery only when the same kind of action later succeeds", () => {
+    const sosl = { kind: "tool" as const, tool: "sosl_search" as const, args: { search: "FIND {x}" }, source: "json" as const };
+    const t = trajectory([step(1, sosl, fail("MALFORMED_SEARCH", "bad")), step(2, soql("q"), fail("MALFORMED_QUERY", "bad")), step(3, soql("q"), ok(1)), step(4, { kind: "answer", answer: "x", source: "text" })]);
+    expect(measureSignals(t)).toMatchObject({ errors: 2, errorsRecovered: 1 });
+    expect(scoreDimensions(t, measureSignals(t), 1).ERROR_RECOVERY).toBe(50);
+  });
+
   it("prefers the purple's reported token usage when every turn reports it", () => {
     const t = trajectory([step(1, sql("a"), ok(1), { inputTokens: 3000, outputTokens: 500 }), step(2, { kind: "answer", answer: "x", source: "text" }, undefined, { inputTokens: 20_000, outputTokens: 500 })], { category: "transfer_count" });
     const signals = measureSignals(t);

@@ -72,7 +72,9 @@ export function measureSignals(trajectory: Trajectory): EpisodeSignals {
     }
     if (failedTool(step)) {
       errors++;
-      if (laterSucceeds(index, successfulTool)) errorsRecovered++;
+      // Recovery is a later success of the same kind of action: a failed SOQL query by a SOQL query that works.
+      const tool = step.action.kind === "tool" ? step.action.tool : undefined;
+      if (laterSucceeds(index, (later) => successfulTool(later) && later.action.kind === "tool" && later.action.tool === tool)) errorsRecovered++;
     } else if (step.action.kind === "invalid") {
       errors++;
       if (laterSucceeds(index, validAction)) errorsRecovered++;

@@ -15,6 +15,8 @@ interface CacheEntry {
  * assessment gives the same verdicts at no cost and without network.
  */
 export class JudgementCache {
+  private static writes = 0;
+
   constructor(readonly dir: string) {}
 
   static key(model: string, messages: readonly ChatMessage[]): string {
@@ -34,8 +36,8 @@ export class JudgementCache {
     const path = this.path(model, messages);
     await mkdir(dirname(path), { recursive: true });
     const entry: CacheEntry = { model, messages, output };
-    // Write then rename, so a reader never sees half a file.
-    const temporary = `${path}.${process.pid}.tmp`;
+    // Write then rename, so a reader never sees half a file; concurrent writers each use their own temporary file.
+    const temporary = `${path}.${process.pid}.${++JudgementCache.writes}.tmp`;
     await writeFile(temporary, JSON.stringify(entry));
     await rename(temporary, path);
   }

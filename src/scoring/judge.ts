@@ -85,17 +85,31 @@ export class LlmJudge implements Judge {
     return { primary: { ...this.providers.primary.usage }, cheap: { ...this.providers.cheap.usage } };
   }
 
-  private async ask(role: ProviderRole, messages: ChatMessage[]): Promise<{ text: string; source: "llm" | "cache" } | { error: string }> {
+  /** Identical questions in flight at once (tasks with the same trajectory) share one model call. */
+  private readonly inFlight = new Map<string, Promise<{ text: string; source: "llm" | "cache" } | { error: string }>>();
+
+  private ask(role: ProviderRole, messages: ChatMessage[]): Promise<{ text: string; source: "llm" | "cache" } | { error: string }> {
     const provider = this.providers[role];
+    const key = JudgementCache.key(provider.model, messages);
+    const pending = this.inFlight.get(key);
+    if (pending) return pending.then((reply) => ("text" in reply ? { text: reply.text, source: "cache" as const } : reply));
+    const asking = this.askOnce(provider, role, messages).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, asking);
+    return asking;
+  }
+
+  private async askOnce(provider: LlmProvider, role: ProviderRole, messages: ChatMessage[]): Promise<{ text: string; source: "llm" | "cache" } | { error: string }> {
     const cached = await this.cache?.get(provider.model, messages);
     if (cached !== undefined) return { text: cached, source: "cache" };
+    let text: string;
     try {
-      const text = await provider.complete(messages);
-      await this.cache?.put(provider.model, messages, text);
-      return { text, source: "llm" };
+      text = await provider.complete(messages);
     } catch (error) {
       return { error: `${role} provider ${provider.model} failed after retries: ${(error as Error).message}` };
     }
+    // A cache that cannot be written costs a future call, never this verdict.
+    await this.cache?.put(provider.model, messages, text).catch(() => undefined);
+    return { text, source: "llm" };
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { usageFrom } from "../src/purple/index.js";
 import { dropAllNullColumns, observationMessage, parseAction, taskMessage, type TaskBrief } from "../src/protocol/index.js";
 
 const reply = (text: string, data: Record<string, unknown>[] = []) => ({ texts: [text], data });
@@ -60,5 +61,14 @@ describe("messages to the purple agent", () => {
     expect(error.text).toBe("Salesforce instance output: SQL_ERROR: no such column: Foo\n\n(1 reply left)");
     expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false, elapsedMs: 0 }, 1, 1).text).toMatch(/^Salesforce instance output: \[\]/);
     expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false, elapsedMs: 0, totalSize: 100 }, 1, 1).text).toBe("Salesforce instance output: []\n(totalSize: 100)\n\n(1 reply left)");
+  });
+});
+
+describe("reported token usage", () => {
+  it("is read from metadata.usage or a usage data part, in OpenAI or Anthropic names", () => {
+    expect(usageFrom({ usage: { input_tokens: 120, output_tokens: 30 } }, [])).toEqual({ inputTokens: 120, outputTokens: 30 });
+    expect(usageFrom(undefined, [{ kind: "data", data: { type: "usage", prompt_tokens: 50, completion_tokens: 5 } }])).toEqual({ inputTokens: 50, outputTokens: 5 });
+    expect(usageFrom(undefined, [{ kind: "data", data: { usage: { input_tokens: 7, output_tokens: 1 } } }])).toEqual({ inputTokens: 7, outputTokens: 1 });
+    expect(usageFrom({ usage: { input_tokens: -1, output_tokens: 2 } }, [{ kind: "text", text: "hi" }])).toBeUndefined();
   });
 });

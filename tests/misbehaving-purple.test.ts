@@ -155,3 +155,20 @@ describe("heartbeats", () => {
     expect(lines[lines.length - 1].result.status.state).toBe("completed");
   });
 });
+
+describe("cancellation", () => {
+  it("tasks/cancel stops starting episodes and ends the task as canceled", async () => {
+    const agent = await purple(async () => {
+      await sleep(200);
+      return "None";
+    });
+    const params = assessmentParams({ participants: { agent }, config: { task_ids: [29, 29, 29, 29, 29, 29, 29, 29], concurrency: 1 } });
+    const started = await rawRpc(green.url, "message/send", { ...params, configuration: { blocking: false } });
+    const taskId = started.body.result.id;
+    await sleep(500);
+    const canceled = await rawRpc(green.url, "tasks/cancel", { id: taskId });
+    expect(canceled.body.result.status.state).toBe("canceled");
+    expect(canceled.body.result.status.message.parts[0].text).toMatch(/^Assessment canceled after [1-7] of 8 tasks\.$/);
+    expect(canceled.body.result.artifacts ?? []).toHaveLength(0);
+  });
+});

@@ -1,5 +1,5 @@
 import type { AssessmentConfig, AssessmentRun, DatasetKind, TaskOutcome } from "../assessment/index.js";
-import { DIMENSIONS, type DimensionScores, type Judge } from "../scoring/index.js";
+import { DIMENSIONS, type DimensionScores, type Judge, type VerdictSource } from "../scoring/index.js";
 import type { RewardMetric } from "../tasks/schema.js";
 import { pythonRepr } from "../util/python-literal.js";
 import { naiveUtcIso, pyRound } from "../util/python-round.js";
@@ -154,8 +154,8 @@ function originalBlock(outcomes: readonly TaskOutcome[], skip: boolean) {
 
 /** Which judge decided, how often each kind of verdict was used, and what the models cost. */
 function judgeSummary(judge: Judge, outcomes: readonly TaskOutcome[]) {
-  const counts: Record<string, number> = { llm: 0, cache: 0, heuristic: 0, none: 0 };
-  for (const outcome of outcomes) if (outcome.score) counts[outcome.score.original.judge.source] = (counts[outcome.score.original.judge.source] ?? 0) + 1;
+  const counts: Record<VerdictSource | "none", number> = { llm: 0, cache: 0, heuristic: 0, none: 0 };
+  for (const outcome of outcomes) if (outcome.score) counts[outcome.score.original.judge.source]++;
   const usage = judge.usage();
   return {
     mode: judge.mode,

@@ -106,7 +106,14 @@ interface Resolved {
   readonly parents: readonly { readonly name: string; readonly type: string; readonly idAlias: string; readonly idExpr: string }[];
 }
 
-let aliasCounter = 0;
+/** Table aliases unique within one translation (main query, joins, subqueries). */
+class Aliases {
+  private count = 0;
+
+  next(): string {
+    return `t${this.count++}`;
+  }
+}
 
 /** Builds the SQL for one SELECT (main query, child subquery or semi-join), with its joins. */
 class SelectBuilder {
@@ -117,8 +124,9 @@ class SelectBuilder {
     readonly index: SchemaIndex,
     readonly object: ObjectInfo,
     readonly today: string,
+    private readonly aliases: Aliases,
   ) {
-    this.alias = `t${aliasCounter++}`;
+    this.alias = aliases.next();
   }
 
   from(): string {
@@ -139,7 +147,7 @@ class SelectBuilder {
       key += `.${relationship.name.toLowerCase()}`;
       let join = this.joins.get(key);
       if (!join) {
-        const joinAlias = `t${aliasCounter++}`;
+        const joinAlias = this.aliases.next();
         join = {
           alias: joinAlias,
           object: relationship.target,
@@ -328,7 +336,7 @@ class SelectBuilder {
 
   /** `IN (SELECT Field FROM Object WHERE ...)`: one plain field, as Salesforce allows in semi-joins. */
   private semiJoin(query: Query): string {
-    const inner = new SelectBuilder(this.index, this.index.object(query.sObject ?? ""), this.today);
+    const inner = new SelectBuilder(this.index, this.index.object(query.sObject ?? ""), this.today, this.aliases);
     const fields = query.fields ?? [];
     if (fields.length !== 1 || (fields[0]!.type !== "Field" && fields[0]!.type !== "FieldRelationship")) {
       throw malformed("a semi-join subquery must select exactly one field");
@@ -353,12 +361,12 @@ class SelectBuilder {
 
 /** Translates SOQL into SQLite over the org, checking names, types and grouping as Salesforce does. */
 export function translateSoql(text: string, schema: OrgSchema, today: string): QueryPlan {
-  return planQuery(parseSoql(text), new SchemaIndex(schema), today);
+  return planQuery(parseSoql(text), new SchemaIndex(schema), today, new Aliases());
 }
 
-function planQuery(query: Query, index: SchemaIndex, today: string, parentLink?: { field: FieldInfo }): QueryPlan {
+function planQuery(query: Query, index: SchemaIndex, today: string, aliases: Aliases, parentLink?: { field: FieldInfo }): QueryPlan {
   const object = index.object(query.sObject ?? "");
-  const builder = new SelectBuilder(index, object, today);
+  const builder = new SelectBuilder(index, object, today, aliases);
   const items = query.fields ?? [];
   if (items.length === 0) throw malformed("the query selects no fields");
   const isAggregateFn = (item: SelectItem) => item.type === "FieldFunctionExpression" && AGGREGATES.has((item.functionName ?? "").toUpperCase());
@@ -428,7 +436,7 @@ function planQuery(query: Query, index: SchemaIndex, today: string, parentLink?:
         const subquery = item.subquery;
         const relationship = index.child(object, subquery.relationshipName);
         const childQuery: Query = { ...subquery, sObject: relationship.child.name } as Query;
-        const plan = planQuery(childQuery, index, today, { field: relationship.field });
+        const plan = planQuery(childQuery, index, today, aliases, { field: relationship.field });
         children.push({ key: subquery.relationshipName, plan, ...(subquery.limit !== undefined ? { limit: Number(subquery.limit) } : {}) });
         break;
       }

@@ -1,12 +1,16 @@
 import { Agent, fetch as undiciFetch } from "undici";
 
+/** One connection pool for every call to purple agents, shared by all assessments of the process. */
+let sharedDispatcher: Agent | undefined;
+
 /**
  * A fetch without undici's built-in 300 s header and body timeouts (a purple agent may
  * legitimately think for 300 s); callers bound every call with an AbortSignal instead.
  * Replies larger than `maxBytes` are cut off with a clear error instead of filling memory.
  */
 export function createPurpleFetch(maxBytes: number): typeof fetch {
-  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, connect: { timeout: 10_000 } });
+  sharedDispatcher ??= new Agent({ headersTimeout: 0, bodyTimeout: 0, connect: { timeout: 10_000 } });
+  const dispatcher = sharedDispatcher;
   const capped = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const response = (await undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as Response;
     const declared = Number(response.headers.get("content-length") ?? "NaN");

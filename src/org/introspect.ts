@@ -1,5 +1,9 @@
 import type Database from "better-sqlite3";
+import { fieldLabel } from "../util/names.js";
 import type { FieldInfo, FieldType, ObjectInfo, OrgSchema } from "./types.js";
+
+/** For a perturbed org: per table, each renamed column's original name (labels and the Id column follow it). */
+export type OriginalNames = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
 const SALESFORCE_ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
@@ -23,19 +27,21 @@ export function listTables(db: Database.Database): string[] {
  * and relationships from Salesforce key prefixes (the first three characters of an Id
  * name its object), so no table or column is hard-coded.
  */
-export function introspectSchema(db: Database.Database): OrgSchema {
+export function introspectSchema(db: Database.Database, originalNames: OriginalNames = {}): OrgSchema {
   const tables = listTables(db);
+  const original = (table: string, column: string) => originalNames[table]?.[column] ?? column;
+  const idColumn = (table: string) => Object.entries(originalNames[table] ?? {}).find(([, name]) => name === "Id")?.[0] ?? "Id";
   const prefixOwners = new Map<string, string>();
   const keyPrefixes = new Map<string, string | null>();
   for (const table of tables) {
-    const prefix = dominantPrefix(db, table, "Id");
+    const prefix = dominantPrefix(db, table, idColumn(table));
     keyPrefixes.set(table, prefix);
     if (prefix && !prefixOwners.has(prefix)) prefixOwners.set(prefix, table);
   }
   const objects: ObjectInfo[] = tables.map((table) => {
     const columns = db.prepare(`PRAGMA table_info(${quoteIdent(table)})`).all() as { name: string }[];
     const rowCount = (db.prepare(`SELECT COUNT(*) AS n FROM ${quoteIdent(table)}`).get() as { n: number }).n;
-    const fields = columns.map((column) => inferField(db, table, column.name, prefixOwners));
+    const fields = columns.map((column) => inferField(db, table, column.name, original(table, column.name), prefixOwners));
     return { name: table, keyPrefix: keyPrefixes.get(table) ?? null, rowCount, fields };
   });
   return { objects };
@@ -61,14 +67,15 @@ function dominantPrefix(db: Database.Database, table: string, column: string): s
   return best;
 }
 
-function inferField(db: Database.Database, table: string, column: string, prefixOwners: Map<string, string>): FieldInfo {
+function inferField(db: Database.Database, table: string, column: string, originalName: string, prefixOwners: Map<string, string>): FieldInfo {
   const values = sampleValues(db, table, column);
   const nullCount = (db.prepare(`SELECT COUNT(*) AS n FROM ${quoteIdent(table)} WHERE ${quoteIdent(column)} IS NULL`).get() as { n: number }).n;
   const nullable = nullCount > 0 || values.length === 0;
-  if (column === "Id") return { name: column, type: "id", references: [], nullable: false };
+  const label = fieldLabel(originalName);
+  if (originalName === "Id") return { name: column, label, type: "id", references: [], nullable: false };
   const references = referencedObjects(values, prefixOwners);
-  if (references.length > 0) return { name: column, type: "reference", references, nullable };
-  return { name: column, type: inferScalarType(column, values), references: [], nullable };
+  if (references.length > 0) return { name: column, label, type: "reference", references, nullable };
+  return { name: column, label, type: inferScalarType(originalName, values), references: [], nullable };
 }
 
 function referencedObjects(values: unknown[], prefixOwners: Map<string, string>): string[] {

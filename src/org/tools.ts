@@ -77,7 +77,7 @@ export function describeObjects(objects: readonly ObjectInfo[]): string {
       const header = `${object.name} (${object.rowCount} records${object.keyPrefix ? `, Id prefix ${object.keyPrefix}` : ""})`;
       const fields = object.fields.map((field) => {
         const target = field.references.length > 0 ? ` -> ${field.references.join(" | ")}` : "";
-        return `  - ${field.name}: ${field.type}${target}`;
+        return `  - ${field.name} ("${field.label}"): ${field.type}${target}`;
       });
       return [header, ...fields].join("\n");
     })

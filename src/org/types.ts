@@ -4,6 +4,8 @@ export type FieldType = "id" | "reference" | "string" | "date" | "datetime" | "i
 /** One column of an org object. */
 export interface FieldInfo {
   readonly name: string;
+  /** The human-readable label; it names the field's meaning even when its API name has drifted. */
+  readonly label: string;
   readonly type: FieldType;
   /** Objects this field points to (several for polymorphic fields such as Task.WhatId). */
   readonly references: readonly string[];

@@ -1,6 +1,6 @@
 import { addDays, addMonths } from "../util/dates.js";
 import { IdFactory, KEY_PREFIXES } from "./ids.js";
-import { Random } from "./random.js";
+import { Random } from "../util/random.js";
 import * as V from "./vocabulary.js";
 
 /** A generated record; `null` (or an absent key) is a missing value. */

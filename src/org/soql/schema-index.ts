@@ -16,10 +16,13 @@ export interface ChildRelationship {
 }
 
 /** The compound Name field of objects with FirstName and LastName (computed, not stored). */
-export const COMPOUND_NAME: FieldInfo = { name: "Name", type: "string", references: [], nullable: true };
+export const COMPOUND_NAME: FieldInfo = { name: "Name", label: "Full Name", type: "string", references: [], nullable: true };
 
-function hasNameParts(object: ObjectInfo): boolean {
-  return ["FirstName", "LastName"].every((part) => object.fields.some((field) => field.name === part));
+/** The first- and last-name fields of a person object, found by label (drift renames the API names). */
+export function nameParts(object: ObjectInfo): [FieldInfo, FieldInfo] | undefined {
+  const first = object.fields.find((field) => field.label === "First Name");
+  const last = object.fields.find((field) => field.label === "Last Name");
+  return first && last ? [first, last] : undefined;
 }
 
 /** Plural of an object name as Salesforce names child relationships (Case → Cases, Opportunity → Opportunities). */
@@ -43,11 +46,16 @@ export class SchemaIndex {
     return object;
   }
 
+  /** The object's record Id field: `Id`, unless drift renamed it. */
+  idField(object: ObjectInfo): FieldInfo {
+    return object.fields.find((field) => field.type === "id") ?? this.field(object, "Id");
+  }
+
   field(object: ObjectInfo, name: string): FieldInfo {
     const field = object.fields.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
     if (field) return field;
     // People have a compound Name in Salesforce even where the table stores only its parts.
-    if (name.toLowerCase() === "name" && hasNameParts(object)) return COMPOUND_NAME;
+    if (name.toLowerCase() === "name" && nameParts(object)) return COMPOUND_NAME;
     throw noSuchColumn(name, object.name);
   }
 

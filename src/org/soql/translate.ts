@@ -4,7 +4,7 @@ import { quoteIdent } from "../introspect.js";
 import type { FieldInfo, ObjectInfo, OrgSchema } from "../types.js";
 import { dateLiteralRange } from "./date-literals.js";
 import { malformed, SalesforceError } from "./errors.js";
-import { COMPOUND_NAME, SchemaIndex } from "./schema-index.js";
+import { COMPOUND_NAME, nameParts, SchemaIndex } from "./schema-index.js";
 
 /** One output column: where its value goes in the record, and the parents that must exist for it. */
 export interface OutputColumn {
@@ -59,8 +59,8 @@ function kindOf(field: FieldInfo): ValueKind {
 const SF_TYPE_NAME: Record<ValueKind, string> = { text: "string", id: "id", number: "double", boolean: "boolean", date: "date", datetime: "dateTime" };
 
 /** Salesforce's compound Name of people (User, Contact, Lead): "FirstName LastName". */
-function compoundName(alias: string): string {
-  return `trim(coalesce(${alias}."FirstName", '') || ' ' || coalesce(${alias}."LastName", ''))`;
+function compoundName(alias: string, [first, last]: [FieldInfo, FieldInfo]): string {
+  return `trim(coalesce(${alias}.${quoteIdent(first.name)}, '') || ' ' || coalesce(${alias}.${quoteIdent(last.name)}, ''))`;
 }
 
 export function sqlString(value: string): string {
@@ -151,16 +151,17 @@ class SelectBuilder {
         join = {
           alias: joinAlias,
           object: relationship.target,
-          sql: `LEFT JOIN ${quoteIdent(relationship.target.name)} ${joinAlias} ON ${joinAlias}."Id" = ${alias}.${quoteIdent(relationship.field.name)}`,
+          sql: `LEFT JOIN ${quoteIdent(relationship.target.name)} ${joinAlias} ON ${joinAlias}.${quoteIdent(this.index.idField(relationship.target).name)} = ${alias}.${quoteIdent(relationship.field.name)}`,
         };
         this.joins.set(key, join);
       }
-      parents.push({ name: relationship.name, type: relationship.target.name, idAlias: `${join.alias}_id`, idExpr: `${join.alias}."Id"` });
+      parents.push({ name: relationship.name, type: relationship.target.name, idAlias: `${join.alias}_id`, idExpr: `${join.alias}.${quoteIdent(this.index.idField(join.object).name)}` });
       object = join.object;
       alias = join.alias;
     }
     const field = this.index.field(object, parts[parts.length - 1]!);
-    const expr = field.name === COMPOUND_NAME.name && !object.fields.includes(field) ? compoundName(alias) : `${alias}.${quoteIdent(field.name)}`;
+    const personName = field === COMPOUND_NAME ? nameParts(object) : undefined;
+    const expr = personName ? compoundName(alias, personName) : `${alias}.${quoteIdent(field.name)}`;
     return { expr, field, parents };
   }
 
@@ -448,7 +449,7 @@ function planQuery(query: Query, index: SchemaIndex, today: string, aliases: Ali
   let idAlias: string | undefined;
   if (!aggregate) {
     idAlias = `${builder.alias}_self_id`;
-    selects.push(`${builder.alias}."Id" AS ${idAlias}`);
+    selects.push(`${builder.alias}.${quoteIdent(index.idField(object).name)} AS ${idAlias}`);
   }
   let parentAlias: string | undefined;
   if (parentLink) {

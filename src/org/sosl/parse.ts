@@ -12,7 +12,8 @@ export type SearchScope = "ALL" | "NAME" | "EMAIL" | "PHONE";
 /** One object of RETURNING, with its SOQL-like clauses kept as text. */
 export interface ReturningObject {
   readonly object: string;
-  readonly fields: string;
+  /** The field list as written; absent means the record Id. */
+  readonly fields?: string;
   readonly where?: string;
   readonly orderBy?: string;
   readonly limit?: number;
@@ -100,9 +101,10 @@ function parseReturningObject(text: string): ReturningObject {
   if (limit !== undefined && !/^\d+$/.test(limit)) throw malformed(`LIMIT must be a whole number in RETURNING ${match[1]}`);
   const where = clause("where");
   const orderBy = clause("orderBy");
+  const fields = body.slice(0, fieldsEnd).trim();
   return {
     object: match[1]!,
-    fields: body.slice(0, fieldsEnd).trim() || "Id",
+    ...(fields ? { fields } : {}),
     ...(where ? { where } : {}),
     ...(orderBy ? { orderBy } : {}),
     ...(limit !== undefined ? { limit: Number(limit) } : {}),

@@ -5,7 +5,7 @@ import { SchemaIndex } from "../soql/schema-index.js";
 import { quoteIdent } from "../introspect.js";
 import type { OrgStore } from "../store.js";
 import type { FieldInfo, ObjectInfo } from "../types.js";
-import { parseSosl, type SearchExpr, type SearchScope } from "./parse.js";
+import { parseSosl, type ReturningObject, type SearchExpr, type SearchScope } from "./parse.js";
 
 /** A SOSL answer: Salesforce's `searchRecords`, or an error in its words. */
 export type SoslOutcome =
@@ -15,21 +15,21 @@ export type SoslOutcome =
 /** Salesforce returns at most 2,000 records per search. */
 const MAX_SEARCH_RECORDS = 2000;
 
-/** The text fields a search scope looks in. */
+/** The text fields a search scope looks in, chosen by their labels (which drift leaves alone). */
 export function searchFields(object: ObjectInfo, scope: SearchScope): FieldInfo[] {
   const text = object.fields.filter((field) => field.type === "string");
   switch (scope) {
     case "ALL":
       return text;
     case "EMAIL":
-      return text.filter((field) => /email|address/i.test(field.name));
+      return text.filter((field) => /email|address/i.test(field.label));
     case "PHONE":
-      return text.filter((field) => /phone/i.test(field.name));
+      return text.filter((field) => /phone/i.test(field.label));
     case "NAME": {
-      const names = text.filter((field) => ["Name", "FirstName", "LastName"].includes(field.name));
+      const names = text.filter((field) => ["Name", "First Name", "Last Name"].includes(field.label));
       if (names.length > 0) return names;
       // Objects without a Name field are named by their Title (Knowledge) or Subject (Case, Task, ...).
-      return text.filter((field) => field.name === "Title" || field.name === "Subject").slice(0, 1);
+      return text.filter((field) => field.label === "Title" || field.label === "Subject").slice(0, 1);
     }
   }
 }
@@ -86,15 +86,15 @@ function prefilter(expr: SearchExpr, columns: readonly string[]): string {
   }
 }
 
-async function matchingIds(org: OrgStore, object: ObjectInfo, fields: readonly FieldInfo[], expr: SearchExpr): Promise<{ ids: string[]; truncated: boolean }> {
+async function matchingIds(org: OrgStore, object: ObjectInfo, idField: FieldInfo, fields: readonly FieldInfo[], expr: SearchExpr): Promise<{ ids: string[]; truncated: boolean }> {
   if (fields.length === 0) return { ids: [], truncated: false };
   const columns = fields.map((field) => quoteIdent(field.name));
-  const sql = `SELECT "Id", ${columns.join(", ")} FROM ${quoteIdent(object.name)} WHERE ${prefilter(expr, columns)}`;
+  const sql = `SELECT ${quoteIdent(idField.name)} AS record_id, ${columns.join(", ")} FROM ${quoteIdent(object.name)} WHERE ${prefilter(expr, columns)}`;
   const outcome = await org.query(sql, { maxRows: 20_000, maxBytes: 20_000_000 });
   if (!outcome.ok) throw new SalesforceError("MALFORMED_SEARCH", `${outcome.code}: ${outcome.message}`);
   const ids = outcome.rows
     .filter((row) => matches(expr, fields.map((field) => String(row[field.name] ?? ""))))
-    .map((row) => String(row.Id));
+    .map((row) => String(row.record_id));
   return { ids: ids.slice(0, MAX_SEARCH_RECORDS), truncated: outcome.truncated || ids.length > MAX_SEARCH_RECORDS };
 }
 
@@ -105,21 +105,22 @@ export async function runSosl(org: OrgStore, text: string, today: string): Promi
   try {
     const query = parseSosl(text);
     const index = new SchemaIndex(org.schema);
-    const targets = query.returning ?? org.schema.objects.map((object) => ({ object: object.name, fields: "Id" }));
+    const targets: readonly ReturningObject[] = query.returning ?? org.schema.objects.map((object) => ({ object: object.name }));
     const records: Record<string, unknown>[] = [];
     let truncated = false;
     for (const target of targets) {
       const object = index.object(target.object);
+      const idField = index.idField(object);
       const soqlFor = (ids: readonly string[]) => {
-        const filter = `Id IN (${ids.map(sqlString).join(", ")})`;
-        const where = "where" in target && target.where ? ` WHERE ${filter} AND (${target.where})` : ` WHERE ${filter}`;
-        const orderBy = "orderBy" in target && target.orderBy ? ` ORDER BY ${target.orderBy}` : "";
-        const limit = "limit" in target && target.limit !== undefined ? ` LIMIT ${target.limit}` : "";
-        return `SELECT ${target.fields} FROM ${object.name}${where}${orderBy}${limit}`;
+        const filter = `${idField.name} IN (${ids.map(sqlString).join(", ")})`;
+        const where = target.where ? ` WHERE ${filter} AND (${target.where})` : ` WHERE ${filter}`;
+        const orderBy = target.orderBy ? ` ORDER BY ${target.orderBy}` : "";
+        const limit = target.limit !== undefined ? ` LIMIT ${target.limit}` : "";
+        return `SELECT ${target.fields ?? idField.name} FROM ${object.name}${where}${orderBy}${limit}`;
       };
       // The RETURNING clause is checked even when nothing matches, as Salesforce does.
       translateSoql(soqlFor(["000000000000000"]), org.schema, today);
-      const { ids, truncated: cut } = await matchingIds(org, object, searchFields(object, query.scope), query.search);
+      const { ids, truncated: cut } = await matchingIds(org, object, idField, searchFields(object, query.scope), query.search);
       truncated ||= cut;
       if (ids.length === 0) continue;
       const outcome = await runSoql(org, soqlFor(ids), today);

@@ -95,6 +95,7 @@ const trajectory = (steps: TrajectoryStep[], overrides: Partial<Trajectory> = {}
   firstMessageTokens: 1000,
   shownText: "Salesforce instance output: [{'OwnerId': '005Wt000003NDqDIAW'}]",
   steps,
+  entropy: { renamedInText: [], passages: [], distractorIdsSeen: [], distractorIdsInAnswer: [] },
   termination: "answered",
   answer: "005Wt000003NDqDIAW",
   totalMs: 100,

@@ -11,7 +11,7 @@ describe("token counting", () => {
     const { config } = parseConfig({});
     for (const path of [REAL_TASKS, SAMPLE_TASKS]) {
       for (const task of loadTaskFile(path).tasks) {
-        const text = taskMessage(briefFor(task, config)).text;
+        const text = taskMessage(briefFor(task, config).brief).text;
         expect(countTokens(text)).toBe(reference(text));
       }
     }

@@ -2,12 +2,18 @@ import { runOrgTool, type OrgRequest, type OrgStore } from "../org/index.js";
 import { formatReminder, observationMessage, parseAction, taskMessage, type Action, type OutgoingMessage, type TaskBrief } from "../protocol/index.js";
 import { PurpleError, type PurpleClient, type PurpleTurn } from "../purple/index.js";
 import { countTokens } from "../util/tokens.js";
-import type { ObservationRecord, Termination, Trajectory, TrajectoryStep } from "./trajectory.js";
+import type { EntropyEvents, ObservationRecord, Termination, Trajectory, TrajectoryStep } from "./trajectory.js";
 
 export interface EpisodeOptions {
   readonly maxSteps: number;
   readonly timeoutMs: number;
+  /** Ids of the rot layer's deleted records, to log when the episode meets or answers with them. */
+  readonly distractorIds?: ReadonlySet<string>;
+  /** What drift and rot did to the task's text, logged in the trajectory. */
+  readonly textEvents?: Pick<EntropyEvents, "renamedInText" | "passages">;
 }
+
+const ID_TOKEN = /\b[a-zA-Z0-9]{3}Wt[a-zA-Z0-9]{13}\b/g;
 
 /**
  * Drives one task: the purple agent acts in the org, one action per turn, until it
@@ -78,6 +84,14 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
   }
   const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
   const totalMs = performance.now() - started;
+  const distractors = options.distractorIds;
+  const distractorsIn = (text: string) => (distractors && distractors.size > 0 ? [...new Set(text.match(ID_TOKEN) ?? [])].filter((id) => distractors.has(id)) : []);
+  const entropy: EntropyEvents = {
+    renamedInText: options.textEvents?.renamedInText ?? [],
+    passages: options.textEvents?.passages ?? [],
+    distractorIdsSeen: distractorsIn(shown.slice(1).join("\n")),
+    distractorIdsInAnswer: answer === undefined ? [] : distractorsIn(answer),
+  };
   return {
     taskIdx,
     category: brief.category,
@@ -85,6 +99,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
     firstMessageTokens,
     shownText: shown.join("\n"),
     steps,
+    entropy,
     termination,
     ...(error !== undefined ? { error } : {}),
     ...(answer !== undefined ? { answer } : {}),

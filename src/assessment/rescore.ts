@@ -21,6 +21,7 @@ const RecordedResultsSchema = z.object({
   timing: z.object({ total_seconds: z.number() }),
   green_agent: z.object({ versions: z.record(z.string(), z.string()) }),
   judge: z.object({ mode: z.enum(["llm", "heuristic"]), primary_model: z.string().nullable(), cheap_model: z.string().nullable() }),
+  entropy: z.object({ rename_map: z.record(z.string(), z.record(z.string(), z.string())), injected_records: z.record(z.string(), z.number()) }),
   trajectories_file: z.string().optional(),
 });
 export type RecordedResults = z.infer<typeof RecordedResultsSchema>;
@@ -68,6 +69,7 @@ export async function rescore(recorded: RecordedResults, trajectories: readonly 
     outcomes,
     startedAt: new Date(`${recorded.timestamp.slice(0, 23)}Z`),
     wallMs: recorded.timing.total_seconds * 1000,
+    entropy: { renames: recorded.entropy.rename_map, injected: recorded.entropy.injected_records },
   };
   return buildResults({
     participantUrl: recorded.participants.agent,

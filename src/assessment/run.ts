@@ -1,4 +1,5 @@
 import type { DatasetKind } from "../data/paths.js";
+import { distractorPassages, driftText, guidanceOf, perturbOrg, type RenameMap } from "../entropy/index.js";
 import type { OrgStore } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import type { PurpleClient } from "../purple/index.js";
@@ -33,27 +34,58 @@ export type AssessmentEvent =
   | { readonly kind: "task_started"; readonly position: number; readonly total: number; readonly task: TaskRecord }
   | { readonly kind: "task_finished"; readonly position: number; readonly total: number; readonly outcome: TaskOutcome };
 
+/** What drift and rot did to the org of an assessment. */
+export interface EntropySummary {
+  readonly renames: RenameMap;
+  readonly injected: Readonly<Record<string, number>>;
+}
+
 export interface AssessmentRun {
   readonly selection: Selection;
   readonly outcomes: readonly TaskOutcome[];
   readonly startedAt: Date;
   readonly wallMs: number;
+  readonly entropy: EntropySummary;
 }
 
-/** Builds what the purple agent is shown for a task (drift and rot will rewrite it). */
-export function briefFor(task: TaskRecord, config: AssessmentConfig): TaskBrief {
-  return {
+/** What drift and rot add to a task's text: renamed field names and distractor passages. */
+export interface TextEntropy {
+  readonly renames: RenameMap;
+  /** Reusable guidance per category, from which distractor passages are drawn. */
+  readonly guidance: ReadonlyMap<string, string>;
+}
+
+/** Per category, the guidance part of its first task's context (for distractor passages). */
+export function guidanceByCategory(tasks: TaskSet): Map<string, string> {
+  const guidance = new Map<string, string>();
+  for (const task of tasks.tasks) {
+    const text = guidanceOf(task.metadata.required);
+    if (text.length > 40 && !guidance.has(task.task)) guidance.set(task.task, text);
+  }
+  return guidance;
+}
+
+/** Builds what the purple agent is shown for a task, with drifted field names and distractor passages. */
+export function briefFor(task: TaskRecord, config: AssessmentConfig, entropy: TextEntropy = { renames: {}, guidance: new Map() }): { brief: TaskBrief; events: { renamedInText: string[]; passages: string[] } } {
+  const prompt = driftText(task.query, entropy.renames);
+  const required = driftText(task.metadata.required, entropy.renames);
+  const optional = driftText(task.metadata.optional, entropy.renames);
+  const passages = distractorPassages(task.idx, task.task, entropy.guidance, config.rot_level, config.seed).map((passage) => driftText(passage, entropy.renames).text);
+  const requiredContext = passages.length === 0 ? required.text : `${required.text}\n\n## Additional reference material\n${passages.join("\n\n")}`;
+  const renamedInText = [...new Set([...prompt.renamed, ...required.renamed, ...optional.renamed])].sort();
+  const brief: TaskBrief = {
     taskId: String(task.idx),
     category: task.task,
-    prompt: task.query,
+    prompt: prompt.text,
     persona: task.persona,
-    requiredContext: task.metadata.required,
-    optionalContext: task.metadata.optional,
+    requiredContext,
+    optionalContext: optional.text,
     externalFacing: EXTERNAL_FACING_CATEGORIES.has(task.task),
     maxSteps: config.max_steps,
     ...todayOf(task),
     entropy: { drift_level: config.drift_level, rot_level: config.rot_level, seed: config.seed },
   };
+  return { brief, events: { renamedInText, passages } };
 }
 
 /** The date a task is set on: its "Today's date" line, if it has one. */
@@ -83,6 +115,9 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const { judge, signal } = options;
   const onEvent = options.onEvent ?? (() => undefined);
   const selection = selectTasks(data.tasks, config);
+  // The purple agent acts in a perturbed copy of the org; the base org is never touched.
+  const world = perturbOrg(data.org, config.drift_level, config.rot_level, config.seed);
+  const textEntropy: TextEntropy = { renames: world.renames, guidance: guidanceByCategory(data.tasks) };
   const startedAt = new Date();
   const started = performance.now();
   const total = selection.tasks.length;
@@ -94,9 +129,12 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       const position = next++;
       const task = selection.tasks[position]!;
       onEvent({ kind: "task_started", position: position + 1, total, task });
-      const trajectory = await runEpisode(briefFor(task, config), task.idx, data.org, purple, {
+      const { brief, events } = briefFor(task, config, textEntropy);
+      const trajectory = await runEpisode(brief, task.idx, world.org, purple, {
         maxSteps: config.max_steps,
         timeoutMs: config.timeout * 1000,
+        distractorIds: world.distractorIds,
+        textEvents: events,
       });
       const score = isPurpleFailure(trajectory) ? undefined : await scoreEpisode(task, trajectory, judge);
       const outcome: TaskOutcome = { task, trajectory, score };
@@ -104,7 +142,11 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       onEvent({ kind: "task_finished", position: position + 1, total, outcome });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, total)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, total)) }, worker));
+  } finally {
+    await world.org.close();
+  }
   // After a cancellation, tasks never started leave holes: report only what ran.
-  return { selection, outcomes: outcomes.filter(Boolean), startedAt, wallMs: performance.now() - started };
+  return { selection, outcomes: outcomes.filter(Boolean), startedAt, wallMs: performance.now() - started, entropy: { renames: world.renames, injected: world.injected } };
 }

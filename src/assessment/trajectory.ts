@@ -29,6 +29,18 @@ export interface TrajectoryStep {
   readonly greenMs: number;
 }
 
+/** What drift and rot did to one episode. */
+export interface EntropyEvents {
+  /** Field names rewritten to their drifted names in the task's text. */
+  readonly renamedInText: readonly string[];
+  /** Distractor passages added to the task's context. */
+  readonly passages: readonly string[];
+  /** Distractor (deleted) records that appeared in the episode's observations. */
+  readonly distractorIdsSeen: readonly string[];
+  /** Distractor record Ids the final answer names. */
+  readonly distractorIdsInAnswer: readonly string[];
+}
+
 /** The single record of an episode: scoring reads only this, reports only print it. */
 export interface Trajectory {
   readonly taskIdx: number;
@@ -38,6 +50,7 @@ export interface Trajectory {
   /** The text of every message sent to the purple, so groundedness can be checked. */
   readonly shownText: string;
   readonly steps: readonly TrajectoryStep[];
+  readonly entropy: EntropyEvents;
   readonly termination: Termination;
   readonly error?: string;
   readonly answer?: string;

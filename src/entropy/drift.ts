@@ -1,5 +1,5 @@
 import type { Level } from "../assessment/config.js";
-import type { FieldInfo, ObjectInfo, OrgSchema } from "../org/types.js";
+import type { FieldInfo, OrgSchema } from "../org/types.js";
 import { nameWords } from "../util/names.js";
 import { Random } from "../util/random.js";
 import { ABBREVIATIONS, SUFFIXES, SYNONYMS } from "./vocabulary.js";
@@ -55,42 +55,74 @@ function rename(field: FieldInfo, strategy: Strategy, rng: Random): string | und
 const VALID = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?:__c)?$/;
 
 /**
- * The seed's rename map: per object, the level's share of its columns (at least one above
- * `none`; `Id` only at `high`), each given a new valid name, unique within the object and never
- * equal to any original column name. A pure function of (seed, level, schema).
+ * The seed's rename map. Objects are visited in a seeded order; each gets the level's share of
+ * its columns renamed (at least one above `none`; `Id` only at `high`), preferring columns only it
+ * has. A column name chosen once is renamed in every object that has it, to the same new name, so
+ * that a task's text can name it without ambiguity; an object's share is therefore at least the
+ * level's. New names are valid identifiers, never equal to any original column name. Pure in
+ * (seed, level, schema).
  */
 export function planDrift(schema: OrgSchema, level: Level, seed: number): RenameMap {
   if (level === "none") return {};
+  const rng = new Random(`drift:${seed}:${level}`);
   const taken = new Set(schema.objects.flatMap((object) => object.fields.map((field) => field.name.toLowerCase())));
+  const owners = new Map<string, number>();
+  for (const object of schema.objects) for (const field of object.fields) owners.set(field.name, (owners.get(field.name) ?? 0) + 1);
+  const chosen = new Map<string, string>();
+  const order = rng.shuffle([...schema.objects].sort((a, b) => a.name.localeCompare(b.name)));
+  for (const object of order) {
+    const candidates = object.fields.filter((field) => !FIXED_FIELDS.has(field.name) && (field.name !== "Id" || level === "high"));
+    const target = Math.min(candidates.length, Math.max(1, Math.round(DRIFT_SHARE[level] * object.fields.filter((field) => !FIXED_FIELDS.has(field.name)).length)));
+    const need = target - candidates.filter((field) => chosen.has(field.name)).length;
+    const open = candidates.filter((field) => !chosen.has(field.name));
+    const pool = [...rng.shuffle(open.filter((field) => owners.get(field.name) === 1)), ...rng.shuffle(open.filter((field) => owners.get(field.name)! > 1))];
+    for (const field of pool.slice(0, Math.max(0, need))) {
+      const name = newName(field, rng, taken);
+      taken.add(name.toLowerCase());
+      chosen.set(field.name, name);
+    }
+  }
   const renames: Record<string, Record<string, string>> = {};
   for (const object of [...schema.objects].sort((a, b) => a.name.localeCompare(b.name))) {
-    const rng = new Random(`drift:${seed}:${level}:${object.name}`);
-    renames[object.name] = renameObject(object, level, rng, taken);
+    const map = Object.fromEntries(object.fields.filter((field) => chosen.has(field.name)).map((field) => [field.name, chosen.get(field.name)!]));
+    if (Object.keys(map).length > 0) renames[object.name] = map;
   }
   return renames;
 }
 
-function renameObject(object: ObjectInfo, level: Level, rng: Random, taken: ReadonlySet<string>): Record<string, string> {
-  const candidates = object.fields.filter((field) => !FIXED_FIELDS.has(field.name) && (field.name !== "Id" || level === "high"));
-  const count = Math.min(candidates.length, Math.max(1, Math.round(DRIFT_SHARE[level] * object.fields.filter((field) => !FIXED_FIELDS.has(field.name)).length)));
-  const used = new Set<string>();
-  const map: Record<string, string> = {};
-  for (const field of rng.sample(candidates, count)) {
-    let name: string | undefined;
-    for (const strategy of rng.shuffle(STRATEGIES)) {
-      const candidate = rename(field, strategy, rng);
-      if (candidate && VALID.test(candidate) && !taken.has(candidate.toLowerCase()) && !used.has(candidate.toLowerCase())) {
-        name = candidate;
-        break;
-      }
-    }
-    // Every strategy collided (rare): number the casing variant until it is free.
-    for (let n = 2; !name; n++) {
-      const candidate = `${nameWords(field.name).words.join("_").toLowerCase()}_${n}${field.name.endsWith("__c") ? "__c" : ""}`;
-      if (!taken.has(candidate.toLowerCase()) && !used.has(candidate.toLowerCase())) name = candidate;
-    }
-    used.add(name.toLowerCase());
-    map[field.name] = name;
+function newName(field: FieldInfo, rng: Random, taken: ReadonlySet<string>): string {
+  for (const strategy of rng.shuffle(STRATEGIES)) {
+    const candidate = rename(field, strategy, rng);
+    if (candidate && VALID.test(candidate) && !taken.has(candidate.toLowerCase())) return candidate;
   }
-  return map;
+  // Every strategy collided (rare): number the snake-case variant until it is free.
+  for (let n = 2; ; n++) {
+    const candidate = `${nameWords(field.name).words.join("_").toLowerCase()}_${n}${field.name.endsWith("__c") ? "__c" : ""}`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+/** All renames as one map (a name is renamed the same way in every object that has it). */
+export function flatRenames(renames: RenameMap): Map<string, string> {
+  return new Map(Object.values(renames).flatMap((map) => Object.entries(map)));
+}
+
+/**
+ * Rewrites the field names a task's text mentions. Only names that read as API names are
+ * rewritten (several words run together, or a custom `__c` name: CompanySignedDate, StageName,
+ * ContractID__c); single words such as Status or Id are ordinary prose too and stay as written.
+ */
+export function driftText(text: string, renames: RenameMap): { text: string; renamed: string[] } {
+  const renamed = new Set<string>();
+  let result = text;
+  for (const [original, drifted] of flatRenames(renames)) {
+    const { words, custom } = nameWords(original);
+    if (words.length < 2 && !custom) continue;
+    const pattern = new RegExp(`(?<![A-Za-z0-9_])${original.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![A-Za-z0-9_])`, "g");
+    if (pattern.test(result)) {
+      renamed.add(original);
+      result = result.replace(pattern, drifted);
+    }
+  }
+  return { text: result, renamed: [...renamed].sort() };
 }

@@ -7,6 +7,9 @@ import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type QueryLimits
 export interface OrgStore {
   readonly schema: OrgSchema;
   readonly source: string;
+  /** The serialized database, from which perturbed copies (drift, rot) are derived. */
+  readonly image: Buffer;
+  readonly options: OpenOrgOptions;
   findObject(name: string): ObjectInfo | undefined;
   query(sql: string, limits?: Partial<QueryLimits>): Promise<QueryOutcome>;
   close(): Promise<void>;
@@ -27,8 +30,9 @@ export class SqliteOrgStore implements OrgStore {
   constructor(
     readonly schema: OrgSchema,
     readonly source: string,
-    image: Buffer,
-    options: OpenOrgOptions = {},
+    /** The serialized database, from which perturbed copies (drift, rot) are derived. */
+    readonly image: Buffer,
+    readonly options: OpenOrgOptions = {},
   ) {
     this.pool = new QueryPool(image, options.workers ?? Math.min(4, Math.max(1, cpus().length)));
     this.limits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };

@@ -77,7 +77,8 @@ export function describeObjects(objects: readonly ObjectInfo[]): string {
       const header = `${object.name} (${object.rowCount} records${object.keyPrefix ? `, Id prefix ${object.keyPrefix}` : ""})`;
       const fields = object.fields.map((field) => {
         const target = field.references.length > 0 ? ` -> ${field.references.join(" | ")}` : "";
-        return `  - ${field.name} ("${field.label}"): ${field.type}${target}`;
+        const note = field.name === "IsDeleted" ? " (Salesforce's recycle-bin flag: true marks a deleted record, which is not live data)" : "";
+        return `  - ${field.name} ("${field.label}"): ${field.type}${target}${note}`;
       });
       return [header, ...fields].join("\n");
     })

@@ -39,7 +39,7 @@ export function taskMessage(brief: TaskBrief): OutgoingMessage {
     '- a JSON tool call: {"name": "soql_query", "arguments": {"query": "SELECT Id, Status FROM Case LIMIT 5"}} (bare, in a ```json block, or as a data part);',
     "- CRMArena-Pro tags: <execute>SOQL query or SOSL search (FIND {...})</execute> runs it, <respond>answer</respond> answers;",
     '- the final answer: {"name": "respond", "arguments": {"answer": "..."}}.',
-    "The org is read-only. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.",
+    "The org is read-only. Never invent records: query them. Records with IsDeleted = true are in the recycle bin: they are not live data. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.",
     "",
     "## Tools (OpenAI function schemas)",
     JSON.stringify(TOOL_DEFINITIONS),

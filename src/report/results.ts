@@ -3,6 +3,7 @@ import { DIMENSIONS, type DimensionScores, type Judge, type VerdictSource } from
 import type { RewardMetric } from "../tasks/schema.js";
 import { pythonRepr } from "../util/python-literal.js";
 import { naiveUtcIso, pyRound } from "../util/python-round.js";
+import { ROT_PASSAGES } from "../entropy/index.js";
 import { compactTrajectory } from "./compact.js";
 
 /** The results layout version the leaderboard's queries were written against. */
@@ -45,6 +46,7 @@ function taskEntry(outcome: TaskOutcome, split: string) {
       error: trajectory.error ?? trajectory.termination,
       success: false,
       termination: trajectory.termination,
+      entropy_events: entropyEvents(trajectory),
       trajectory: compactTrajectory(trajectory),
     };
   }
@@ -77,6 +79,7 @@ function taskEntry(outcome: TaskOutcome, split: string) {
     timing,
     original: { reward: score.original.reward, parsed_answer: score.original.parsedAnswer },
     termination: trajectory.termination,
+    entropy_events: entropyEvents(trajectory),
     judge: {
       method: score.original.judge.method,
       source: score.original.judge.source,
@@ -85,6 +88,16 @@ function taskEntry(outcome: TaskOutcome, split: string) {
       ...(score.original.judge.fallback ? { fallback: score.original.judge.fallback } : {}),
     },
     trajectory: compactTrajectory(trajectory),
+  };
+}
+
+/** The drift and rot events that touched a task, for the per-task entry. */
+function entropyEvents(trajectory: TaskOutcome["trajectory"]) {
+  return {
+    renamed_in_text: trajectory.entropy.renamedInText,
+    passages: trajectory.entropy.passages.length,
+    distractor_records_seen: trajectory.entropy.distractorIdsSeen.length,
+    distractor_ids_in_answer: trajectory.entropy.distractorIdsInAnswer,
   };
 }
 
@@ -222,8 +235,12 @@ export function buildResults(context: ResultsContext) {
       seed: config.seed,
       drift_level: config.drift_level,
       rot_level: config.rot_level,
-      applied: false,
-      note: "drift and rot levels are recorded; this version does not perturb the org yet",
+      applied: true,
+      rename_map: run.entropy.renames,
+      renamed_fields: Object.values(run.entropy.renames).reduce((sum, map) => sum + Object.keys(map).length, 0),
+      injected_records: run.entropy.injected,
+      injected_records_total: Object.values(run.entropy.injected).reduce((sum, count) => sum + count, 0),
+      passages_per_task: ROT_PASSAGES[config.rot_level],
     },
     judge: judgeSummary(context.judge, outcomes),
     terminations: terminationCounts(outcomes),

@@ -87,7 +87,9 @@ export function measureSignals(trajectory: Trajectory): EpisodeSignals {
     : steps.reduce((sum, step) => sum + step.sent.tokens + step.received.tokens, 0);
 
   const answerIds = [...new Set(trajectory.answer?.match(SALESFORCE_ID) ?? [])];
-  const grounded = answerIds.filter((id) => trajectory.shownText.includes(id));
+  // An Id is grounded when the purple was shown it, and it is not a deleted (distractor) record.
+  const distractors = new Set(trajectory.entropy.distractorIdsInAnswer);
+  const grounded = answerIds.filter((id) => trajectory.shownText.includes(id) && !distractors.has(id));
 
   return {
     turns: steps.length,

@@ -1,5 +1,7 @@
 import { addDays, MONTH_NAMES, windowStart, type PeriodUnit } from "../util/dates.js";
+import type { ObjectInfo } from "../org/types.js";
 import { REFUSAL } from "./oracle.js";
+import { SchemaAdapter } from "./schema-adapter.js";
 import type { Strategy, TaskInfo, Tools } from "./server.js";
 
 /**
@@ -9,10 +11,26 @@ import type { Strategy, TaskInfo, Tools } from "./server.js";
  * transcript phrasing, rule articles), as a careful human analyst would after reading the data.
  */
 export const solverStrategy: Strategy = async (task, tools) => {
-  await tools.describe();
+  const described = await tools.describe();
   const solve = SOLVERS[task.category];
   if (!solve) return "None";
-  return solve(task, tools);
+  // Drift and rot: map known names to the org's current ones through the labels, keep live records.
+  const adapter = new SchemaAdapter((described.objects as ObjectInfo[] | undefined) ?? []);
+  return solve(task, {
+    ...tools,
+    soql: async (query) => adapter.known(await tools.soql(adapter.soql(query))),
+    sosl: async (search) => adapter.known(await tools.sosl(adapter.sosl(search))),
+  });
+};
+
+/**
+ * The same analyst without care for the world it is in: original field names, deleted records
+ * included. It shows what drift and rot cost an agent that does not read the schema.
+ */
+export const naiveStrategy: Strategy = async (task, tools) => {
+  const solve = SOLVERS[task.category];
+  if (!solve) return "None";
+  return solve(task, tools).catch(() => "None");
 };
 
 const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];

@@ -54,6 +54,11 @@ function rename(field: FieldInfo, strategy: Strategy, rng: Random): string | und
 
 const VALID = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?:__c)?$/;
 
+/** SOQL and SOSL words a field may not be named (a column called Desc would break ORDER BY). */
+const RESERVED = new Set(
+  "select from where and or not in like group by having order asc desc nulls first last limit offset null true false includes excludes typeof when then else end using scope with for view reference update tracking viewstat rollup cube format count sum avg min max find returning fields all name email phone sidebar network data category above below at above_or_below today yesterday tomorrow".split(" "),
+);
+
 /**
  * The seed's rename map. Objects are visited in a seeded order; each gets the level's share of
  * its columns renamed (at least one above `none`; `Id` only at `high`), preferring columns only it
@@ -93,7 +98,7 @@ export function planDrift(schema: OrgSchema, level: Level, seed: number): Rename
 function newName(field: FieldInfo, rng: Random, taken: ReadonlySet<string>): string {
   for (const strategy of rng.shuffle(STRATEGIES)) {
     const candidate = rename(field, strategy, rng);
-    if (candidate && VALID.test(candidate) && !taken.has(candidate.toLowerCase())) return candidate;
+    if (candidate && VALID.test(candidate) && !RESERVED.has(candidate.toLowerCase()) && !taken.has(candidate.toLowerCase())) return candidate;
   }
   // Every strategy collided (rare): number the snake-case variant until it is free.
   for (let n = 2; ; n++) {

@@ -94,7 +94,7 @@ export const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 export const ABBREVIATIONS: Readonly<Record<string, string>> = {
-  Description: "Desc", Quantity: "Qty", Number: "Num", Account: "Acct", Opportunity: "Opp", Product: "Prod", Amount: "Amt",
+  Description: "Descr", Quantity: "Qty", Number: "Num", Account: "Acct", Opportunity: "Opp", Product: "Prod", Amount: "Amt",
   Created: "Crtd", Closed: "Clsd", Date: "Dt", Priority: "Prio", Status: "Stat", Subject: "Subj", Company: "Co", Message: "Msg",
   Transcript: "Xscript", Address: "Addr", Employees: "Emps", Expiration: "Exp", Effective: "Eff", Category: "Cat", Territory2: "Terr",
   Probability: "Prob", Activity: "Actv", Duration: "Dur", Minutes: "Min", Location: "Loc", Industry: "Ind", Shipping: "Shp",

@@ -4,14 +4,15 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { parse as parseToml } from "smol-toml";
-import { assess, parseConfig, readResults, readTrajectories, rescore, type AssessmentEvent } from "./assessment/index.js";
+import { assess, parseConfig, readResults, readTrajectories, rescore, type AssessmentEvent, type Level } from "./assessment/index.js";
+import { perturbOrg, type RenameMap } from "./entropy/index.js";
 import { oracleStrategy, servePurple, solverStrategy } from "./baselines/index.js";
 import { fetchData } from "./data/fetch.js";
 import { loadAssessmentData } from "./data/load.js";
 import { CACHE_DIR, resolveOrgAlias, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE, chooseData } from "./data/paths.js";
 import { JudgementCache } from "./llm/cache.js";
 import { llmConfigFromEnv } from "./llm/config.js";
-import { describeObjects, executeRequest, openOrg, runOrgTool } from "./org/index.js";
+import { describeObjects, executeRequest, openOrg, runOrgTool, type OrgStore } from "./org/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard } from "./purple/index.js";
 import { summaryText } from "./report/index.js";
 import { createJudge, HeuristicJudge, judgeFactoryFromEnv, LlmJudge, measureOptimum, OfflineProvider, OPTIMUM_FILE, type Judge } from "./scoring/index.js";
@@ -185,32 +186,43 @@ org
     process.stdout.write(`Wrote ${Object.keys(generated.tables).length} objects (${rows} rows) to ${join(options.out, "org")} and ${tasks.length} tasks to ${join(options.out, "tasks.json")}\n`);
   });
 
-org
-  .command("describe")
-  .description("show the org's objects, fields, types and relationships")
-  .option("--org <path>", "org path or 'sample'", "sample")
-  .option("--json", "print JSON")
-  .action(async (options: { org: string; json?: boolean }) => {
-    const store = openOrg(resolveOrgAlias(options.org), { workers: 1 });
-    try {
-      process.stdout.write(options.json ? `${JSON.stringify(store.schema, null, 2)}\n` : `${describeObjects(store.schema.objects)}\n`);
-    } finally {
-      await store.close();
-    }
+/** The org a purple agent would see for the given drift, rot and seed (`none`/`none` still adds IsDeleted). */
+function worldOptions(command: Command): Command {
+  return command
+    .option("--org <path>", "org path or 'sample'", "sample")
+    .addOption(new Option("--drift-level <level>", "schema drift").choices(["none", "low", "medium", "high"]))
+    .addOption(new Option("--rot-level <level>", "context rot").choices(["none", "low", "medium", "high"]))
+    .option("--seed <n>", "assessment seed", int("--seed"), 42);
+}
+
+async function withWorld<T>(options: { org: string; driftLevel?: Level; rotLevel?: Level; seed: number }, use: (org: OrgStore, renames: RenameMap) => Promise<T>): Promise<T> {
+  const base = openOrg(resolveOrgAlias(options.org), { workers: 1 });
+  const perturbed = options.driftLevel || options.rotLevel;
+  const world = perturbed ? perturbOrg(base, options.driftLevel ?? "none", options.rotLevel ?? "none", options.seed) : undefined;
+  try {
+    return await use(world?.org ?? base, world?.renames ?? {});
+  } finally {
+    await world?.org.close();
+    await base.close();
+  }
+}
+
+worldOptions(org.command("describe").description("show the org's objects, fields, labels, types and relationships (as drifted, with --drift-level)"))
+  .option("--json", "print JSON (with the rename map under drift)")
+  .action(async (options: { org: string; driftLevel?: Level; rotLevel?: Level; seed: number; json?: boolean }) => {
+    await withWorld(options, async (store, renames) => {
+      process.stdout.write(options.json ? `${JSON.stringify({ ...store.schema, rename_map: renames }, null, 2)}\n` : `${describeObjects(store.schema.objects)}\n`);
+    });
   });
 
-org
-  .command("query")
-  .description("run a query against an org as a purple agent would: SOQL, SOSL (FIND ...), or SQL with --sql")
+worldOptions(org.command("query").description("run a query against an org as a purple agent would: SOQL, SOSL (FIND ...), or SQL with --sql"))
   .argument("<query>", "a SOQL query, a SOSL search, or (with --sql) a SQLite SELECT")
-  .option("--org <path>", "org path or 'sample'", "sample")
   .option("--sql", "the query is SQLite SQL")
   .option("--today <date>", "the date SOQL's TODAY and relative literals use (YYYY-MM-DD)", new Date().toISOString().slice(0, 10))
   .option("--json", "print the raw outcome as JSON")
-  .action(async (query: string, options: { org: string; sql?: boolean; today: string; json?: boolean }) => {
+  .action(async (query: string, options: { org: string; sql?: boolean; today: string; json?: boolean; driftLevel?: Level; rotLevel?: Level; seed: number }) => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(options.today)) throw new InvalidArgumentError("--today must be a date YYYY-MM-DD");
-    const store = openOrg(resolveOrgAlias(options.org), { workers: 1 });
-    try {
+    await withWorld(options, async (store) => {
       const request = options.sql ? ({ tool: "sql_query", query } as const) : executeRequest(query);
       const outcome = await runOrgTool(store, request, { today: options.today });
       if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
@@ -222,9 +234,7 @@ org
         if (outcome.totalSize !== undefined && outcome.records.length === 0) process.stdout.write(`totalSize: ${outcome.totalSize}\n`);
         if (outcome.truncated) process.stdout.write("(truncated)\n");
       }
-    } finally {
-      await store.close();
-    }
+    });
   });
 
 program

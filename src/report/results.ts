@@ -215,7 +215,8 @@ export function buildResults(context: ResultsContext) {
       total_seconds: seconds(run.wallMs),
       purple_agent_seconds: seconds(purpleMs),
       green_agent_seconds: seconds(greenMs),
-      avg_seconds_per_task: outcomes.length === 0 ? 0 : seconds(run.wallMs / outcomes.length),
+      // From the rounded total, so that re-scoring (which only has the total) gives the same figure.
+      avg_seconds_per_task: outcomes.length === 0 ? 0 : pyRound(seconds(run.wallMs) / outcomes.length, 2),
       purple_agent_percent: percent(purpleMs, purpleMs + greenMs),
     },
     green_agent: { name: "Entropic CRMArena", versions: context.versions },

@@ -45,9 +45,9 @@ function rename(field: FieldInfo, strategy: Strategy, rng: Random): string | und
       return `${base}${custom ? "__c" : ""}`;
     }
     case "suffix": {
-      const options = SUFFIXES[field.type] ?? SUFFIXES.string!;
-      if (field.type === "reference" && !custom) return finish([...core, rng.pick(options), ...tail]);
-      return finish([...core, ...(tail.length ? tail : []), rng.pick(options)].map((part, i, all) => (i === all.length - 1 ? part : part)));
+      // The qualifier goes before a lookup's Id ending (OwnerRefId), after anything else (Amount_USD).
+      const qualifier = rng.pick(SUFFIXES[field.type] ?? SUFFIXES.string!);
+      return finish([...core, qualifier, ...tail]);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { runOrgTool, type OrgRequest, type OrgStore } from "../org/index.js";
 import { formatReminder, observationMessage, parseAction, taskMessage, type Action, type OutgoingMessage, type TaskBrief } from "../protocol/index.js";
 import { PurpleError, type PurpleClient, type PurpleTurn } from "../purple/index.js";
+import { idsIn } from "../util/salesforce-id.js";
 import { countTokens } from "../util/tokens.js";
 import type { EntropyEvents, ObservationRecord, Termination, Trajectory, TrajectoryStep } from "./trajectory.js";
 
@@ -13,7 +14,6 @@ export interface EpisodeOptions {
   readonly textEvents?: Pick<EntropyEvents, "renamedInText" | "passages">;
 }
 
-const ID_TOKEN = /\b[a-zA-Z0-9]{3}Wt[a-zA-Z0-9]{13}\b/g;
 
 /**
  * Drives one task: the purple agent acts in the org, one action per turn, until it
@@ -85,7 +85,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
   const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
   const totalMs = performance.now() - started;
   const distractors = options.distractorIds;
-  const distractorsIn = (text: string) => (distractors && distractors.size > 0 ? [...new Set(text.match(ID_TOKEN) ?? [])].filter((id) => distractors.has(id)) : []);
+  const distractorsIn = (text: string) => (distractors && distractors.size > 0 ? idsIn(text).filter((id) => distractors.has(id)) : []);
   const entropy: EntropyEvents = {
     renamedInText: options.textEvents?.renamedInText ?? [],
     passages: options.textEvents?.passages ?? [],

@@ -1,7 +1,7 @@
 import type { Level } from "../assessment/config.js";
 import { addDays } from "../util/dates.js";
 import { Random } from "../util/random.js";
-import { BASE62, caseSafeSuffix } from "../util/salesforce-id.js";
+import { BASE62, caseSafeSuffix, SALESFORCE_ID } from "../util/salesforce-id.js";
 
 /** Extra (deleted) records per object, as a share of its real records, at each level. */
 export const ROT_SHARE: Readonly<Record<Level, number>> = { none: 0, low: 0.1, medium: 0.25, high: 0.4 };
@@ -12,7 +12,6 @@ export type RotRow = Record<string, string | number | null>;
 
 const DATETIME = /^(\d{4}-\d{2}-\d{2})(T.*)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const SALESFORCE_ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
 
 function newId(prefix: string, rng: Random, taken: Set<string>): string {
   for (;;) {

@@ -1,11 +1,11 @@
 import type Database from "better-sqlite3";
 import { fieldLabel } from "../util/names.js";
+import { SALESFORCE_ID } from "../util/salesforce-id.js";
 import type { FieldInfo, FieldType, ObjectInfo, OrgSchema } from "./types.js";
 
 /** For a perturbed org: per table, each renamed column's original name (labels and the Id column follow it). */
 export type OriginalNames = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
-const SALESFORCE_ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SAMPLE_SIZE = 200;

@@ -1,4 +1,5 @@
 import { queryText, type Trajectory, type TrajectoryStep } from "../assessment/trajectory.js";
+import { idsIn } from "../util/salesforce-id.js";
 import { optimalQueries } from "./optimum.js";
 
 /** The seven entropic dimensions, each 0-100 where higher is better. */
@@ -30,7 +31,6 @@ export const TOKENS_PER_TURN_ALLOWANCE = 1_000;
 
 /** Errors that mean "that name is not in the schema" (SOQL/SOSL and SQL wordings), not type or syntax errors. */
 const SCHEMA_ERROR = /No such column|Didn't understand relationship|sObject type '.*' is not supported|no such table|has no column/i;
-const SALESFORCE_ID = /\b(?=[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{18}\b/g;
 
 /** Signals measured from a trajectory; the dimensions are functions of these only. */
 export interface EpisodeSignals {
@@ -86,7 +86,7 @@ export function measureSignals(trajectory: Trajectory): EpisodeSignals {
     ? steps.reduce((sum, step) => sum + step.usage!.inputTokens + step.usage!.outputTokens, 0)
     : steps.reduce((sum, step) => sum + step.sent.tokens + step.received.tokens, 0);
 
-  const answerIds = [...new Set(trajectory.answer?.match(SALESFORCE_ID) ?? [])];
+  const answerIds = idsIn(trajectory.answer ?? "");
   // An Id is grounded when the purple was shown it, and it is not a deleted (distractor) record.
   const distractors = new Set(trajectory.entropy.distractorIdsInAnswer);
   const grounded = answerIds.filter((id) => trajectory.shownText.includes(id) && !distractors.has(id));

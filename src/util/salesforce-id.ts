@@ -1,3 +1,13 @@
+/** A whole value that is a 15- or 18-character Salesforce Id. */
+export const SALESFORCE_ID = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
+
+const ID_IN_TEXT = /\b(?=[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{18}\b/g;
+
+/** The distinct 18-character Ids a text names (an answer, an observation). */
+export function idsIn(text: string): string[] {
+  return [...new Set(text.match(ID_IN_TEXT) ?? [])];
+}
+
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SUFFIX_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
 

@@ -10,12 +10,11 @@ import { oracleStrategy, servePurple, solverStrategy } from "./baselines/index.j
 import { fetchData } from "./data/fetch.js";
 import { loadAssessmentData } from "./data/load.js";
 import { CACHE_DIR, resolveOrgAlias, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE, chooseData } from "./data/paths.js";
-import { JudgementCache } from "./llm/cache.js";
 import { llmConfigFromEnv } from "./llm/config.js";
 import { describeObjects, executeRequest, openOrg, runOrgTool, type OrgStore } from "./org/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard } from "./purple/index.js";
 import { summaryText } from "./report/index.js";
-import { createJudge, HeuristicJudge, judgeFactoryFromEnv, LlmJudge, measureOptimum, OfflineProvider, OPTIMUM_FILE, type Judge } from "./scoring/index.js";
+import { createJudge, HeuristicJudge, judgeFactoryFromEnv, measureOptimum, offlineJudge, OPTIMUM_FILE, type Judge } from "./scoring/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "./sample/index.js";
 import { serve } from "./server/app.js";
 import { loadTaskFile } from "./tasks/load.js";
@@ -277,7 +276,7 @@ program
       recorded.judge.mode === "heuristic"
         ? new HeuristicJudge()
         : !options.llm || !llm.primary.apiKey
-          ? new LlmJudge({ primary: new OfflineProvider("primary", recorded.judge.primary_model ?? llm.primary.model), cheap: new OfflineProvider("cheap", recorded.judge.cheap_model ?? llm.cheap.model) }, new JudgementCache(cacheDir))
+          ? offlineJudge({ primary: recorded.judge.primary_model ?? llm.primary.model, cheap: recorded.judge.cheap_model ?? llm.cheap.model }, cacheDir)
           : createJudge(llm, { cacheDir });
     const results = await rescore(recorded, await readTrajectories(trajectoriesPath), tasks, judge);
     const before = recorded.raw.summary as { avg_score?: number; total_passed?: number } | undefined;

@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assess, parseConfig, readResults, readTrajectories, rescore, type AssessmentData } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { JudgementCache } from "../src/llm/cache.js";
 import { DEFAULT_CHEAP_MODEL, DEFAULT_PRIMARY_MODEL, llmConfigFromEnv } from "../src/llm/config.js";
 import { A2APurpleClient } from "../src/purple/index.js";
-import { createJudge, HeuristicJudge, LlmJudge, OfflineProvider, parseExtraction } from "../src/scoring/index.js";
+import { createJudge, HeuristicJudge, offlineJudge, parseExtraction } from "../src/scoring/index.js";
 import { FakeLlm } from "./fake-llm.js";
 import { sampleData } from "./helpers.js";
 
@@ -179,7 +178,7 @@ describe("an assessment judged by models, then re-scored without network", () =>
 
     const seenBefore = primary.seen.length + cheap.seen.length;
     const recorded = await readResults(resultsPath);
-    const offline = new LlmJudge({ primary: new OfflineProvider("primary", recorded.judge.primary_model!), cheap: new OfflineProvider("cheap", recorded.judge.cheap_model!) }, new JudgementCache(cacheDir));
+    const offline = offlineJudge({ primary: recorded.judge.primary_model!, cheap: recorded.judge.cheap_model! }, cacheDir);
     const rescored = await rescore(recorded, await readTrajectories(recorded.trajectories_file!), data.tasks, offline);
     expect(primary.seen.length + cheap.seen.length).toBe(seenBefore);
     const strip = (value: typeof results) => ({ ...value, judge: null, results: value.results.map((entry) => ("judge" in entry ? { ...entry, judge: { ...entry.judge, source: null } } : entry)) });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssessmentData } from "../src/assessment/index.js";
-import { servePurple, solverStrategy, type Strategy } from "../src/baselines/index.js";
+import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { DIMENSIONS } from "../src/scoring/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 

@@ -1,4 +1,4 @@
-import { addDays, addMonths } from "../util/dates.js";
+import { addDays } from "../util/dates.js";
 import { IdFactory, KEY_PREFIXES } from "./ids.js";
 import { Random } from "../util/random.js";
 import * as V from "./vocabulary.js";
@@ -71,7 +71,6 @@ export interface SampleOrg {
 }
 
 const FIRST_DAY = "2020-01-01";
-const LAST_DAY = "2024-12-20";
 const DAY_SPAN = 1815;
 
 function datetime(date: string, rng: Random): string {

@@ -113,18 +113,19 @@ export class LlmJudge implements Judge {
   }
 }
 
-/**
- * The judge an assessment uses: the model judge when a key is configured, else the heuristic.
- * `offline` (rescoring without network) keeps the cache but never calls a model.
- */
-export function createJudge(config: LlmConfig, options: { cacheDir?: string; offline?: boolean } = {}): Judge {
+/** The judge an assessment uses: the model judge when a key is configured, else the heuristic. */
+export function createJudge(config: LlmConfig, options: { cacheDir?: string } = {}): Judge {
   const cacheDir = options.cacheDir ?? config.cacheDir;
-  const cache = cacheDir ? new JudgementCache(cacheDir) : undefined;
   if (!config.primary.apiKey) return new HeuristicJudge();
-  const providers: Record<ProviderRole, LlmProvider> = options.offline
-    ? { primary: new OfflineProvider("primary", config.primary.model), cheap: new OfflineProvider("cheap", config.cheap.model) }
-    : { primary: new OpenAiProvider(config.primary), cheap: new OpenAiProvider(config.cheap) };
-  return new LlmJudge(providers, cache);
+  return new LlmJudge({ primary: new OpenAiProvider(config.primary), cheap: new OpenAiProvider(config.cheap) }, cacheDir ? new JudgementCache(cacheDir) : undefined);
+}
+
+/**
+ * A model judge that never calls out, for re-scoring without network: verdicts of the recorded
+ * models come from the cache, and anything missing falls back to the heuristic.
+ */
+export function offlineJudge(models: Readonly<Record<ProviderRole, string>>, cacheDir: string): Judge {
+  return new LlmJudge({ primary: new OfflineProvider("primary", models.primary), cheap: new OfflineProvider("cheap", models.cheap) }, new JudgementCache(cacheDir));
 }
 
 /** A provider that never calls out: with a cache, re-scoring reproduces verdicts without network. */

@@ -31,7 +31,8 @@ export function perturbOrg(base: OrgStore, drift: Level, rot: Level, seed: numbe
       const object = base.schema.objects.find((candidate) => candidate.name === table);
       const idColumn = object?.fields.find((field) => field.type === "id")?.name ?? "Id";
       db.exec(`ALTER TABLE ${quoteIdent(table)} ADD COLUMN "IsDeleted" INTEGER NOT NULL DEFAULT 0`);
-      const rows = db.prepare(`SELECT * FROM ${quoteIdent(table)}`).all() as RotRow[];
+      // Without rot there is nothing to clone: skip reading every table.
+      const rows = rot === "none" ? [] : (db.prepare(`SELECT * FROM ${quoteIdent(table)}`).all() as RotRow[]);
       const distractors = distractorRecords(table, rows, idColumn, rot, seed);
       if (distractors.length > 0) {
         const columns = Object.keys(distractors[0]!);

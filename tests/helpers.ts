@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { AssessmentData } from "../src/assessment/index.js";
 import { openOrg } from "../src/org/index.js";
 import { serve } from "../src/server/app.js";
+import { loadCalibration } from "../src/data/load.js";
 import { loadTaskFile } from "../src/tasks/load.js";
 import { createLogger } from "../src/util/logger.js";
 
@@ -14,11 +15,15 @@ export const REAL_TASKS = fileURLToPath(new URL("../../shared/data/crmarenapro/b
 export const quietLogger = () => createLogger("silent");
 
 export function sampleData(tasksPath = SAMPLE_TASKS): AssessmentData {
-  return { tasks: loadTaskFile(tasksPath), org: openOrg(SAMPLE_ORG, { workers: 2 }), dataset: tasksPath === SAMPLE_TASKS ? "sample" : "custom" };
+  const kind = tasksPath === SAMPLE_TASKS ? "sample" : "custom";
+  return { tasks: loadTaskFile(tasksPath), org: openOrg(SAMPLE_ORG, { workers: 2 }), dataset: kind, sources: { tasks: { path: tasksPath, kind }, org: { path: SAMPLE_ORG, kind: "sample" } } };
 }
 
-export async function startGreen(data: AssessmentData, options: { heartbeatMs?: number } = {}): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
-  const { server, url } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), ...options });
+/** The calibration shipped in data/calibration.json. */
+export const calibration = loadCalibration();
+
+export async function startGreen(data: AssessmentData, options: { heartbeatMs?: number; runsDir?: string } = {}): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+  const { server, url } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, ...options });
   return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 

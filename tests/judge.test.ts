@@ -2,13 +2,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assess, parseConfig, readResults, readTrajectories, rescore, type AssessmentData } from "../src/assessment/index.js";
+import { assess, parseConfig, readResults, rescore, type AssessmentData } from "../src/assessment/index.js";
+import { readLog } from "../src/log/index.js";
+import { buildResults } from "../src/report/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { DEFAULT_CHEAP_MODEL, DEFAULT_PRIMARY_MODEL, llmConfigFromEnv } from "../src/llm/config.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { createJudge, HeuristicJudge, offlineJudge, parseExtraction } from "../src/scoring/index.js";
 import { FakeLlm } from "./fake-llm.js";
-import { sampleData } from "./helpers.js";
+import { calibration, sampleData } from "./helpers.js";
 
 let primary: FakeLlm;
 let cheap: FakeLlm;
@@ -157,7 +159,8 @@ describe("an assessment judged by models, then re-scored without network", () =>
       config,
       ignoredConfigKeys: [],
       judge: createJudge(llmConfigFromEnv(env()), { cacheDir }),
-      trajectoriesDir: outDir,
+      calibration,
+      logDir: outDir,
       runId: "judged",
     });
     expect(results.judge).toMatchObject({ mode: "llm", primary_model: DEFAULT_PRIMARY_MODEL, cheap_model: DEFAULT_CHEAP_MODEL });
@@ -178,11 +181,14 @@ describe("an assessment judged by models, then re-scored without network", () =>
 
     const seenBefore = primary.seen.length + cheap.seen.length;
     const recorded = await readResults(resultsPath);
-    const offline = offlineJudge({ primary: recorded.judge.primary_model!, cheap: recorded.judge.cheap_model! }, cacheDir);
-    const rescored = await rescore(recorded, await readTrajectories(recorded.trajectories_file!), data.tasks, offline);
+    const stored = await readLog(recorded.log_file!);
+    const offline = offlineJudge({ primary: stored.header.judge.primary_model!, cheap: stored.header.judge.cheap_model! }, cacheDir);
+    const rescored = buildResults(await rescore(stored, offline, calibration, recorded.run.id), { logFile: recorded.log_file! });
     expect(primary.seen.length + cheap.seen.length).toBe(seenBefore);
     const strip = (value: typeof results) => ({ ...value, judge: null, results: value.results.map((entry) => ("judge" in entry ? { ...entry, judge: { ...entry.judge, source: null } } : entry)) });
     expect(strip(rescored)).toEqual(strip(results));
     expect(rescored.judge.verdicts).toMatchObject({ llm: 0, heuristic: 0, cache: results.judge.verdicts.llm + results.judge.verdicts.cache });
+    // A log of another run is refused.
+    await expect(rescore(stored, offline, calibration, "run-of-someone-else")).rejects.toThrow(/is the log of run judged, not of run run-of-someone-else/);
   });
 });

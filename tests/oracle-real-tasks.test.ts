@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, type AssessmentData } from "../src/assessment/index.js";
+import { assess, DataMismatchError, parseConfig, type AssessmentData } from "../src/assessment/index.js";
 import { oracleStrategy, servePurple } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
-import { REAL_TASKS, sampleData } from "./helpers.js";
+import { calibration, REAL_TASKS, sampleData } from "./helpers.js";
 
 let data: AssessmentData;
 let oracle: Awaited<ReturnType<typeof servePurple>>;
@@ -18,9 +18,18 @@ afterAll(async () => {
 });
 
 describe("the real CRMArena-Pro tasks", () => {
-  it("a perfect answerer passes 2,140 of 2,140 over HTTP with the deterministic judge", async () => {
-    const { config } = parseConfig({ concurrency: 16 });
-    const { results } = await assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [] });
+  it("are refused on the sample org, whose records they do not name, with a message saying what to fetch", async () => {
+    const { config } = parseConfig({ task_limit: 50 });
+    const run = assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [], calibration });
+    await expect(run).rejects.toThrow(DataMismatchError);
+    await expect(run).rejects.toThrow(/not in the org.*entropic-crmarena data fetch.*allow_data_mismatch/s);
+  });
+
+  it("a perfect answerer passes 2,140 of 2,140 over HTTP with the deterministic judge (allowed to run on the mismatched org)", async () => {
+    const { config } = parseConfig({ concurrency: 16, allow_data_mismatch: true });
+    const { results } = await assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [], calibration });
+    expect(results.data_sources).toMatchObject({ tasks: { path: REAL_TASKS, kind: "custom" }, org: { kind: "sample" }, check: { allowed_mismatch: true } });
+    expect(results.data_sources.check.missing_ids).toBeGreaterThan(1000);
     const failed = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? `${entry.agent_answer} vs ${entry.expected_answer}` : entry.error}`);
     expect(failed).toEqual([]);
     expect(results.summary).toMatchObject({ total_tasks: 2140, total_passed: 2140, pass_rate: 1 });

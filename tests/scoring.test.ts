@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Trajectory, TrajectoryStep } from "../src/assessment/index.js";
-import { extractAnswers, HeuristicJudge, isPrivacyRefusal, measureSignals, normalizeAnswer, scoreDimensions, scoreEpisode, scoreOriginal as scoreWith, tokenF1, totalScore, DIMENSION_WEIGHTS } from "../src/scoring/index.js";
+import type { OriginalScore, Trajectory, TrajectoryStep } from "../src/log/index.js";
+import { DEFAULT_WEIGHTS, extractAnswers, HeuristicJudge, isPrivacyRefusal, measureSignals, normalizeAnswer, scoreDimensions, scoreEpisode, scoreOriginal as scoreWith, tokenF1, totalScore, type Calibration } from "../src/scoring/index.js";
 import type { TaskRecord } from "../src/tasks/schema.js";
 
 const heuristic = new HeuristicJudge();
@@ -88,16 +88,17 @@ function step(turn: number, action: TrajectoryStep["action"], observation?: Traj
   return { turn, sent: { chars: 100, tokens: 100 }, received: { chars: 40, tokens: 10, bytes: 200 }, replyText: "", replyData: [], action, ...(observation ? { observation } : {}), ...(usage ? { usage } : {}), purpleMs: 10, greenMs: 1 };
 }
 
+const ID = "005Wt000003NDqDIAW";
 const trajectory = (steps: TrajectoryStep[], overrides: Partial<Trajectory> = {}): Trajectory => ({
   taskIdx: 1,
   category: "handle_time",
   startedAt: "",
   firstMessageTokens: 1000,
-  shownText: "Salesforce instance output: [{'OwnerId': '005Wt000003NDqDIAW'}]",
   steps,
-  entropy: { renamedInText: [], passages: [], distractorIdsSeen: [], distractorIdsInAnswer: [] },
+  entropy: { renamedInText: [], passages: [], driftExposure: [], distractorIdsSeen: [] },
+  answerIds: [{ id: ID, status: "live" }],
   termination: "answered",
-  answer: "005Wt000003NDqDIAW",
+  answer: ID,
   totalMs: 100,
   purpleMs: 90,
   greenMs: 10,
@@ -108,71 +109,101 @@ const sql = (query: string) => ({ kind: "tool" as const, tool: "sql_query" as co
 const soql = (query: string) => ({ kind: "tool" as const, tool: "soql_query" as const, args: { query }, source: "tag" as const });
 const ok = (rows: number) => ({ ok: true, rowCount: rows, text: "" });
 const fail = (code: string, message: string) => ({ ok: false, code, message, text: "" });
+const answer = (text: string) => ({ kind: "answer" as const, answer: text, source: "json" as const });
+const verdict = (passed: boolean): OriginalScore => ({ reward: passed ? 1 : 0, passed, parsedAnswer: [], judge: { method: "fast_path", source: "none", model: null, rawOutput: null } });
+/** handle_time as a careful agent does it: describe, two queries, the answer; 2,000 tokens beyond the task message. */
+const OPTIMUM = { turns: 4, queries: 2, tokens: 2000 };
+const calibration: Calibration = {
+  version: 1,
+  source: "test",
+  measured: { tasks_per_category: 1, seeds: [1], levels: ["none"] },
+  categories: { handle_time: { ...OPTIMUM, fields: ["Case.Status"], episodes: 1 } },
+};
 
-describe("the seven dimensions come from the trajectory", () => {
-  it("scores an optimal episode at 100 everywhere", () => {
-    const t = trajectory([step(1, sql("a"), ok(3)), step(2, sql("b"), ok(1)), step(3, { kind: "answer", answer: "005Wt000003NDqDIAW", source: "json" })]);
+/** The worked example of docs/scoring.md: errors, a recovery, one query too many, an extra turn. */
+const workedExample = (passed: boolean) =>
+  trajectory(
+    [
+      step(1, soql("x"), fail("INVALID_FIELD", "No such column 'Statuz' on entity 'Case'.")),
+      step(2, soql("y"), ok(2)),
+      step(3, soql("z"), fail("MALFORMED_QUERY", "unexpected token: 'FROM'. ERROR at Row:1:Column:12")),
+      step(4, { kind: "invalid", reason: "empty", source: "text" }, fail("INVALID_ACTION", "empty")),
+      step(5, answer(passed ? ID : "005Wt000009ZZZZIAA")),
+    ],
+    { entropy: { renamedInText: [], passages: [], driftExposure: ["Case.Status"], distractorIdsSeen: [] }, answerIds: [{ id: passed ? ID : "005Wt000009ZZZZIAA", status: passed ? "live" : "absent" }] },
+  );
+
+describe("the seven dimensions: success-weighted, null where they do not apply", () => {
+  it("scores an optimal solved episode 100 on every dimension that applies", () => {
+    const t = trajectory([step(1, { kind: "tool", tool: "describe_schema", args: {}, source: "json" }, ok(27)), step(2, sql("a"), ok(3)), step(3, sql("b"), ok(1)), step(4, answer(ID))]);
     const signals = measureSignals(t);
-    expect(signals).toMatchObject({ turns: 3, queries: 2, failedQueries: 0, errors: 0, tokens: 330, tokenSource: "counted", answerIds: 1, groundedAnswerIds: 1 });
-    expect(scoreDimensions(t, signals, 1)).toEqual({ FUNCTIONAL: 100, DRIFT_ADAPTATION: 100, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: 100, ERROR_RECOVERY: 100, TRAJECTORY_EFFICIENCY: 100, HALLUCINATION_RATE: 100 });
+    expect(signals).toMatchObject({ turns: 4, queries: 2, failedQueries: 0, errors: 0, tokens: 440, reportedTokens: null, answerIds: 1, answerIdsLive: 1 });
+    const { dimensions, notApplicable } = scoreDimensions(t, signals, verdict(true), OPTIMUM, false);
+    expect(dimensions).toEqual({ FUNCTIONAL: 100, DRIFT_ADAPTATION: null, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: 100, ERROR_RECOVERY: null, TRAJECTORY_EFFICIENCY: 100, HALLUCINATION_RATE: 100 });
+    expect(notApplicable).toEqual({ DRIFT_ADAPTATION: "no schema drift in this run", ERROR_RECOVERY: "no tool errors or unusable replies" });
+    expect(totalScore(dimensions, DEFAULT_WEIGHTS)).toBe(100);
   });
 
-  it("counts schema errors, recoveries, wasted queries and ungrounded Ids", () => {
-    const t = trajectory(
-      [
-        step(1, soql("x"), fail("INVALID_FIELD", "No such column 'Statuz' on entity 'Case'. If you are attempting to use a custom field, ...")),
-        step(2, soql("y"), ok(2)),
-        step(3, soql("z"), fail("MALFORMED_QUERY", "unexpected token: 'FROM'. ERROR at Row:1:Column:12")),
-        step(4, { kind: "invalid", reason: "empty", source: "text" }, fail("INVALID_ACTION", "empty")),
-        step(5, { kind: "answer", answer: "005Wt000003NDqDIAW, 005Wt000009ZZZZIAA", source: "text" }),
-      ],
-      { answer: "005Wt000003NDqDIAW, 005Wt000009ZZZZIAA" },
-    );
+  it("gives the worked example, solved, its documented scores", () => {
+    const t = workedExample(true);
     const signals = measureSignals(t);
-    expect(signals).toMatchObject({ turns: 5, queries: 3, failedQueries: 2, invalidActions: 1, schemaErrors: 1, schemaErrorsRecovered: 1, errors: 3, errorsRecovered: 2, answerIds: 2, groundedAnswerIds: 1 });
-    const scores = scoreDimensions(t, signals, 0);
-    expect(scores.FUNCTIONAL).toBe(0);
-    expect(scores.DRIFT_ADAPTATION).toBe(100);
-    expect(scores.QUERY_EFFICIENCY).toBeCloseTo((100 * 2) / 3, 10);
-    expect(scores.ERROR_RECOVERY).toBeCloseTo((100 * 2) / 3, 10);
-    expect(scores.TRAJECTORY_EFFICIENCY).toBe(60);
-    expect(scores.HALLUCINATION_RATE).toBe(50);
+    expect(signals).toMatchObject({ turns: 5, queries: 3, failedQueries: 2, invalidActions: 1, errors: 3, errorsRecovered: 2, tokens: 550 });
+    const { dimensions } = scoreDimensions(t, signals, verdict(true), OPTIMUM, true);
+    expect(dimensions.FUNCTIONAL).toBe(100);
+    expect(dimensions.DRIFT_ADAPTATION).toBe(100);
+    expect(dimensions.TOKEN_EFFICIENCY).toBe(100);
+    expect(dimensions.QUERY_EFFICIENCY).toBe(75);
+    expect(dimensions.ERROR_RECOVERY).toBeCloseTo((100 * 2) / 3, 10);
+    expect(dimensions.TRAJECTORY_EFFICIENCY).toBe(80);
+    expect(dimensions.HALLUCINATION_RATE).toBe(100);
+    expect(totalScore(dimensions, DEFAULT_WEIGHTS)).toBeCloseTo(0.3 * 100 + 0.2 * 100 + 0.12 * 100 + 0.12 * 75 + 0.08 * (200 / 3) + 0.1 * 80 + 0.08 * 100, 10);
   });
 
-  it("counts only unknown names as schema errors, in SOQL, SOSL and SQL wording", () => {
-    const errors = [
-      fail("INVALID_FIELD", "No such column 'X' on entity 'Case'."),
-      fail("INVALID_FIELD", "Didn't understand relationship 'Foo' in field path on entity 'Case'."),
-      fail("INVALID_TYPE", "sObject type 'Widget' is not supported."),
-      fail("SQL_ERROR", "no such column: Statuz"),
-      fail("SQL_ERROR", "no such table: Cases"),
-      fail("INVALID_FIELD", "value of filter criterion for field 'CreatedDate' must be of type dateTime"),
-      fail("MALFORMED_QUERY", "unexpected token: 'FROM'."),
-    ];
-    const t = trajectory(errors.map((observation, i) => step(i + 1, soql("q"), observation)), { termination: "max_steps" });
-    expect(measureSignals(t)).toMatchObject({ schemaErrors: 5, schemaErrorsRecovered: 0 });
+  it("gives the worked example, failed, nothing but the dimensions' applicability", () => {
+    const t = workedExample(false);
+    const { dimensions, notApplicable } = scoreDimensions(t, measureSignals(t), verdict(false), OPTIMUM, true);
+    expect(dimensions).toEqual({ FUNCTIONAL: 0, DRIFT_ADAPTATION: 0, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 });
+    expect(notApplicable).toEqual({});
+  });
+
+  it("gives a lucky do-nothing answer exactly what its luck earns", () => {
+    const lucky = trajectory([step(1, answer("None"))], { answer: "None", answerIds: [] });
+    const right = scoreDimensions(lucky, measureSignals(lucky), verdict(true), OPTIMUM, true);
+    const wrong = scoreDimensions(lucky, measureSignals(lucky), verdict(false), OPTIMUM, true);
+    expect(totalScore(right.dimensions, DEFAULT_WEIGHTS)).toBe(100);
+    expect(totalScore(wrong.dimensions, DEFAULT_WEIGHTS)).toBe(0);
+    expect(wrong.notApplicable).toEqual({ DRIFT_ADAPTATION: "drift renamed none of the fields this task needs", ERROR_RECOVERY: "no tool errors or unusable replies", HALLUCINATION_RATE: "the answer names no record Id" });
   });
 
   it("counts a recovery only when the same kind of action later succeeds", () => {
     const sosl = { kind: "tool" as const, tool: "sosl_search" as const, args: { search: "FIND {x}" }, source: "json" as const };
-    const t = trajectory([step(1, sosl, fail("MALFORMED_SEARCH", "bad")), step(2, soql("q"), fail("MALFORMED_QUERY", "bad")), step(3, soql("q"), ok(1)), step(4, { kind: "answer", answer: "x", source: "text" })]);
+    const t = trajectory([step(1, sosl, fail("MALFORMED_SEARCH", "bad")), step(2, soql("q"), fail("MALFORMED_QUERY", "bad")), step(3, soql("q"), ok(1)), step(4, answer(ID))]);
     expect(measureSignals(t)).toMatchObject({ errors: 2, errorsRecovered: 1 });
-    expect(scoreDimensions(t, measureSignals(t), 1).ERROR_RECOVERY).toBe(50);
+    expect(scoreDimensions(t, measureSignals(t), verdict(true), OPTIMUM, false).dimensions.ERROR_RECOVERY).toBe(50);
   });
 
-  it("prefers the purple's reported token usage when every turn reports it", () => {
-    const t = trajectory([step(1, sql("a"), ok(1), { inputTokens: 3000, outputTokens: 500 }), step(2, { kind: "answer", answer: "x", source: "text" }, undefined, { inputTokens: 20_000, outputTokens: 500 })], { category: "transfer_count" });
-    const signals = measureSignals(t);
-    expect(signals).toMatchObject({ tokens: 24_000, tokenSource: "reported" });
-    expect(scoreDimensions(t, signals, 1).TOKEN_EFFICIENCY).toBeCloseTo((100 * 4000) / 24_000, 10);
+  it("scores tokens on the counted transcript only: reported usage is information, never a better score", () => {
+    const steps = [step(1, sql("a"), ok(1)), step(2, answer(ID))];
+    const silent = trajectory(steps, { firstMessageTokens: 0 });
+    const boasting = trajectory(steps.map((s) => ({ ...s, usage: { inputTokens: 1, outputTokens: 0 } })), { firstMessageTokens: 0 });
+    const tight = { ...OPTIMUM, tokens: 55 };
+    expect(measureSignals(boasting)).toMatchObject({ tokens: 220, reportedTokens: 2 });
+    expect(scoreDimensions(boasting, measureSignals(boasting), verdict(true), tight, false).dimensions.TOKEN_EFFICIENCY).toBe(25);
+    expect(scoreDimensions(silent, measureSignals(silent), verdict(true), tight, false).dimensions.TOKEN_EFFICIENCY).toBe(25);
   });
 
-  it("gives no trajectory credit to an episode that never answered, and weights sum to one", async () => {
-    const t = trajectory([step(1, sql("a"), ok(1))], { termination: "max_steps" });
-    expect(scoreDimensions(t, measureSignals(t), 0).TRAJECTORY_EFFICIENCY).toBe(0);
-    expect(Object.values(DIMENSION_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-    const score = await scoreEpisode(task({}), trajectory([step(1, sql("a"), ok(1)), step(2, sql("b"), ok(1)), step(3, { kind: "answer", answer: "005Wt000003NDqDIAW", source: "text" })]), heuristic);
-    expect(score.totalScore).toBeCloseTo(totalScore(score.dimensions), 12);
+  it("counts answer Ids that are not live records against HALLUCINATION_RATE, and never a correct one", () => {
+    const t = trajectory([step(1, answer(`${ID}, 005Wt000009ZZZZIAA, 500Wt00000DEADIAA`))], { answerIds: [{ id: ID, status: "live" }, { id: "005Wt000009ZZZZIAA", status: "absent" }, { id: "500Wt00000DEADIAA", status: "distractor" }] });
+    expect(measureSignals(t)).toMatchObject({ answerIds: 3, answerIdsLive: 1, answerIdsAbsent: 1, answerIdsDistractor: 1 });
+    expect(scoreDimensions(t, measureSignals(t), verdict(true), OPTIMUM, false).dimensions.HALLUCINATION_RATE).toBeCloseTo(100 / 3, 10);
+  });
+
+  it("weighs with the predecessor's published weights by default, renormalised over the dimensions that apply", async () => {
+    expect(DEFAULT_WEIGHTS).toEqual({ FUNCTIONAL: 0.3, DRIFT_ADAPTATION: 0.2, TOKEN_EFFICIENCY: 0.12, QUERY_EFFICIENCY: 0.12, ERROR_RECOVERY: 0.08, TRAJECTORY_EFFICIENCY: 0.1, HALLUCINATION_RATE: 0.08 });
+    expect(Object.values(DEFAULT_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(totalScore({ FUNCTIONAL: 50, DRIFT_ADAPTATION: null, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: null, ERROR_RECOVERY: null, TRAJECTORY_EFFICIENCY: null, HALLUCINATION_RATE: null }, DEFAULT_WEIGHTS)).toBeCloseTo((0.3 * 50 + 0.12 * 100) / 0.42, 10);
+    const score = await scoreEpisode({ idx: 1, category: "handle_time", query: "", rewardMetric: "exact_match", answer: [ID] }, trajectory([step(1, sql("a"), ok(1)), step(2, sql("b"), ok(1)), step(3, answer(ID))]), heuristic, { calibration, weights: DEFAULT_WEIGHTS, driftInRun: false });
+    expect(score.optimum).toEqual(OPTIMUM);
     expect(score.totalScore).toBe(100);
   });
 });

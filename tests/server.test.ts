@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssessmentData } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { DIMENSIONS } from "../src/scoring/index.js";
+import { DIMENSIONS } from "../src/log/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
 let data: AssessmentData;
@@ -31,7 +31,8 @@ function expectLeaderboardLayout(results: any, participant: string, taskCount: n
   expect(results.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
   for (const key of ["pass_rate", "avg_score", "total_tasks", "total_passed"]) expect(typeof results.summary[key]).toBe("number");
   expect(results.summary.total_tasks).toBe(taskCount);
-  for (const dimension of DIMENSIONS) expect(typeof results.dimension_averages[dimension]).toBe("number");
+  for (const dimension of DIMENSIONS) expect(results.dimension_averages[dimension] === null || typeof results.dimension_averages[dimension] === "number").toBe(true);
+  expect(typeof results.dimension_averages.FUNCTIONAL).toBe("number");
   expect(results.entropic.summary).toEqual(results.summary);
   expect(typeof results.original.scores.accuracy_percent).toBe("number");
   for (const key of ["passed", "failed", "total_tasks"]) expect(typeof results.original.summary[key]).toBe("number");
@@ -136,7 +137,7 @@ describe("assessment over raw JSON-RPC", () => {
 describe("an internal failure", () => {
   it("ends the task as failed, under its own task id, with the reason", async () => {
     // An org whose database image is unreadable: building the assessment's world fails.
-    const brokenOrg = { ...data.org, image: Buffer.from("disk on fire"), findObject: (name: string) => data.org.findObject(name), query: () => Promise.reject(new Error("unused")), close: async () => undefined };
+    const brokenOrg = { ...data.org, image: Buffer.from("disk on fire"), findObject: (name: string) => data.org.findObject(name), recordIds: () => data.org.recordIds(), query: () => Promise.reject(new Error("unused")), close: async () => undefined };
     const broken = await startGreen({ ...data, org: brokenOrg });
     try {
       const events = (await rawStream(broken.url, assessmentParams({ participants: { agent: solver.url }, config: { task_ids: [18] } }))).map((line) => line.result);

@@ -1,44 +1,92 @@
+import { existsSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { buildResults, writeTrajectories, type ResultsObject } from "../report/index.js";
+import { Journal, readLog, type AssessmentLog, type StoredLog } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
-import { HeuristicJudge, type Judge } from "../scoring/index.js";
-import { runtimeVersions } from "../version.js";
+import { buildResults, type ResultsObject } from "../report/index.js";
+import { HeuristicJudge, type Calibration, type Judge } from "../scoring/index.js";
+import { PACKAGE_VERSION } from "../version.js";
 import type { AssessmentConfig } from "./config.js";
-import { runAssessment, type AssessmentData, type AssessmentEvent, type AssessmentRun } from "./run.js";
+import { runIdFor } from "./run-id.js";
+import { runAssessment, type AssessmentData, type AssessmentEvent } from "./run.js";
 
 export interface AssessOptions {
   readonly participantUrl: string;
   readonly config: AssessmentConfig;
   readonly ignoredConfigKeys: readonly string[];
+  readonly calibration: Calibration;
   readonly onEvent?: (event: AssessmentEvent) => void;
-  /** Where the full trajectories go (JSONL); none when unset. */
-  readonly trajectoriesDir?: string;
+  /** Where the run's journal goes (`run-<id>.jsonl`); none when unset. */
+  readonly logDir?: string;
+  /** Given by the caller (the server uses one per request), else derived from the run (`runIdFor`). */
   readonly runId?: string;
+  /** The purple's card name and version, part of the derived run id. */
+  readonly purpleIdentity?: string;
+  /** Continue the run's journal if there is one (no finished task lost, none run twice). */
+  readonly resume?: boolean;
+  /** Start over even if the run's journal exists (it is replaced). */
+  readonly force?: boolean;
   readonly signal?: AbortSignal;
   /** The judge for exact_match extraction and privacy; the deterministic heuristic by default. */
   readonly judge?: Judge;
 }
 
-/** Runs an assessment and turns it into the results object (plus the JSONL trajectories file). */
-export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<{ results: ResultsObject; run: AssessmentRun }> {
+/** A run's journal that exists and was neither resumed nor forced. */
+export class JournalExistsError extends Error {
+  override readonly name = "JournalExistsError";
+}
+
+/** The journal of a run in a folder. */
+export function journalPath(logDir: string, runId: string): string {
+  return join(logDir, `${runId}.jsonl`);
+}
+
+/**
+ * Runs an assessment (or continues an interrupted one from its journal) and turns its log into
+ * the results object.
+ */
+export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<{ results: ResultsObject; log: AssessmentLog; logFile?: string }> {
   const judge = options.judge ?? new HeuristicJudge();
-  const run = await runAssessment(data, purple, options.config, { judge, ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.signal ? { signal: options.signal } : {}) });
-  let trajectoriesFile: string | undefined;
-  if (options.trajectoriesDir) {
-    trajectoriesFile = join(options.trajectoriesDir, `trajectories-${options.runId ?? run.startedAt.toISOString().replace(/[:.]/g, "-")}.jsonl`);
-    await writeTrajectories(trajectoriesFile, run.outcomes);
+  const runId =
+    options.runId ?? runIdFor({ participantUrl: options.participantUrl, config: options.config, tasksSource: data.sources.tasks.path, greenVersion: PACKAGE_VERSION, ...(options.purpleIdentity ? { purpleIdentity: options.purpleIdentity } : {}) });
+  let journal: Journal | undefined;
+  let resume: StoredLog | undefined;
+  let logFile: string | undefined;
+  if (options.logDir) {
+    await mkdir(options.logDir, { recursive: true });
+    logFile = journalPath(options.logDir, runId);
+    if (existsSync(logFile)) {
+      if (options.resume) resume = await resumable(logFile, runId, options.config);
+      else if (options.force) await rm(logFile);
+      else throw new JournalExistsError(`${logFile} holds this run already (${runId}); pass --resume to continue it or --force to start over`);
+    }
+    journal = await Journal.open(logFile, resume ? "continue" : "new");
   }
-  const results = buildResults({
-    participantUrl: options.participantUrl,
-    config: options.config,
-    ignoredConfigKeys: options.ignoredConfigKeys,
-    dataset: data.dataset,
-    taskSource: data.tasks.source,
-    orgSource: data.org.source,
-    run,
-    versions: runtimeVersions(),
-    judge,
-    ...(trajectoriesFile ? { trajectoriesFile } : {}),
-  });
-  return { results, run };
+  try {
+    const log = await runAssessment(data, purple, {
+      runId,
+      participantUrl: options.participantUrl,
+      config: options.config,
+      ignoredConfigKeys: options.ignoredConfigKeys,
+      judge,
+      calibration: options.calibration,
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(journal ? { journal } : {}),
+      ...(resume ? { resume } : {}),
+    });
+    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}) };
+  } finally {
+    await journal?.close();
+  }
+}
+
+/** An earlier attempt's journal, checked to be the same run with the same config. */
+async function resumable(path: string, runId: string, config: AssessmentConfig): Promise<StoredLog> {
+  const stored = await readLog(path);
+  if (stored.header.run_id !== runId) throw new Error(`${path} belongs to run ${stored.header.run_id}, not ${runId}`);
+  const { concurrency: _a, ...before } = stored.header.config as AssessmentConfig;
+  const { concurrency: _b, ...now } = config;
+  if (JSON.stringify(before) !== JSON.stringify(now)) throw new Error(`${path} was started with another config; resume it with the same config or pass --force to start over`);
+  return stored;
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { DIMENSIONS, type Weights } from "../log/index.js";
+import { DEFAULT_WEIGHTS } from "../scoring/index.js";
 
 export const LEVELS = ["none", "low", "medium", "high"] as const;
 export type Level = (typeof LEVELS)[number];
@@ -44,6 +46,29 @@ const taskCategories = z
 
 const bool = (field: string) => z.boolean({ error: (issue) => `${field} must be true or false (got ${JSON.stringify(issue.input)})` });
 
+/** The seven dimensions' weights in total_score: each key once, non-negative numbers summing to 1. */
+const weights = z
+  .record(z.string(), z.unknown(), { error: (issue) => `weights must be an object of the seven dimensions' weights (got ${JSON.stringify(issue.input)})` })
+  .transform((raw, ctx) => {
+    const problems: string[] = [];
+    const unknown = Object.keys(raw).filter((key) => !(DIMENSIONS as readonly string[]).includes(key));
+    if (unknown.length > 0) problems.push(`unknown ${unknown.join(", ")}`);
+    const missing = DIMENSIONS.filter((dimension) => !(dimension in raw));
+    if (missing.length > 0) problems.push(`missing ${missing.join(", ")}`);
+    for (const [key, value] of Object.entries(raw)) {
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0) problems.push(`${key} must be a number >= 0 (got ${JSON.stringify(value)})`);
+    }
+    if (problems.length === 0) {
+      const sum = DIMENSIONS.reduce((total, dimension) => total + (raw[dimension] as number), 0);
+      if (Math.abs(sum - 1) > 1e-6) problems.push(`they must sum to 1 (got ${sum})`);
+    }
+    if (problems.length > 0) {
+      ctx.addIssue({ code: "custom", message: `weights: ${problems.join("; ")}; the dimensions are ${DIMENSIONS.join(", ")}` });
+      return z.NEVER;
+    }
+    return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, raw[dimension] as number])) as Weights;
+  });
+
 /** Every configuration key an assessment understands; all optional. */
 export const AssessmentConfigSchema = z
   .object({
@@ -64,6 +89,12 @@ export const AssessmentConfigSchema = z
     skip_original: bool("skip_original").default(false),
     shard_index: integer("shard_index", 0).default(0),
     num_shards: integer("num_shards", 1, 1000).default(1),
+    weights: weights.default(DEFAULT_WEIGHTS),
+    allow_data_mismatch: bool("allow_data_mismatch").default(false),
+    run_id: z
+      .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })
+      .optional(),
   })
   .refine((config) => config.shard_index < config.num_shards, {
     message: "shard_index must be below num_shards",
@@ -92,7 +123,7 @@ export function parseConfig(raw: unknown): ParsedConfig {
   const ignoredKeys = entries.map(([key]) => key).filter((key) => !(CONFIG_KEYS as string[]).includes(key));
   const parsed = AssessmentConfigSchema.safeParse(known);
   if (!parsed.success) {
-    const messages = parsed.error.issues.map((issue) => `config.${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    const messages = parsed.error.issues.map((issue) => `config.${issue.path.join(".") || "(root)"}: ${issue.message.replace(/^weights: /, "")}`);
     throw new ConfigError(messages.join("; "));
   }
   return { config: parsed.data, ignoredKeys };

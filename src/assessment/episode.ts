@@ -1,34 +1,43 @@
-import { runOrgTool, type OrgRequest, type OrgStore } from "../org/index.js";
+import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectoryStep } from "../log/index.js";
 import { formatReminder, observationMessage, parseAction, taskMessage, type Action, type OutgoingMessage, type TaskBrief } from "../protocol/index.js";
+import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import { PurpleError, type PurpleClient, type PurpleTurn } from "../purple/index.js";
+import { elide } from "../util/elide.js";
 import { idsIn } from "../util/salesforce-id.js";
-import { countTokens } from "../util/tokens.js";
-import type { EntropyEvents, ObservationRecord, Termination, Trajectory, TrajectoryStep } from "./trajectory.js";
+import { measureTokens } from "../util/tokens.js";
+
+/** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
+export interface EpisodeWorld {
+  runTool(request: OrgRequest, today: string): Promise<ToolOutcome>;
+  /** Is this Id a live record, a distractor that rot put there, or nothing the org has? */
+  idStatus(id: string): IdStatus;
+}
 
 export interface EpisodeOptions {
   readonly maxSteps: number;
   readonly timeoutMs: number;
-  /** Ids of the rot layer's deleted records, to log when the episode meets or answers with them. */
-  readonly distractorIds?: ReadonlySet<string>;
-  /** What drift and rot did to the task's text, logged in the trajectory. */
-  readonly textEvents?: Pick<EntropyEvents, "renamedInText" | "passages">;
+  /** What drift and rot did to the task, logged in the trajectory. */
+  readonly entropy: Pick<Trajectory["entropy"], "renamedInText" | "passages" | "driftExposure">;
+  /** Aborts the purple call in flight (cancel, shutdown): the episode ends as canceled. */
+  readonly signal?: AbortSignal;
 }
 
+/** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
+export const MEMORY_TEXT_CHARS = 4_000;
 
 /**
- * Drives one task: the purple agent acts in the org, one action per turn, until it
- * answers, runs out of turns, or fails. Never throws; every ending is a termination
- * reason in the returned trajectory.
+ * Drives one task: the purple agent acts in the org, one action per turn, until it answers,
+ * runs out of turns, fails, or is canceled. Never throws: every ending is a termination reason in
+ * the returned trajectory.
  */
-export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStore, purple: PurpleClient, options: EpisodeOptions): Promise<Trajectory> {
+export async function runEpisode(brief: TaskBrief, taskIdx: number, world: EpisodeWorld, purple: PurpleClient, options: EpisodeOptions): Promise<Trajectory> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const steps: TrajectoryStep[] = [];
   const first = taskMessage(brief);
   const today = brief.today ?? new Date().toISOString().slice(0, 10);
-  // Counting tokens is the green agent's largest per-task cost: count each sent text once.
-  const firstMessageTokens = countTokens(first.text);
-  const shown: string[] = [first.text];
+  const firstMessage = measureTokens(first.text);
+  const distractorsSeen = new Set<string>();
   let message: OutgoingMessage = first;
   let thread: { contextId?: string; taskId?: string } = {};
   let termination: Termination = "max_steps";
@@ -36,12 +45,21 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
   let answer: string | undefined;
 
   for (let turn = 1; turn <= options.maxSteps; turn++) {
-    const sentText = message.text;
+    if (options.signal?.aborted) {
+      termination = "canceled";
+      break;
+    }
+    const sent = turn === 1 ? firstMessage : measureTokens(message.text);
+    const sentChars = message.text.length;
     const callStarted = performance.now();
     let reply: PurpleTurn;
     try {
-      reply = await purple.send(message, thread, options.timeoutMs);
+      reply = await purple.send(message, thread, options.timeoutMs, options.signal);
     } catch (cause) {
+      if (options.signal?.aborted) {
+        termination = "canceled";
+        break;
+      }
       const failure = cause instanceof PurpleError ? cause : new PurpleError("protocol", String(cause));
       termination = failure.kind === "timeout" ? "timeout" : failure.kind === "protocol" || failure.kind === "too_large" ? "protocol_error" : "purple_error";
       error = failure.message;
@@ -49,9 +67,14 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
     }
     const purpleMs = performance.now() - callStarted;
     const greenStarted = performance.now();
+    const warnings: string[] = [];
+    if (thread.contextId !== undefined && reply.contextId !== undefined && reply.contextId !== thread.contextId) {
+      warnings.push(`the purple changed the A2A contextId from ${thread.contextId} to ${reply.contextId}; the episode follows the new one`);
+    }
     thread = { contextId: reply.contextId ?? thread.contextId, taskId: reply.openTaskId };
     const action = parseAction(reply.reply);
     const replyText = reply.reply.texts.join("\n");
+    const received = measureTokens(reply.reply.data.length === 0 ? replyText : `${replyText}\n${JSON.stringify(reply.reply.data)}`);
     const remaining = options.maxSteps - turn;
     let observation: ObservationRecord | undefined;
     if (action.kind === "answer") {
@@ -61,22 +84,23 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
       message = formatReminder(action.reason, turn, remaining);
       observation = { ok: false, code: "INVALID_ACTION", message: action.reason, text: message.text };
     } else {
-      const outcome = await runOrgTool(org, toOrgRequest(action), { today });
+      const outcome = await world.runTool(toOrgRequest(action), today);
       message = observationMessage(outcome, turn, remaining);
       observation = outcome.ok
         ? { ok: true, rowCount: outcome.kind === "records" ? outcome.records.length : outcome.objects.length, truncated: outcome.kind === "records" && outcome.truncated, text: message.text }
         : { ok: false, code: outcome.code, message: outcome.message, text: message.text };
-      shown.push(message.text);
+      for (const id of idsIn(message.text)) if (world.idStatus(id) === "distractor") distractorsSeen.add(id);
     }
     steps.push({
       turn,
-      sent: { chars: sentText.length, tokens: turn === 1 ? firstMessageTokens : countTokens(sentText) },
-      received: { chars: replyText.length, tokens: countTokens(replyText) + countTokens(dataText(reply.reply.data)), bytes: reply.bytes },
+      sent: { chars: sentChars, tokens: sent.tokens, ...(sent.estimated ? { estimated: true } : {}) },
+      received: { chars: replyText.length, tokens: received.tokens, bytes: reply.bytes, ...(received.estimated ? { estimated: true } : {}) },
       replyText,
-      replyData: reply.reply.data,
+      replyData: [...reply.reply.data],
       action,
       ...(observation ? { observation } : {}),
       ...(reply.usage ? { usage: reply.usage } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
       purpleMs,
       greenMs: performance.now() - greenStarted,
     });
@@ -84,22 +108,14 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
   }
   const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
   const totalMs = performance.now() - started;
-  const distractors = options.distractorIds;
-  const distractorsIn = (text: string) => (distractors && distractors.size > 0 ? idsIn(text).filter((id) => distractors.has(id)) : []);
-  const entropy: EntropyEvents = {
-    renamedInText: options.textEvents?.renamedInText ?? [],
-    passages: options.textEvents?.passages ?? [],
-    distractorIdsSeen: distractorsIn(shown.slice(1).join("\n")),
-    distractorIdsInAnswer: answer === undefined ? [] : distractorsIn(answer),
-  };
   return {
     taskIdx,
     category: brief.category,
     startedAt,
-    firstMessageTokens,
-    shownText: shown.join("\n"),
+    firstMessageTokens: firstMessage.tokens,
     steps,
-    entropy,
+    entropy: { ...options.entropy, distractorIdsSeen: [...distractorsSeen].sort() },
+    answerIds: answer === undefined ? [] : idsIn(answer).map((id) => ({ id, status: world.idStatus(id) })),
     termination,
     ...(error !== undefined ? { error } : {}),
     ...(answer !== undefined ? { answer } : {}),
@@ -107,6 +123,30 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, org: OrgStor
     purpleMs,
     greenMs: Math.max(0, totalMs - purpleMs),
   };
+}
+
+/** The trajectory as memory keeps it: every text cut to MEMORY_TEXT_CHARS (the journal has them whole). */
+export function trimForMemory(trajectory: Trajectory): Trajectory {
+  const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
+  return {
+    ...trajectory,
+    steps: trajectory.steps.map((step) => ({
+      ...step,
+      replyText: cut(step.replyText),
+      replyData: JSON.stringify(step.replyData).length <= MEMORY_TEXT_CHARS ? step.replyData : [{ trimmed: cut(JSON.stringify(step.replyData)) }],
+      ...(step.observation ? { observation: { ...step.observation, text: cut(step.observation.text) } } : {}),
+      action: trimAction(step.action, cut),
+    })),
+    ...(trajectory.answer !== undefined ? { answer: cut(trajectory.answer) } : {}),
+  };
+}
+
+function trimAction(action: Action, cut: (text: string) => string): Action {
+  if (action.kind === "answer") return { ...action, answer: cut(action.answer) };
+  if (action.kind === "invalid") return { ...action, reason: cut(action.reason) };
+  if (action.tool === "soql_query" || action.tool === "sql_query") return { ...action, args: { query: cut(action.args.query) } };
+  if (action.tool === "sosl_search") return { ...action, args: { search: cut(action.args.search) } };
+  return action;
 }
 
 function toOrgRequest(action: Extract<Action, { kind: "tool" }>): OrgRequest {
@@ -119,8 +159,4 @@ function toOrgRequest(action: Extract<Action, { kind: "tool" }>): OrgRequest {
     case "describe_schema":
       return { tool: "describe_schema", ...(action.args.object ? { object: action.args.object } : {}) };
   }
-}
-
-function dataText(data: readonly Record<string, unknown>[]): string {
-  return data.length === 0 ? "" : JSON.stringify(data);
 }

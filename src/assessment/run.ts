@@ -1,51 +1,49 @@
-import type { DatasetKind } from "../data/paths.js";
-import { distractorPassages, driftText, guidanceOf, perturbOrg, type RenameMap } from "../entropy/index.js";
-import type { OrgStore } from "../org/index.js";
+import { distractorPassages, driftText, guidanceOf, perturbOrg, type PerturbedOrg, type RenameMap } from "../entropy/index.js";
+import { type AssessmentLog, type DataSource, type DatasetKind, type EpisodeRecord, type EpisodeTask, type Journal, type LogFooter, type LogHeader, type StoredLog, type Trajectory, type Weights } from "../log/index.js";
+import { runOrgTool, type OrgStore } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import type { PurpleClient } from "../purple/index.js";
-import { scoreEpisode, type EpisodeScore, type Judge } from "../scoring/index.js";
+import { calibrationDigest, driftExposure, optimumFor, scoreEpisode, type Calibration, type Judge, type ScoringContext } from "../scoring/index.js";
 import type { TaskSet } from "../tasks/load.js";
 import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/schema.js";
+import { runtimeVersions } from "../version.js";
 import type { AssessmentConfig } from "./config.js";
-import { runEpisode } from "./episode.js";
+import { checkDataMatch } from "./data-check.js";
+import { runEpisode, trimForMemory, type EpisodeWorld } from "./episode.js";
 import { selectTasks, type Selection } from "./select.js";
-import type { Trajectory } from "./trajectory.js";
 
-
-/** The world an assessment runs in: tasks and the hosted org. */
-export type { DatasetKind };
-
+/** The world an assessment runs in: tasks and the hosted org, with where each came from. */
 export interface AssessmentData {
   readonly tasks: TaskSet;
   readonly org: OrgStore;
   readonly dataset: DatasetKind;
-}
-
-/** One finished task: its trajectory and scores. Purple failures carry no scores. */
-export interface TaskOutcome {
-  readonly task: TaskRecord;
-  readonly trajectory: Trajectory;
-  readonly score: EpisodeScore | undefined;
+  readonly sources: { readonly tasks: DataSource; readonly org: DataSource };
 }
 
 /** Progress of a running assessment, for status updates and progress bars. */
 export type AssessmentEvent =
-  | { readonly kind: "started"; readonly total: number; readonly selection: Selection }
+  | { readonly kind: "started"; readonly total: number; readonly resumed: number; readonly selection: Selection }
   | { readonly kind: "task_started"; readonly position: number; readonly total: number; readonly task: TaskRecord }
-  | { readonly kind: "task_finished"; readonly position: number; readonly total: number; readonly outcome: TaskOutcome };
+  | { readonly kind: "task_finished"; readonly done: number; readonly total: number; readonly record: EpisodeRecord };
 
-/** What drift and rot did to the org of an assessment. */
-export interface EntropySummary {
-  readonly renames: RenameMap;
-  readonly injected: Readonly<Record<string, number>>;
-}
+/** The abort reason that marks a run canceled (tasks/cancel); any other abort leaves it interrupted and resumable. */
+export const CANCELED = "canceled";
 
-export interface AssessmentRun {
-  readonly selection: Selection;
-  readonly outcomes: readonly TaskOutcome[];
-  readonly startedAt: Date;
-  readonly wallMs: number;
-  readonly entropy: EntropySummary;
+/** Everything a run needs besides the data and the purple. */
+export interface RunOptions {
+  readonly runId: string;
+  readonly participantUrl: string;
+  readonly config: AssessmentConfig;
+  readonly ignoredConfigKeys: readonly string[];
+  readonly judge: Judge;
+  readonly calibration: Calibration;
+  readonly onEvent?: (event: AssessmentEvent) => void;
+  /** Stops the run: no new episodes, and purple calls in flight are aborted. */
+  readonly signal?: AbortSignal;
+  /** Where each finished episode is made durable before it is reported. */
+  readonly journal?: Journal;
+  /** A journal of an earlier, interrupted attempt at the same run: its episodes are kept, not re-run. */
+  readonly resume?: StoredLog;
 }
 
 /** What drift and rot add to a task's text: renamed field names and distractor passages. */
@@ -85,7 +83,7 @@ export function briefFor(task: TaskRecord, config: AssessmentConfig, entropy: Te
     ...todayOf(task),
     entropy: { drift_level: config.drift_level, rot_level: config.rot_level, seed: config.seed },
   };
-  return { brief, events: { renamedInText, passages } };
+  return { brief, events: { renamedInText, passages: passages.map((passage) => passage.split("\n")[0]!.slice(0, 120)) } };
 }
 
 /** The date a task is set on: its "Today's date" line, if it has one. */
@@ -101,52 +99,125 @@ export function isPurpleFailure(trajectory: Trajectory): boolean {
   return PURPLE_FAILURES.has(trajectory.termination);
 }
 
-/**
- * Runs every selected task against the purple agent, `concurrency` episodes at a time.
- * Selection errors throw before any work; episode failures are recorded, never thrown.
- */
-export interface RunOptions {
-  readonly judge: Judge;
-  readonly onEvent?: (event: AssessmentEvent) => void;
-  readonly signal?: AbortSignal;
+/** The task as the log keeps it. */
+export function episodeTask(task: TaskRecord): EpisodeTask {
+  return { idx: task.idx, category: task.task, query: task.query, rewardMetric: task.reward_metric, answer: [...task.answer] };
 }
 
-export async function runAssessment(data: AssessmentData, purple: PurpleClient, config: AssessmentConfig, options: RunOptions): Promise<AssessmentRun> {
-  const { judge, signal } = options;
+/**
+ * Scores an episode into its log record. A purple that broke off the episode leaves it unscored;
+ * so does a scoring failure (a judge bug, say), with its reason, instead of failing the run.
+ */
+export async function scoreRecord(position: number, task: EpisodeTask, trajectory: Trajectory, judge: Judge, context: ScoringContext): Promise<EpisodeRecord> {
+  const base = { kind: "episode" as const, position, task, trajectory };
+  if (isPurpleFailure(trajectory)) return { ...base, score: null, unscored: `the purple agent broke off the episode (${trajectory.termination}${trajectory.error ? `: ${trajectory.error}` : ""})` };
+  try {
+    return { ...base, score: await scoreEpisode(task, trajectory, judge, context) };
+  } catch (error) {
+    return { ...base, score: null, unscored: `scoring failed: ${(error as Error).message}` };
+  }
+}
+
+/** `Object.Field` of every field drift renamed (original names), for exposure. */
+function renamedFields(renames: RenameMap): Set<string> {
+  return new Set(Object.entries(renames).flatMap(([object, map]) => Object.keys(map).map((field) => `${object}.${field}`)));
+}
+
+/** The episode seam implemented over the perturbed org copy. */
+function worldOf(base: OrgStore, perturbed: PerturbedOrg): EpisodeWorld {
+  const live = base.recordIds();
+  return {
+    runTool: (request, today) => runOrgTool(perturbed.org, request, { today }),
+    idStatus: (id) => (perturbed.distractorIds.has(id) ? "distractor" : live.has(id) ? "live" : "absent"),
+  };
+}
+
+/**
+ * Runs every selected task against the purple agent, `concurrency` episodes at a time, and
+ * returns the run's log. Each finished episode is journalled before it is reported. Selection
+ * errors throw before any work; episode failures are recorded, never thrown.
+ */
+export async function runAssessment(data: AssessmentData, purple: PurpleClient, options: RunOptions): Promise<AssessmentLog> {
+  const { config, judge, signal, journal } = options;
   const onEvent = options.onEvent ?? (() => undefined);
   const selection = selectTasks(data.tasks, config);
+  const check = checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
   // The purple agent acts in a perturbed copy of the org; the base org is never touched.
-  const world = perturbOrg(data.org, config.drift_level, config.rot_level, config.seed);
-  const textEntropy: TextEntropy = { renames: world.renames, guidance: guidanceByCategory(data.tasks) };
-  const startedAt = new Date();
+  const perturbed = perturbOrg(data.org, config.drift_level, config.rot_level, config.seed);
+  const renamed = renamedFields(perturbed.renames);
+  const world = worldOf(data.org, perturbed);
+  const textEntropy: TextEntropy = { renames: perturbed.renames, guidance: guidanceByCategory(data.tasks) };
+  const weights: Weights = config.weights;
+  const context: ScoringContext = { calibration: options.calibration, weights, driftInRun: renamed.size > 0 };
+  const startedAt = new Date(options.resume?.header.created_at ?? Date.now());
+  const header: LogHeader = options.resume?.header ?? {
+    kind: "header",
+    log_version: 1,
+    run_id: options.runId,
+    created_at: startedAt.toISOString(),
+    green_agent: { name: "Entropic CRMArena", versions: runtimeVersions() },
+    participant_url: options.participantUrl,
+    config: config as unknown as Record<string, unknown>,
+    ignored_config_keys: [...options.ignoredConfigKeys],
+    weights,
+    selection: { mode: selection.mode, size: selection.selectedBeforeSharding, shard_index: config.shard_index, num_shards: config.num_shards, task_idxs: selection.tasks.map((task) => task.idx) },
+    data: { dataset: data.dataset, tasks: { ...data.sources.tasks }, org: { ...data.sources.org }, check },
+    entropy: { seed: config.seed, drift_level: config.drift_level, rot_level: config.rot_level, rename_map: perturbed.renames, injected_records: perturbed.injected },
+    judge: { mode: judge.mode, primary_model: judge.models.primary, cheap_model: judge.models.cheap },
+    calibration: { source: options.calibration.source, digest: calibrationDigest(options.calibration) },
+  };
+  if (!options.resume) await journal?.writeHeader(header);
   const started = performance.now();
   const total = selection.tasks.length;
-  onEvent({ kind: "started", total, selection });
-  const outcomes: TaskOutcome[] = new Array(total);
+  const kept = new Map((options.resume?.episodes ?? []).map((record) => [record.position, trimRecord(record)]));
+  const records: EpisodeRecord[] = [...kept.values()];
+  onEvent({ kind: "started", total, resumed: kept.size, selection });
+  const queue = selection.tasks.map((task, i) => ({ task, position: i + 1 })).filter((entry) => !kept.has(entry.position));
   let next = 0;
   const worker = async () => {
-    while (next < total && !signal?.aborted) {
-      const position = next++;
-      const task = selection.tasks[position]!;
-      onEvent({ kind: "task_started", position: position + 1, total, task });
+    while (next < queue.length && !signal?.aborted) {
+      const { task, position } = queue[next++]!;
+      onEvent({ kind: "task_started", position, total, task });
       const { brief, events } = briefFor(task, config, textEntropy);
-      const trajectory = await runEpisode(brief, task.idx, world.org, purple, {
+      const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, renamed);
+      const trajectory = await runEpisode(brief, task.idx, world, purple, {
         maxSteps: config.max_steps,
         timeoutMs: config.timeout * 1000,
-        distractorIds: world.distractorIds,
-        textEvents: events,
+        entropy: { ...events, driftExposure: exposure },
+        ...(signal ? { signal } : {}),
       });
-      const score = isPurpleFailure(trajectory) ? undefined : await scoreEpisode(task, trajectory, judge);
-      const outcome: TaskOutcome = { task, trajectory, score };
-      outcomes[position] = outcome;
-      onEvent({ kind: "task_finished", position: position + 1, total, outcome });
+      // A canceled episode did not finish: it is not recorded, and a resumed run plays it again.
+      if (trajectory.termination === "canceled") continue;
+      const record = await scoreRecord(position, episodeTask(task), trajectory, judge, context);
+      await journal?.writeEpisode(record);
+      const light = trimRecord(record);
+      records.push(light);
+      onEvent({ kind: "task_finished", done: records.length, total, record: light });
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, total)) }, worker));
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, queue.length)) }, worker));
   } finally {
-    await world.org.close();
+    await perturbed.org.close();
   }
-  // After a cancellation, tasks never started leave holes: report only what ran.
-  return { selection, outcomes: outcomes.filter(Boolean), startedAt, wallMs: performance.now() - started, entropy: { renames: world.renames, injected: world.injected } };
+  records.sort((a, b) => a.position - b.position);
+  const footer: LogFooter = {
+    kind: "footer",
+    finished_at: new Date().toISOString(),
+    wall_ms: performance.now() - started + (options.resume?.footer?.wall_ms ?? 0),
+    status: records.length === total ? "completed" : signal?.reason === CANCELED ? "canceled" : "interrupted",
+    judge_usage: judgeUsage(judge),
+  };
+  await journal?.finish(footer);
+  return { header, episodes: records, footer };
+}
+
+function trimRecord(record: EpisodeRecord): EpisodeRecord {
+  return { ...record, trajectory: trimForMemory(record.trajectory) };
+}
+
+function judgeUsage(judge: Judge): LogFooter["judge_usage"] {
+  const usage = judge.usage();
+  if (!usage) return null;
+  return Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }]));
 }

@@ -1,18 +1,41 @@
+import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
-import type { AssessmentData } from "../assessment/index.js";
-import { openOrg, type OpenOrgOptions } from "../org/index.js";
-import { loadTaskFile } from "../tasks/load.js";
-import { chooseData } from "./paths.js";
+import type { DataSource, DatasetKind } from "../log/index.js";
+import { openOrg, type OpenOrgOptions, type OrgStore } from "../org/index.js";
+import { CalibrationSchema, type Calibration } from "../scoring/index.js";
+import { loadTaskFile, type TaskSet } from "../tasks/load.js";
+import { CALIBRATION_FILE, chooseData } from "./paths.js";
+
+/** Tasks and org, loaded, with where each came from. */
+export interface LoadedData {
+  readonly tasks: TaskSet;
+  readonly org: OrgStore;
+  readonly dataset: DatasetKind;
+  readonly sources: { readonly tasks: DataSource; readonly org: DataSource };
+}
 
 /** Loads the tasks and the org an assessment runs on, and says loudly when it is the sample. */
-export function loadAssessmentData(explicit: { tasks?: string | undefined; org?: string | undefined }, logger: Logger, orgOptions: OpenOrgOptions = {}): AssessmentData {
+export function loadAssessmentData(explicit: { tasks?: string | undefined; org?: string | undefined }, logger: Logger, orgOptions: OpenOrgOptions = {}): LoadedData {
   const choice = chooseData(explicit);
   const tasks = loadTaskFile(choice.tasksPath);
   const org = openOrg(choice.orgPath, orgOptions);
   const rows = org.schema.objects.reduce((sum, object) => sum + object.rowCount, 0);
   logger.info({ tasks: choice.tasksPath, taskCount: tasks.tasks.length, org: choice.orgPath, objects: org.schema.objects.length, rows, dataset: choice.dataset }, "data loaded");
-  if (choice.dataset === "sample") {
-    logger.warn("USING THE BUNDLED SAMPLE DATA, not the real CRMArena-Pro org and tasks. Run `entropic-crmarena data fetch` for the real benchmark.");
+  if (choice.sources.org.kind === "sample") {
+    logger.warn("USING THE BUNDLED SAMPLE ORG, not the real CRMArena-Pro org. Run `entropic-crmarena data fetch` for the real benchmark.");
   }
-  return { tasks, org, dataset: choice.dataset };
+  return { tasks, org, dataset: choice.dataset, sources: choice.sources };
+}
+
+/** The calibration the efficiency dimensions are measured against (data/calibration.json, written by `calibrate`). */
+export function loadCalibration(path = CALIBRATION_FILE): Calibration {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`cannot read the calibration ${path}: ${(error as Error).message} (run \`entropic-crmarena calibrate\`)`);
+  }
+  const parsed = CalibrationSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${path} is not a calibration: field '${parsed.error.issues[0]!.path.join(".")}': ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
 }

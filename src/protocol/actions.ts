@@ -1,11 +1,24 @@
+import { z } from "zod";
 import { executeRequest } from "../org/tools.js";
 import { ToolArgumentSchemas, TOOL_NAMES, type OrgToolCall } from "./tools.js";
 import type { PurpleReply } from "./reply.js";
 
 /** Where in the reply the action was found. */
-export type ActionSource = "data_part" | "json" | "tag" | "text";
+export const ActionSourceSchema = z.enum(["data_part", "json", "tag", "text"]);
+export type ActionSource = z.infer<typeof ActionSourceSchema>;
 
-/** One parsed purple action: a tool call, a final answer, or a reply we could not use. */
+const toolAction = <T extends keyof typeof ToolArgumentSchemas>(tool: T) =>
+  z.object({ kind: z.literal("tool"), source: ActionSourceSchema, tool: z.literal(tool), args: ToolArgumentSchemas[tool] });
+
+/** One parsed purple action: a tool call, a final answer, or a reply we could not use (as logged). */
+export const ActionSchema = z.union([
+  toolAction("describe_schema"),
+  toolAction("soql_query"),
+  toolAction("sosl_search"),
+  toolAction("sql_query"),
+  z.object({ kind: z.literal("answer"), answer: z.string(), source: ActionSourceSchema }),
+  z.object({ kind: z.literal("invalid"), reason: z.string(), source: ActionSourceSchema }),
+]);
 export type Action =
   | ({ readonly kind: "tool"; readonly source: ActionSource } & OrgToolCall)
   | { readonly kind: "answer"; readonly answer: string; readonly source: ActionSource }
@@ -134,5 +147,13 @@ function firstBalancedObject(text: string): string | undefined {
     else if (ch === "{") depth++;
     else if (ch === "}" && --depth === 0) return text.slice(start, i + 1);
   }
+  return undefined;
+}
+
+/** The query text of an action that reads data (SQL, SOQL or SOSL); undefined for anything else. */
+export function queryText(action: Action): string | undefined {
+  if (action.kind !== "tool") return undefined;
+  if (action.tool === "sql_query" || action.tool === "soql_query") return action.args.query;
+  if (action.tool === "sosl_search") return action.args.search;
   return undefined;
 }

@@ -1,14 +1,19 @@
 import { z } from "zod";
 
+const ANSWER = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()]);
+
 /** Arguments of each tool the purple agent may call, validated at the boundary. */
 export const ToolArgumentSchemas = {
   describe_schema: z.object({ object: z.string().min(1).optional() }).strict(),
   soql_query: z.object({ query: z.string().trim().min(1, "query must not be empty") }).strict(),
   sosl_search: z.object({ search: z.string().trim().min(1, "search must not be empty") }).strict(),
   sql_query: z.object({ query: z.string().trim().min(1, "query must not be empty") }).strict(),
+  // `content` is tau2-bench's name for the same argument; purples built on its conventions use it.
   respond: z
-    .object({ answer: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])), z.null()]) })
-    .strict(),
+    .object({ answer: ANSWER.optional(), content: ANSWER.optional() })
+    .strict()
+    .refine((args) => "answer" in args || "content" in args, { message: "respond needs 'answer' (or its alias 'content')", path: ["answer"] })
+    .transform((args) => ({ answer: "answer" in args ? args.answer : args.content })),
 } as const;
 
 export type ToolName = keyof typeof ToolArgumentSchemas;

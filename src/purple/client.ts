@@ -21,7 +21,7 @@ export interface PurpleTurn {
 }
 
 /** Why a purple turn failed; each ends only its own episode. */
-export type PurpleFailureKind = "timeout" | "unreachable" | "protocol" | "task_failed" | "too_large";
+export type PurpleFailureKind = "timeout" | "unreachable" | "protocol" | "task_failed" | "too_large" | "canceled";
 
 export class PurpleError extends Error {
   override readonly name = "PurpleError";
@@ -36,7 +36,8 @@ export class PurpleError extends Error {
 /** The green agent's view of a purple agent: send one message, get one reply. */
 export interface PurpleClient {
   readonly url: string;
-  send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number): Promise<PurpleTurn>;
+  /** One turn; `signal` aborts the call in flight (cancel, shutdown) and the promise rejects. */
+  send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number, signal?: AbortSignal): Promise<PurpleTurn>;
 }
 
 export interface PurpleClientOptions {
@@ -88,8 +89,9 @@ export class A2APurpleClient implements PurpleClient {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
   }
 
-  async send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number): Promise<PurpleTurn> {
-    const signal = AbortSignal.timeout(timeoutMs);
+  async send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number, stop?: AbortSignal): Promise<PurpleTurn> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     const outgoing: Message = {
       kind: "message",
       role: "user",
@@ -110,7 +112,8 @@ export class A2APurpleClient implements PurpleClient {
       return toTurn(result);
     } catch (error) {
       if (error instanceof PurpleError) throw error;
-      if (signal.aborted) throw new PurpleError("timeout", `the purple agent did not answer within ${timeoutMs / 1000} s`);
+      if (stop?.aborted) throw new PurpleError("canceled", "the call was aborted: the assessment is stopping");
+      if (timeout.aborted) throw new PurpleError("timeout", `the purple agent did not answer within ${timeoutMs / 1000} s`);
       if (error instanceof ReplyTooLargeError || (error as Error).cause instanceof ReplyTooLargeError) {
         throw new PurpleError("too_large", (error instanceof ReplyTooLargeError ? error : ((error as Error).cause as Error)).message);
       }

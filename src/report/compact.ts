@@ -1,10 +1,11 @@
 import type { Action } from "../protocol/index.js";
-import type { Trajectory } from "../assessment/trajectory.js";
+import type { Trajectory } from "../log/index.js";
+import { elide } from "../util/elide.js";
 
 const CUT = 300;
 
-function cut(text: string, length = CUT): string {
-  return text.length <= length ? text : `${text.slice(0, length)}… (+${text.length - length} chars)`;
+function cut(text: string): string {
+  return elide(text, CUT);
 }
 
 export function describeAction(action: Action): string {

@@ -1,4 +1,3 @@
-export { buildResults, RESULTS_LAYOUT_VERSION, type ResultsContext, type ResultsObject } from "./results.js";
+export { buildResults, aggregate, summaryOf, dimensionAveragesOf, RESULTS_LAYOUT_VERSION, type ResultsObject, type Aggregates } from "./results.js";
 export { summaryText } from "./summary.js";
-export { writeTrajectories } from "./trajectories.js";
 export { compactTrajectory, describeAction } from "./compact.js";

@@ -1,63 +1,41 @@
-import type { AssessmentConfig, AssessmentRun, DatasetKind, TaskOutcome } from "../assessment/index.js";
-import { DIMENSIONS, type DimensionScores, type Judge, type VerdictSource } from "../scoring/index.js";
-import type { RewardMetric } from "../tasks/schema.js";
+import { DIMENSIONS, type AssessmentLog, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
 import { pythonRepr } from "../util/python-literal.js";
 import { naiveUtcIso, pyRound } from "../util/python-round.js";
-import { ROT_PASSAGES } from "../entropy/index.js";
 import { compactTrajectory } from "./compact.js";
 
 /** The results layout version the leaderboard's queries were written against. */
 export const RESULTS_LAYOUT_VERSION = "2.0.0";
 
-export interface ResultsContext {
-  readonly participantUrl: string;
-  readonly config: AssessmentConfig;
-  readonly ignoredConfigKeys: readonly string[];
-  readonly dataset: DatasetKind;
-  readonly taskSource: string;
-  readonly orgSource: string;
-  readonly run: AssessmentRun;
-  readonly versions: Readonly<Record<string, string>>;
-  readonly judge: Judge;
-  readonly trajectoriesFile?: string;
-}
-
 const seconds = (ms: number) => pyRound(ms / 1000, 2);
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : pyRound((100 * part) / whole, 1));
+const passed = (record: EpisodeRecord) => record.score?.original.passed ?? false;
 
-function passed(outcome: TaskOutcome): boolean {
-  return outcome.score?.original.passed ?? false;
-}
-
-function taskEntry(outcome: TaskOutcome, split: string) {
-  const { task, trajectory, score } = outcome;
+function taskEntry(record: EpisodeRecord, split: string) {
+  const { task, trajectory, score } = record;
   const head = {
     task_idx: String(task.idx),
-    task_category: task.task,
+    task_category: task.category,
     task_query: task.query,
-    dataset_reference: { source: "Salesforce/CRMArenaPro", split, idx: task.idx, reward_metric: task.reward_metric },
+    dataset_reference: { source: "Salesforce/CRMArenaPro", split, idx: task.idx, reward_metric: task.rewardMetric },
   };
+  const warnings = trajectory.steps.flatMap((step) => step.warnings ?? []);
   if (!score) {
     return {
       ...head,
       crm_reward: 0,
       total_score: 0,
       dimension_scores: {},
-      error: trajectory.error ?? trajectory.termination,
+      error: trajectory.error ?? record.unscored ?? trajectory.termination,
       success: false,
       termination: trajectory.termination,
-      entropy_events: entropyEvents(trajectory),
+      unscored: record.unscored ?? null,
+      entropy_events: entropyEvents(record),
+      ...(warnings.length > 0 ? { warnings } : {}),
       trajectory: compactTrajectory(trajectory),
     };
   }
   const success = score.original.passed;
   const dimensionScores = roundScores(score.dimensions);
-  const timing = {
-    total_seconds: seconds(trajectory.totalMs),
-    purple_agent_seconds: seconds(trajectory.purpleMs),
-    green_agent_seconds: seconds(trajectory.greenMs),
-    purple_agent_percent: percent(trajectory.purpleMs, trajectory.totalMs),
-  };
   return {
     ...head,
     entropic: { crm_reward: score.original.reward, total_score: score.totalScore, dimension_scores: dimensionScores, success },
@@ -74,12 +52,20 @@ function taskEntry(outcome: TaskOutcome, split: string) {
       queries: score.signals.queries,
       failed_queries: score.signals.failedQueries,
       invalid_actions: score.signals.invalidActions,
-      token_source: score.signals.tokenSource,
+      errors: score.signals.errors,
+      errors_recovered: score.signals.errorsRecovered,
+      reported_tokens: score.signals.reportedTokens,
+      answer_ids: { live: score.signals.answerIdsLive, distractor: score.signals.answerIdsDistractor, absent: score.signals.answerIdsAbsent },
     },
-    timing,
+    timing: {
+      total_seconds: seconds(trajectory.totalMs),
+      purple_agent_seconds: seconds(trajectory.purpleMs),
+      green_agent_seconds: seconds(trajectory.greenMs),
+      purple_agent_percent: percent(trajectory.purpleMs, trajectory.totalMs),
+    },
     original: { reward: score.original.reward, parsed_answer: score.original.parsedAnswer },
     termination: trajectory.termination,
-    entropy_events: entropyEvents(trajectory),
+    entropy_events: entropyEvents(record),
     judge: {
       method: score.original.judge.method,
       source: score.original.judge.source,
@@ -87,165 +73,170 @@ function taskEntry(outcome: TaskOutcome, split: string) {
       raw_output: score.original.judge.rawOutput,
       ...(score.original.judge.fallback ? { fallback: score.original.judge.fallback } : {}),
     },
+    not_applicable: score.notApplicable,
+    optimum: score.optimum,
+    ...(warnings.length > 0 ? { warnings } : {}),
     trajectory: compactTrajectory(trajectory),
   };
 }
 
 /** The drift and rot events that touched a task, for the per-task entry. */
-function entropyEvents(trajectory: TaskOutcome["trajectory"]) {
+function entropyEvents({ trajectory }: EpisodeRecord) {
   return {
     renamed_in_text: trajectory.entropy.renamedInText,
-    passages: trajectory.entropy.passages.length,
+    drift_exposure: trajectory.entropy.driftExposure,
+    passages: trajectory.entropy.passages,
     distractor_records_seen: trajectory.entropy.distractorIdsSeen.length,
-    distractor_ids_in_answer: trajectory.entropy.distractorIdsInAnswer,
+    distractor_ids_in_answer: trajectory.answerIds.filter((entry) => entry.status === "distractor").map((entry) => entry.id),
   };
 }
 
 function roundScores(scores: DimensionScores): DimensionScores {
-  return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, pyRound(scores[dimension], 2)])) as DimensionScores;
+  return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, scores[dimension] === null ? null : pyRound(scores[dimension], 2)])) as DimensionScores;
 }
 
-function summarise(outcomes: readonly TaskOutcome[]) {
-  const total = outcomes.length;
-  const totalPassed = outcomes.filter(passed).length;
-  const scoreSum = outcomes.reduce((sum, outcome) => sum + (outcome.score?.totalScore ?? 0), 0);
+/**
+ * Sums from which every aggregate is computed, exactly, over one shard or over many: the
+ * leaderboard's queries add the `aggregates` of a run's shards, and `merge` does the same.
+ */
+export function aggregate(records: readonly EpisodeRecord[]) {
+  const scored = records.filter((record) => record.score);
   return {
-    pass_rate: total === 0 ? 0 : pyRound(totalPassed / total, 3),
-    total_tasks: total,
-    total_passed: totalPassed,
-    avg_score: total === 0 ? 0 : pyRound(scoreSum / total, 1),
+    total_tasks: records.length,
+    passed: records.filter(passed).length,
+    scored: scored.length,
+    score_sum: records.reduce((sum, record) => sum + (record.score?.totalScore ?? 0), 0),
+    dimensions: Object.fromEntries(
+      DIMENSIONS.map((dimension) => {
+        const values = scored.map((record) => record.score!.dimensions[dimension]).filter((value): value is number => value !== null);
+        return [dimension, { sum: values.reduce((a, b) => a + b, 0), count: values.length }];
+      }),
+    ) as Record<(typeof DIMENSIONS)[number], { sum: number; count: number }>,
+    original: { scored: scored.length, passed: scored.filter(passed).length },
+  };
+}
+export type Aggregates = ReturnType<typeof aggregate>;
+
+/** The leaderboard's summary figures from the sums. */
+export function summaryOf(sums: Aggregates) {
+  return {
+    pass_rate: sums.total_tasks === 0 ? 0 : pyRound(sums.passed / sums.total_tasks, 3),
+    total_tasks: sums.total_tasks,
+    total_passed: sums.passed,
+    avg_score: sums.total_tasks === 0 ? 0 : pyRound(sums.score_sum / sums.total_tasks, 1),
   };
 }
 
-function dimensionAverages(outcomes: readonly TaskOutcome[]): Record<string, number | null> {
-  const scored = outcomes.filter((outcome) => outcome.score);
-  return Object.fromEntries(
-    DIMENSIONS.map((dimension) => [
-      dimension,
-      scored.length === 0 ? null : pyRound(scored.reduce((sum, outcome) => sum + outcome.score!.dimensions[dimension], 0) / scored.length, 1),
-    ]),
-  );
+/** Each dimension's mean over the episodes where it applies; null where it applied nowhere. */
+export function dimensionAveragesOf(sums: Aggregates): Record<string, number | null> {
+  return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, sums.dimensions[dimension].count === 0 ? null : pyRound(sums.dimensions[dimension].sum / sums.dimensions[dimension].count, 1)]));
 }
 
-function byCategory(outcomes: readonly TaskOutcome[]) {
-  const groups = new Map<string, TaskOutcome[]>();
-  for (const outcome of outcomes) groups.set(outcome.task.task, [...(groups.get(outcome.task.task) ?? []), outcome]);
+function byCategory(records: readonly EpisodeRecord[]) {
+  const groups = new Map<string, EpisodeRecord[]>();
+  for (const record of records) groups.set(record.task.category, [...(groups.get(record.task.category) ?? []), record]);
   return Object.fromEntries(
     [...groups].map(([category, group]) => {
       const passedCount = group.filter(passed).length;
-      const scoreSum = group.reduce((sum, outcome) => sum + (outcome.score?.totalScore ?? 0), 0);
+      const scoreSum = group.reduce((sum, record) => sum + (record.score?.totalScore ?? 0), 0);
       return [category, { count: group.length, passed: passedCount, total_score: scoreSum, pass_rate: passedCount / group.length, avg_score: scoreSum / group.length }];
     }),
   );
 }
 
 /** The `original` block: CRMArena-Pro accuracy over the tasks that were scored. */
-function originalBlock(outcomes: readonly TaskOutcome[], skip: boolean) {
+function originalBlock(records: readonly EpisodeRecord[], skip: boolean) {
   if (skip) {
     return { scores: { accuracy: null, accuracy_percent: null }, summary: { total_tasks: null, passed: null, failed: null }, by_category: {}, by_metric_type: {} };
   }
-  const scored = outcomes.filter((outcome) => outcome.score);
+  const scored = records.filter((record) => record.score);
   const passedCount = scored.filter(passed).length;
   const accuracy = scored.length === 0 ? 0 : passedCount / scored.length;
-  const tally = (key: (outcome: TaskOutcome) => string) => {
+  const tally = (key: (record: EpisodeRecord) => string) => {
     const groups = new Map<string, { total: number; passed: number }>();
-    for (const outcome of scored) {
-      const group = groups.get(key(outcome)) ?? { total: 0, passed: 0 };
+    for (const record of scored) {
+      const group = groups.get(key(record)) ?? { total: 0, passed: 0 };
       group.total++;
-      if (passed(outcome)) group.passed++;
-      groups.set(key(outcome), group);
+      if (passed(record)) group.passed++;
+      groups.set(key(record), group);
     }
     return Object.fromEntries([...groups].map(([name, group]) => [name, { ...group, accuracy: pyRound(group.passed / group.total, 4) }]));
   };
   return {
     scores: { accuracy: pyRound(accuracy, 4), accuracy_percent: pyRound(accuracy * 100, 2) },
     summary: { total_tasks: scored.length, passed: passedCount, failed: scored.length - passedCount },
-    by_category: tally((outcome) => outcome.task.task),
-    by_metric_type: tally((outcome) => outcome.task.reward_metric satisfies RewardMetric),
+    by_category: tally((record) => record.task.category),
+    by_metric_type: tally((record) => record.task.rewardMetric),
   };
 }
 
 /** Which judge decided, how often each kind of verdict was used, and what the models cost. */
-function judgeSummary(judge: Judge, outcomes: readonly TaskOutcome[]) {
+function judgeSummary(log: AssessmentLog) {
   const counts: Record<VerdictSource | "none", number> = { llm: 0, cache: 0, heuristic: 0, none: 0 };
-  for (const outcome of outcomes) if (outcome.score) counts[outcome.score.original.judge.source]++;
-  const usage = judge.usage();
-  return {
-    mode: judge.mode,
-    primary_model: judge.models.primary,
-    cheap_model: judge.models.cheap,
-    verdicts: counts,
-    usage: usage
-      ? Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }]))
-      : null,
-  };
+  for (const record of log.episodes) if (record.score) counts[record.score.original.judge.source]++;
+  return { mode: log.header.judge.mode, primary_model: log.header.judge.primary_model, cheap_model: log.header.judge.cheap_model, verdicts: counts, usage: log.footer.judge_usage };
 }
 
-function terminationCounts(outcomes: readonly TaskOutcome[]): Record<string, number> {
+function terminationCounts(records: readonly EpisodeRecord[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const outcome of outcomes) counts[outcome.trajectory.termination] = (counts[outcome.trajectory.termination] ?? 0) + 1;
+  for (const record of records) counts[record.trajectory.termination] = (counts[record.trajectory.termination] ?? 0) + 1;
   return counts;
 }
 
 /**
- * The results object: every key of the leaderboard's version 2.0.0 layout, in its order and
- * with its types, followed by the keys this implementation adds.
+ * The results object, built from the assessment log alone: every key of the leaderboard's
+ * version 2.0.0 layout, in its order and with its types, followed by the keys this
+ * implementation adds.
  */
-export function buildResults(context: ResultsContext) {
-  const { run, config } = context;
-  const outcomes = run.outcomes;
-  const split = config.org_type;
-  const summary = summarise(outcomes);
-  const dimension_averages = dimensionAverages(outcomes);
-  const by_category = byCategory(outcomes);
-  const purpleMs = outcomes.reduce((sum, outcome) => sum + outcome.trajectory.purpleMs, 0);
-  const greenMs = outcomes.reduce((sum, outcome) => sum + outcome.trajectory.greenMs, 0);
+export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}) {
+  const { header, footer } = log;
+  const records = log.episodes;
+  const config = header.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number };
+  const sums = aggregate(records);
+  const summary = summaryOf(sums);
+  const dimension_averages = dimensionAveragesOf(sums);
+  const by_category = byCategory(records);
+  const purpleMs = records.reduce((sum, record) => sum + record.trajectory.purpleMs, 0);
+  const greenMs = records.reduce((sum, record) => sum + record.trajectory.greenMs, 0);
   return {
-    participants: { agent: context.participantUrl },
-    results: outcomes.map((outcome) => taskEntry(outcome, split)),
+    participants: { agent: header.participant_url },
+    results: records.map((record) => taskEntry(record, config.org_type)),
     entropic: { summary, dimension_averages, by_category },
     summary,
     dimension_averages,
     by_category,
     extension_metrics: { drift_level: config.drift_level, rot_level: config.rot_level, org_type: config.org_type, skip_original: config.skip_original },
-    timestamp: naiveUtcIso(run.startedAt),
+    timestamp: naiveUtcIso(new Date(header.created_at)),
     version: RESULTS_LAYOUT_VERSION,
-    original: originalBlock(outcomes, config.skip_original),
+    original: originalBlock(records, config.skip_original),
     timing: {
-      total_seconds: seconds(run.wallMs),
+      total_seconds: seconds(footer.wall_ms),
       purple_agent_seconds: seconds(purpleMs),
       green_agent_seconds: seconds(greenMs),
       // From the rounded total, so that re-scoring (which only has the total) gives the same figure.
-      avg_seconds_per_task: outcomes.length === 0 ? 0 : pyRound(seconds(run.wallMs) / outcomes.length, 2),
+      avg_seconds_per_task: records.length === 0 ? 0 : pyRound(seconds(footer.wall_ms) / records.length, 2),
       purple_agent_percent: percent(purpleMs, purpleMs + greenMs),
     },
-    green_agent: { name: "Entropic CRMArena", versions: context.versions },
+    green_agent: header.green_agent,
     seed: config.seed,
-    dataset: context.dataset,
-    data_sources: { tasks: context.taskSource, org: context.orgSource },
-    config,
-    ignored_config_keys: [...context.ignoredConfigKeys],
-    selection: {
-      mode: run.selection.mode,
-      selected: run.selection.selectedBeforeSharding,
-      in_this_shard: outcomes.length,
-      shard_index: config.shard_index,
-      num_shards: config.num_shards,
+    dataset: header.data.dataset,
+    data_sources: { tasks: header.data.tasks, org: header.data.org, check: header.data.check },
+    config: header.config,
+    ignored_config_keys: header.ignored_config_keys,
+    status: footer.status,
+    run: {
+      id: header.run_id,
+      shard_index: header.selection.shard_index,
+      num_shards: header.selection.num_shards,
+      selection: { mode: header.selection.mode, size: header.selection.size, seed: config.seed, in_this_shard: header.selection.task_idxs.length },
     },
-    entropy: {
-      seed: config.seed,
-      drift_level: config.drift_level,
-      rot_level: config.rot_level,
-      applied: true,
-      rename_map: run.entropy.renames,
-      renamed_fields: Object.values(run.entropy.renames).reduce((sum, map) => sum + Object.keys(map).length, 0),
-      injected_records: run.entropy.injected,
-      injected_records_total: Object.values(run.entropy.injected).reduce((sum, count) => sum + count, 0),
-      passages_per_task: ROT_PASSAGES[config.rot_level],
-    },
-    judge: judgeSummary(context.judge, outcomes),
-    terminations: terminationCounts(outcomes),
-    ...(context.trajectoriesFile ? { trajectories_file: context.trajectoriesFile } : {}),
+    aggregates: sums,
+    weights: header.weights,
+    calibration: header.calibration,
+    entropy: header.entropy,
+    judge: judgeSummary(log),
+    terminations: terminationCounts(records),
+    ...(options.logFile ? { log_file: options.logFile } : {}),
   };
 }
 

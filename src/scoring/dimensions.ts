@@ -1,139 +1,109 @@
-import { queryText, type Trajectory, type TrajectoryStep } from "../assessment/trajectory.js";
-import { idsIn } from "../util/salesforce-id.js";
-import { optimalQueries } from "./optimum.js";
+import { DIMENSIONS, type Dimension, type DimensionScores, type EpisodeSignals, type Optimum, type OriginalScore, type Trajectory, type TrajectoryStep, type Weights } from "../log/index.js";
+import { queryText } from "../protocol/index.js";
 
-/** The seven entropic dimensions, each 0-100 where higher is better. */
-export const DIMENSIONS = [
-  "FUNCTIONAL",
-  "DRIFT_ADAPTATION",
-  "TOKEN_EFFICIENCY",
-  "QUERY_EFFICIENCY",
-  "ERROR_RECOVERY",
-  "TRAJECTORY_EFFICIENCY",
-  "HALLUCINATION_RATE",
-] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
-export type DimensionScores = Record<Dimension, number>;
-
-/** How much each dimension weighs in `total_score` (sums to 1). */
-export const DIMENSION_WEIGHTS: DimensionScores = {
-  FUNCTIONAL: 0.4,
-  DRIFT_ADAPTATION: 0.15,
-  HALLUCINATION_RATE: 0.15,
-  ERROR_RECOVERY: 0.1,
-  QUERY_EFFICIENCY: 0.1,
-  TRAJECTORY_EFFICIENCY: 0.05,
-  TOKEN_EFFICIENCY: 0.05,
+/**
+ * The predecessor's published weights, which the leaderboard's history was scored with. A run
+ * may set others (config `weights`); the weights used are written into every result.
+ */
+export const DEFAULT_WEIGHTS: Weights = {
+  FUNCTIONAL: 0.3,
+  DRIFT_ADAPTATION: 0.2,
+  TOKEN_EFFICIENCY: 0.12,
+  QUERY_EFFICIENCY: 0.12,
+  ERROR_RECOVERY: 0.08,
+  TRAJECTORY_EFFICIENCY: 0.1,
+  HALLUCINATION_RATE: 0.08,
 };
 
-/** Tokens allowed per necessary turn on top of the task message before TOKEN_EFFICIENCY drops. */
-export const TOKENS_PER_TURN_ALLOWANCE = 1_000;
-
-/** Errors that mean "that name is not in the schema" (SOQL/SOSL and SQL wordings), not type or syntax errors. */
-const SCHEMA_ERROR = /No such column|Didn't understand relationship|sObject type '.*' is not supported|no such table|has no column/i;
-
-/** Signals measured from a trajectory; the dimensions are functions of these only. */
-export interface EpisodeSignals {
-  readonly turns: number;
-  readonly queries: number;
-  readonly failedQueries: number;
-  readonly toolCalls: number;
-  readonly invalidActions: number;
-  readonly schemaErrors: number;
-  readonly schemaErrorsRecovered: number;
-  readonly errors: number;
-  readonly errorsRecovered: number;
-  readonly tokens: number;
-  readonly tokenSource: "reported" | "counted";
-  readonly answerIds: number;
-  readonly groundedAnswerIds: number;
-}
-
+/** Signals of a trajectory: counts only, no judgement. */
 export function measureSignals(trajectory: Trajectory): EpisodeSignals {
   const steps = trajectory.steps;
-  const isQuery = (step: TrajectoryStep) => queryText(step.action) !== undefined;
-  const isTool = (step: TrajectoryStep) => step.action.kind === "tool";
-  const failedTool = (step: TrajectoryStep) => isTool(step) && step.observation?.ok === false;
-  const schemaError = (step: TrajectoryStep) => failedTool(step) && SCHEMA_ERROR.test(`${step.observation?.code} ${step.observation?.message}`);
-  const laterSucceeds = (index: number, predicate: (step: TrajectoryStep) => boolean) =>
-    steps.slice(index + 1).some((step) => predicate(step));
-  const successfulQuery = (step: TrajectoryStep) => isQuery(step) && step.observation?.ok === true;
-  const successfulTool = (step: TrajectoryStep) => isTool(step) && step.observation?.ok === true;
-  const validAction = (step: TrajectoryStep) => step.action.kind !== "invalid";
-
-  let schemaErrors = 0;
-  let schemaErrorsRecovered = 0;
+  const failedTool = (step: TrajectoryStep) => step.action.kind === "tool" && step.observation?.ok === false;
+  const laterSucceeds = (index: number, predicate: (step: TrajectoryStep) => boolean) => steps.slice(index + 1).some(predicate);
   let errors = 0;
   let errorsRecovered = 0;
   steps.forEach((step, index) => {
-    if (schemaError(step)) {
-      schemaErrors++;
-      if (laterSucceeds(index, successfulQuery)) schemaErrorsRecovered++;
-    }
-    if (failedTool(step)) {
+    const action = step.action;
+    if (failedTool(step) && action.kind === "tool") {
       errors++;
-      // Recovery is a later success of the same kind of action: a failed SOQL query by a SOQL query that works.
-      const tool = step.action.kind === "tool" ? step.action.tool : undefined;
-      if (laterSucceeds(index, (later) => successfulTool(later) && later.action.kind === "tool" && later.action.tool === tool)) errorsRecovered++;
-    } else if (step.action.kind === "invalid") {
+      // A failed call is recovered by a later successful call of the same tool (a SOQL error by a SOQL query that works).
+      if (laterSucceeds(index, (later) => later.action.kind === "tool" && later.action.tool === action.tool && later.observation?.ok === true)) errorsRecovered++;
+    } else if (action.kind === "invalid") {
       errors++;
-      if (laterSucceeds(index, validAction)) errorsRecovered++;
+      if (laterSucceeds(index, (later) => later.action.kind !== "invalid")) errorsRecovered++;
     }
   });
-
   const reported = steps.length > 0 && steps.every((step) => step.usage !== undefined);
-  const tokens = reported
-    ? steps.reduce((sum, step) => sum + step.usage!.inputTokens + step.usage!.outputTokens, 0)
-    : steps.reduce((sum, step) => sum + step.sent.tokens + step.received.tokens, 0);
-
-  const answerIds = idsIn(trajectory.answer ?? "");
-  // An Id is grounded when the purple was shown it, and it is not a deleted (distractor) record.
-  const distractors = new Set(trajectory.entropy.distractorIdsInAnswer);
-  const grounded = answerIds.filter((id) => trajectory.shownText.includes(id) && !distractors.has(id));
-
+  const status = (wanted: string) => trajectory.answerIds.filter((entry) => entry.status === wanted).length;
   return {
     turns: steps.length,
-    queries: steps.filter(isQuery).length,
-    failedQueries: steps.filter((step) => isQuery(step) && step.observation?.ok === false).length,
-    toolCalls: steps.filter(isTool).length,
+    queries: steps.filter((step) => queryText(step.action) !== undefined).length,
+    failedQueries: steps.filter((step) => queryText(step.action) !== undefined && step.observation?.ok === false).length,
+    toolCalls: steps.filter((step) => step.action.kind === "tool").length,
     invalidActions: steps.filter((step) => step.action.kind === "invalid").length,
-    schemaErrors,
-    schemaErrorsRecovered,
     errors,
     errorsRecovered,
-    tokens,
-    tokenSource: reported ? "reported" : "counted",
-    answerIds: answerIds.length,
-    groundedAnswerIds: grounded.length,
+    tokens: steps.reduce((sum, step) => sum + step.sent.tokens + step.received.tokens, 0),
+    reportedTokens: reported ? steps.reduce((sum, step) => sum + step.usage!.inputTokens + step.usage!.outputTokens, 0) : null,
+    answerIds: trajectory.answerIds.length,
+    answerIdsLive: status("live"),
+    answerIdsDistractor: status("distractor"),
+    answerIdsAbsent: status("absent"),
   };
 }
 
-const ratio = (part: number, whole: number) => (whole === 0 ? 100 : (100 * part) / whole);
-const capped = (optimum: number, used: number) => (used <= optimum ? 100 : (100 * optimum) / used);
-
-/** The seven dimensions of one episode; `reward` is the CRMArena-Pro reward (0-1). */
-export function scoreDimensions(trajectory: Trajectory, signals: EpisodeSignals, reward: number): DimensionScores {
-  const optimum = optimalQueries(trajectory.category);
-  const answered = trajectory.termination === "answered";
-  const tokenBudget =
-    signals.tokenSource === "reported"
-      ? (trajectory.firstMessageTokens + TOKENS_PER_TURN_ALLOWANCE) * (optimum + 1)
-      : trajectory.firstMessageTokens + TOKENS_PER_TURN_ALLOWANCE * (optimum + 1);
-  let queryEfficiency: number;
-  if (optimum === 0) queryEfficiency = 100 / (1 + signals.queries);
-  else if (signals.queries === 0) queryEfficiency = 0;
-  else queryEfficiency = capped(optimum, signals.queries);
-  return {
-    FUNCTIONAL: 100 * reward,
-    DRIFT_ADAPTATION: ratio(signals.schemaErrorsRecovered, signals.schemaErrors),
-    TOKEN_EFFICIENCY: signals.tokens === 0 ? 0 : capped(tokenBudget, signals.tokens),
-    QUERY_EFFICIENCY: queryEfficiency,
-    ERROR_RECOVERY: ratio(signals.errorsRecovered, signals.errors),
-    TRAJECTORY_EFFICIENCY: answered ? capped(optimum + 1, signals.turns) : 0,
-    HALLUCINATION_RATE: ratio(signals.groundedAnswerIds, signals.answerIds),
-  };
+/** The seven dimensions of one episode, and why each one that is null does not apply. */
+export interface DimensionOutcome {
+  readonly dimensions: DimensionScores;
+  readonly notApplicable: Partial<Record<Dimension, string>>;
 }
 
-export function totalScore(scores: DimensionScores): number {
-  return DIMENSIONS.reduce((sum, dimension) => sum + DIMENSION_WEIGHTS[dimension] * scores[dimension], 0);
+/** SPL's path term: the optimum over what was used, capped at 1 (Anderson et al. 2018). */
+const efficiency = (optimum: number, used: number) => (used <= optimum ? 1 : optimum / used);
+
+/**
+ * Success-weighted dimensions. FUNCTIONAL is CRMArena-Pro's reward. Every other dimension
+ * measures a quality of *successful* work, in the spirit of SPL (success weighted by path
+ * length): a failed episode scores 0 wherever the dimension applies, so doing nothing earns
+ * nothing beyond what its lucky answers earn. A dimension without evidence in the episode is
+ * null (not applicable), never a free 100. docs/scoring.md gives each formula with an example.
+ */
+export function scoreDimensions(trajectory: Trajectory, signals: EpisodeSignals, original: OriginalScore, optimum: Optimum, driftInRun: boolean): DimensionOutcome {
+  const success = original.passed ? 1 : 0;
+  const notApplicable: Partial<Record<Dimension, string>> = {};
+  const applies = (dimension: Dimension, condition: boolean, reason: string, value: () => number): number | null => {
+    if (condition) return 100 * value();
+    notApplicable[dimension] = reason;
+    return null;
+  };
+  const budget = trajectory.firstMessageTokens + optimum.tokens;
+  const exposure = trajectory.entropy.driftExposure;
+  const dimensions: DimensionScores = {
+    FUNCTIONAL: 100 * original.reward,
+    DRIFT_ADAPTATION: applies("DRIFT_ADAPTATION", exposure.length > 0, driftInRun ? "drift renamed none of the fields this task needs" : "no schema drift in this run", () => success),
+    TOKEN_EFFICIENCY: 100 * success * efficiency(budget, signals.tokens),
+    QUERY_EFFICIENCY: 100 * success * efficiency(optimum.queries + 1, signals.queries + 1),
+    ERROR_RECOVERY: applies("ERROR_RECOVERY", signals.errors > 0, "no tool errors or unusable replies", () => (success * signals.errorsRecovered) / signals.errors),
+    TRAJECTORY_EFFICIENCY: 100 * success * efficiency(optimum.turns, signals.turns),
+    HALLUCINATION_RATE: applies("HALLUCINATION_RATE", signals.answerIds > 0, "the answer names no record Id", () => (success * signals.answerIdsLive) / signals.answerIds),
+  };
+  return { dimensions, notApplicable };
+}
+
+/** The weighted mean of the dimensions that apply (weights renormalised over them). */
+export function totalScore(scores: DimensionScores, weights: Weights): number {
+  let weighted = 0;
+  let weight = 0;
+  for (const dimension of DIMENSIONS) {
+    const value = scores[dimension];
+    if (value === null) continue;
+    weighted += weights[dimension] * value;
+    weight += weights[dimension];
+  }
+  return weight === 0 ? 0 : weighted / weight;
+}
+
+/** Fields a category needs that drift renamed, as `Object.Field`, from the run's rename map. */
+export function driftExposure(neededFields: readonly string[], renamed: ReadonlySet<string>): string[] {
+  return neededFields.filter((field) => renamed.has(field));
 }

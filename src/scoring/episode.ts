@@ -1,21 +1,32 @@
-import { actionContents, type Trajectory } from "../assessment/trajectory.js";
-import type { TaskRecord } from "../tasks/schema.js";
-import { measureSignals, scoreDimensions, totalScore, type DimensionScores, type EpisodeSignals } from "./dimensions.js";
+import type { EpisodeScore, EpisodeTask, Trajectory, Weights } from "../log/index.js";
+import { queryText } from "../protocol/index.js";
+import { optimumFor, type Calibration } from "./calibration.js";
+import { measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
 import type { Judge } from "./judge.js";
-import { scoreOriginal, type OriginalScore } from "./original.js";
+import { scoreOriginal } from "./original.js";
 
-/** Everything scoring says about one episode. */
-export interface EpisodeScore {
-  readonly original: OriginalScore;
-  readonly signals: EpisodeSignals;
-  readonly dimensions: DimensionScores;
-  readonly totalScore: number;
+/** What an episode is scored against, the same for every episode of a run. */
+export interface ScoringContext {
+  readonly calibration: Calibration;
+  readonly weights: Weights;
+  /** Did drift rename anything in this run (for the reason DRIFT_ADAPTATION does not apply)? */
+  readonly driftInRun: boolean;
+}
+
+/** The content of each action as CRMArena-Pro records it: executed queries and answers. */
+export function actionContents(trajectory: Trajectory): string[] {
+  return trajectory.steps.flatMap((step) => {
+    if (step.action.kind === "answer") return [step.action.answer];
+    const query = queryText(step.action);
+    return query === undefined ? [] : [query];
+  });
 }
 
 /** Scores an episode from its trajectory alone (plus the task's ground truth and the judge's verdicts). */
-export async function scoreEpisode(task: TaskRecord, trajectory: Trajectory, judge: Judge): Promise<EpisodeScore> {
-  const original = await scoreOriginal(task, trajectory.answer, actionContents(trajectory), judge);
+export async function scoreEpisode(task: EpisodeTask, trajectory: Trajectory, judge: Judge, context: ScoringContext): Promise<EpisodeScore> {
+  const original = await scoreOriginal({ task: task.category, answer: task.answer, reward_metric: task.rewardMetric }, trajectory.answer, actionContents(trajectory), judge);
   const signals = measureSignals(trajectory);
-  const dimensions = scoreDimensions(trajectory, signals, original.reward);
-  return { original, signals, dimensions, totalScore: totalScore(dimensions) };
+  const { fields: _fields, ...optimum } = optimumFor(context.calibration, task.category);
+  const { dimensions, notApplicable } = scoreDimensions(trajectory, signals, original, optimum, context.driftInRun);
+  return { original, signals, optimum, dimensions, notApplicable, totalScore: totalScore(dimensions, context.weights) };
 }

@@ -5,7 +5,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
-import { HeuristicJudge, type Judge } from "../scoring/index.js";
+import { HeuristicJudge, type Calibration, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
@@ -18,7 +18,9 @@ export interface ServeOptions {
   readonly data: AssessmentData;
   readonly logger: Logger;
   readonly heartbeatMs?: number;
-  readonly trajectoriesDir?: string;
+  readonly calibration: Calibration;
+  /** Where each assessment's journal goes (`run-<id>.jsonl`); a request seen before continues its journal. */
+  readonly runsDir?: string;
   /** Builds each assessment's judge; the deterministic heuristic when absent. */
   readonly createJudge?: () => Judge;
 }
@@ -45,7 +47,8 @@ export function createApp(options: ServeOptions & { cardUrl: string }) {
     logger: options.logger,
     createJudge: options.createJudge ?? (() => new HeuristicJudge()),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
-    ...(options.trajectoriesDir ? { trajectoriesDir: options.trajectoriesDir } : {}),
+    calibration: options.calibration,
+    ...(options.runsDir ? { runsDir: options.runsDir } : {}),
   });
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   const app = express();

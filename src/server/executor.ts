@@ -2,22 +2,25 @@ import { randomUUID } from "node:crypto";
 import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { assess, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
+import { assess, CANCELED, runIdFor, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
 import { A2APurpleClient, fetchAgentCard, describeError } from "../purple/index.js";
 import { summaryText } from "../report/index.js";
-import type { Judge } from "../scoring/index.js";
+import { PACKAGE_VERSION } from "../version.js";
+import type { Calibration, Judge } from "../scoring/index.js";
 import { RequestRejection, requestDocument, validateRequest, type AssessmentRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
 export interface ExecutorOptions {
   readonly data: AssessmentData;
+  readonly calibration: Calibration;
   /** A fresh judge per assessment, so that each result reports its own model usage. */
   readonly createJudge: () => Judge;
   readonly logger: Logger;
   /** Longest silence between status updates; the AgentBeats client gives up after 300 s. */
   readonly heartbeatMs?: number;
-  readonly trajectoriesDir?: string;
+  /** Where each assessment's journal (`run-<id>.jsonl`) goes. */
+  readonly runsDir?: string;
   /** Time allowed to fetch the purple agent's card before rejecting the request. */
   readonly cardTimeoutMs?: number;
 }
@@ -28,7 +31,7 @@ export interface ExecutorOptions {
  */
 export class AssessmentExecutor implements AgentExecutor {
   private readonly heartbeatMs: number;
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { runId: string; cancellation: AbortController }>();
 
   constructor(private readonly options: ExecutorOptions) {
     this.heartbeatMs = options.heartbeatMs ?? 20_000;
@@ -45,11 +48,13 @@ export class AssessmentExecutor implements AgentExecutor {
     let heartbeat: NodeJS.Timeout | undefined;
     try {
       let request: AssessmentRequest;
+      let purpleIdentity: string;
       try {
-        request = validateRequest(requestDocument(context.userMessage), this.options.data.tasks, ["b2b"]);
-        await fetchAgentCard(request.participantUrl, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
+        request = validateRequest(requestDocument(context.userMessage), this.options.data, ["b2b"]);
+        const card = await fetchAgentCard(request.participantUrl, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
           throw new RequestRejection(`participants.agent: ${describeError(error)}`);
         });
+        purpleIdentity = `${card.name} ${card.version}`;
       } catch (error) {
         if (!(error instanceof RequestRejection)) throw error;
         log.warn({ reason: error.message }, "assessment request rejected");
@@ -57,6 +62,12 @@ export class AssessmentExecutor implements AgentExecutor {
         return;
       }
       const { config, selection } = request;
+      const runId = runIdFor({ participantUrl: request.participantUrl, purpleIdentity, config, tasksSource: this.options.data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
+      // Two attempts at one run would write one journal: the second waits its turn (or names another run).
+      if (this.options.runsDir && [...this.running.values()].some((running) => running.runId === runId)) {
+        status("rejected", `Request rejected: run ${runId} (the same purple, config and tasks) is already in progress on this server; wait for it to finish or set config.run_id`, true);
+        return;
+      }
       const total = selection.tasks.length;
       const dataNote = this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
       status(
@@ -80,13 +91,13 @@ export class AssessmentExecutor implements AgentExecutor {
         if (event.kind === "task_started") {
           publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
         } else if (event.kind === "task_finished") {
-          done++;
+          done = event.done;
           publishWorking(progressLine(event));
         }
       };
       const purple = new A2APurpleClient(request.participantUrl);
       const cancellation = new AbortController();
-      this.running.set(taskId, cancellation);
+      this.running.set(taskId, { runId, cancellation });
       const { results } = await assess(this.options.data, purple, {
         signal: cancellation.signal,
         participantUrl: request.participantUrl,
@@ -94,8 +105,11 @@ export class AssessmentExecutor implements AgentExecutor {
         ignoredConfigKeys: request.ignoredConfigKeys,
         onEvent,
         judge: this.options.createJudge(),
-        runId: taskId,
-        ...(this.options.trajectoriesDir ? { trajectoriesDir: this.options.trajectoriesDir } : {}),
+        calibration: this.options.calibration,
+        runId,
+        // A request seen before continues its journal: nothing finished is lost or run twice.
+        resume: true,
+        ...(this.options.runsDir ? { logDir: this.options.runsDir } : {}),
       });
       clearInterval(heartbeat);
       if (cancellation.signal.aborted) {
@@ -130,17 +144,18 @@ export class AssessmentExecutor implements AgentExecutor {
 
   /** Stops starting new episodes; those in flight finish, then the task ends as canceled. */
   async cancelTask(taskId: string): Promise<void> {
-    this.running.get(taskId)?.abort();
+    this.running.get(taskId)?.cancellation.abort(CANCELED);
   }
 }
 
+/** A finished episode's line, numbered by completion. */
 function progressLine(event: Extract<AssessmentEvent, { kind: "task_finished" }>): string {
-  const { outcome } = event;
-  const ok = outcome.score?.original.passed ?? false;
-  const score = outcome.score ? outcome.score.totalScore.toFixed(1) : "0.0";
-  const seconds = (outcome.trajectory.totalMs / 1000).toFixed(1);
-  const note = outcome.score ? "" : ` (${outcome.trajectory.termination}: ${outcome.trajectory.error ?? ""})`;
-  return `[${event.position}/${event.total}] ${ok ? "✓" : "✗"} ${outcome.task.idx} ${outcome.task.task} score=${score} ${seconds}s${note}`;
+  const { record } = event;
+  const ok = record.score?.original.passed ?? false;
+  const score = record.score ? record.score.totalScore.toFixed(1) : "0.0";
+  const seconds = (record.trajectory.totalMs / 1000).toFixed(1);
+  const note = record.score ? "" : ` (${record.unscored ?? record.trajectory.termination})`;
+  return `[${event.done}/${event.total}] ${ok ? "✓" : "✗"} ${record.task.idx} ${record.task.category} score=${score} ${seconds}s${note}`;
 }
 
 function statusUpdate(taskId: string, contextId: string, state: TaskState, text: string, final = false): TaskStatusUpdateEvent {

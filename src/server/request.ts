@@ -1,7 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import { z } from "zod";
-import { parseConfig, selectTasks, type AssessmentConfig, type Selection } from "../assessment/index.js";
-import type { TaskSet } from "../tasks/load.js";
+import { checkDataMatch, parseConfig, selectTasks, type AssessmentConfig, type AssessmentData, type Selection } from "../assessment/index.js";
 
 /** A request that cannot start an assessment; the message says which field and why. */
 export class RequestRejection extends Error {
@@ -42,7 +41,7 @@ export function requestDocument(message: Message): unknown {
 }
 
 /** Validates everything that can be checked without the network. */
-export function validateRequest(document: unknown, tasks: TaskSet, availableOrgTypes: readonly string[]): AssessmentRequest {
+export function validateRequest(document: unknown, data: Pick<AssessmentData, "tasks" | "org">, availableOrgTypes: readonly string[]): AssessmentRequest {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new RequestRejection(`the request must be a JSON object: ${REQUEST_SHAPE}`);
   }
@@ -74,7 +73,8 @@ export function validateRequest(document: unknown, tasks: TaskSet, availableOrgT
         `config.org_type '${config.org_type}' needs its tasks and org data, which this server does not have; available: ${availableOrgTypes.join("|")}`,
       );
     }
-    selection = selectTasks(tasks, config);
+    selection = selectTasks(data.tasks, config);
+    checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
   } catch (error) {
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
   }

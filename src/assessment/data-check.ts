@@ -1,0 +1,44 @@
+import type { LogHeader } from "../log/index.js";
+import type { OrgStore } from "../org/index.js";
+import type { TaskRecord } from "../tasks/schema.js";
+import { idsIn } from "../util/salesforce-id.js";
+
+/** Share of the Ids the tasks name that may be missing from the org before the pairing is refused. */
+export const MISSING_ID_TOLERANCE = 0.05;
+
+export type DataCheck = LogHeader["data"]["check"];
+
+/** Tasks and org that do not belong together: the message says what is missing and how to get it. */
+export class DataMismatchError extends Error {
+  override readonly name = "DataMismatchError";
+}
+
+/**
+ * Do the records the selected tasks name (Ids in their query, context and ground truth) exist in
+ * the org? The real CRMArena-Pro tasks on the bundled sample org name 1,363 ground-truth records of
+ * which none exists there: no agent could solve them. Unless `allowMismatch` (recorded in the
+ * results), more than MISSING_ID_TOLERANCE of them missing is refused.
+ */
+export function checkDataMatch(tasks: readonly TaskRecord[], org: OrgStore, allowMismatch: boolean): DataCheck {
+  const live = org.recordIds();
+  const referenced = new Map<string, number>();
+  for (const task of tasks) {
+    const text = [task.query, task.metadata.required, ...task.answer.map((item) => item ?? "")].join("\n");
+    for (const id of idsIn(text)) if (!referenced.has(id)) referenced.set(id, task.idx);
+  }
+  const missing = [...referenced].filter(([id]) => !live.has(id));
+  const check: DataCheck = {
+    referenced_ids: referenced.size,
+    missing_ids: missing.length,
+    examples: missing.slice(0, 3).map(([id, idx]) => `${id} (task ${idx})`),
+    allowed_mismatch: allowMismatch,
+  };
+  if (!allowMismatch && referenced.size > 0 && missing.length / referenced.size > MISSING_ID_TOLERANCE) {
+    throw new DataMismatchError(
+      `the tasks and the org do not belong together: ${missing.length} of the ${referenced.size} records the selected tasks name are not in the org (e.g. ${check.examples.join(", ")}), so no agent could solve them. ` +
+        "Run `entropic-crmarena data fetch` to download the CRMArena-Pro org that the real tasks need (or pass a matching --org), " +
+        "or set config allow_data_mismatch: true to run anyway (throughput benchmarks with the oracle; recorded in the results).",
+    );
+  }
+  return check;
+}

@@ -1,0 +1,102 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Command } from "commander";
+import { assess, parseConfig, runIdFor } from "../assessment/index.js";
+import { servePurple, solverStrategy } from "../baselines/index.js";
+import { loadAssessmentData, loadCalibration } from "../data/load.js";
+import { SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/paths.js";
+import { A2APurpleClient, fetchAgentCard } from "../purple/index.js";
+import { summaryText, type ResultsObject } from "../report/index.js";
+import { HeuristicJudge, judgeFactoryFromEnv, type Judge } from "../scoring/index.js";
+import { createLogger } from "../util/logger.js";
+import { PACKAGE_VERSION } from "../version.js";
+import { configFromOptions, configOptions, dataOptions, int } from "./options.js";
+import { progressPrinter } from "./progress.js";
+
+/** Where `assess` writes when --out is not given. */
+export const DEFAULT_OUT_DIR = "output";
+
+interface LocalOptions extends Record<string, unknown> {
+  readonly tasks?: string;
+  readonly org?: string;
+  readonly out?: string;
+  readonly resume?: boolean;
+  readonly force?: boolean;
+}
+
+/**
+ * Runs an assessment in this process against a purple agent. The results go to --out (default
+ * output/<run id>.results.json), the run's journal beside them; a run that exists is refused
+ * unless --resume (continue it) or --force (start over).
+ */
+export async function runLocalAssessment(agentUrl: string, options: LocalOptions, judge: Judge, logger = createLogger("warn")): Promise<ResultsObject> {
+  const { config, ignoredKeys } = parseConfig(configFromOptions(options));
+  const card = await fetchAgentCard(agentUrl);
+  const data = loadAssessmentData({ tasks: options.tasks, org: options.org }, logger);
+  try {
+    const purpleIdentity = `${card.name} ${card.version}`;
+    const runId = runIdFor({ participantUrl: agentUrl, purpleIdentity, config, tasksSource: data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
+    const outPath = options.out ?? join(DEFAULT_OUT_DIR, `${runId}.results.json`);
+    refuseOtherRun(outPath, runId, options.force === true);
+    const { results, logFile } = await assess(data, new A2APurpleClient(agentUrl), {
+      participantUrl: agentUrl,
+      runId,
+      config,
+      ignoredConfigKeys: ignoredKeys,
+      calibration: loadCalibration(),
+      onEvent: progressPrinter(),
+      judge,
+      logDir: dirname(outPath),
+      ...(options.resume ? { resume: true } : {}),
+      ...(options.force ? { force: true } : {}),
+    });
+    await mkdir(dirname(outPath), { recursive: true });
+    await writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`${summaryText(results)}\nResults written to ${outPath}\nRun log (every episode in full) in ${logFile}\n`);
+    return results;
+  } finally {
+    await data.org.close();
+  }
+}
+
+/** A results file of another run is never overwritten without --force. */
+function refuseOtherRun(path: string, runId: string, force: boolean): void {
+  if (force || !existsSync(path)) return;
+  let other: string | undefined;
+  try {
+    other = (JSON.parse(readFileSync(path, "utf8")) as { run?: { id?: string } }).run?.id;
+  } catch {
+    other = undefined;
+  }
+  if (other !== runId) throw new Error(`${path} holds ${other ? `the results of run ${other}` : "something else"}; pass --force to replace it, or choose another --out`);
+}
+
+export function registerAssess(program: Command): void {
+  configOptions(
+    dataOptions(
+      program
+        .command("assess")
+        .description("run an assessment in-process against a purple agent, no AgentBeats needed")
+        .requiredOption("--agent <url>", "the purple agent's A2A URL")
+        .option("--out <file>", "write the results object here, the run's journal beside it (default: output/<run id>.results.json)")
+        .option("--resume", "continue the run's journal (after a crash or Ctrl-C): no finished task lost, none run twice")
+        .option("--force", "start the run over even if its journal or results exist"),
+    ),
+  ).action(async (options: LocalOptions & { agent: string }) => {
+    await runLocalAssessment(String(options.agent), options, judgeFactoryFromEnv(createLogger("warn"))());
+  });
+
+  dataOptions(program.command("demo").description("offline end-to-end run: the solver purple on the sample tasks").option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4)).action(
+    async (options: { tasks?: string; org?: string; concurrency: number }) => {
+      const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+      try {
+        // The demo stays offline whatever the environment holds: the deterministic judge, and a fresh run each time.
+        const results = await runLocalAssessment(url, { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR, concurrency: options.concurrency, out: join(DEFAULT_OUT_DIR, "demo-results.json"), force: true }, new HeuristicJudge());
+        if (results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
+      } finally {
+        server.close();
+      }
+    },
+  );
+}

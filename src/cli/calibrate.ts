@@ -1,0 +1,63 @@
+import { writeFile } from "node:fs/promises";
+import type { Command } from "commander";
+import { assess, parseConfig, type AssessmentData } from "../assessment/index.js";
+import { servePurple, solverStrategy } from "../baselines/index.js";
+import { CALIBRATION_FILE, SAMPLE_ORG_DIR } from "../data/paths.js";
+import type { EpisodeRecord } from "../log/index.js";
+import { openOrg } from "../org/index.js";
+import { A2APurpleClient } from "../purple/index.js";
+import { generateOrg, generateTasks } from "../sample/index.js";
+import { HeuristicJudge, measureCalibration, type Calibration } from "../scoring/index.js";
+import { parseTasks } from "../tasks/load.js";
+import { int } from "./options.js";
+
+/** The levels and seeds the solver is measured at: the calibration must hold for every world a run can be in. */
+const LEVELS = [["none", "none"], ["high", "high"]] as const;
+const SEEDS = [1, 2, 3];
+
+/**
+ * Measures what a careful agent needs per category: the reference solver on generated tasks of
+ * the sample org (`perCategory` each), at drift and rot none and high, three seeds.
+ */
+export async function calibrate(perCategory: number): Promise<Calibration> {
+  const tasks = parseTasks(JSON.parse(JSON.stringify(generateTasks(generateOrg(42, 0.1), 42, perCategory))), `generated calibration tasks (sample org, seed 42, ${perCategory} per category)`);
+  const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
+  const data: AssessmentData = { tasks, org, dataset: "sample", sources: { tasks: { path: tasks.source, kind: "sample" }, org: { path: SAMPLE_ORG_DIR, kind: "sample" } } };
+  const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+  // Efficiency scores are not used here, so the episodes are scored against an empty calibration.
+  const provisional: Calibration = { version: 1, source: "none (calibrating)", measured: { tasks_per_category: 0, seeds: [], levels: [] }, categories: {} };
+  try {
+    const records: EpisodeRecord[] = [];
+    for (const [drift, rot] of LEVELS) {
+      for (const seed of SEEDS) {
+        const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed, concurrency: 8 });
+        const { log } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration: provisional, judge: new HeuristicJudge() });
+        const failed = log.episodes.filter((record) => !record.score?.original.passed);
+        if (failed.length > 0) throw new Error(`the solver failed ${failed.length} calibration tasks at drift ${drift}, rot ${rot}, seed ${seed} (e.g. task ${failed[0]!.task.idx} ${failed[0]!.task.category}); fix it before calibrating`);
+        records.push(...log.episodes);
+      }
+    }
+    return measureCalibration(
+      records,
+      org.schema,
+      { tasks_per_category: perCategory, seeds: SEEDS, levels: LEVELS.map(([drift, rot]) => `drift ${drift}, rot ${rot}`) },
+      "the most turns, data queries and transcript tokens the reference solver purple needed on any generated task of the category (entropic-crmarena calibrate)",
+    );
+  } finally {
+    server.close();
+    await org.close();
+  }
+}
+
+export function registerCalibrate(program: Command): void {
+  program
+    .command("calibrate")
+    .description("measure each category's optimum (turns, queries, tokens, fields read) from the reference solver purple")
+    .option("--per-category <n>", "generated tasks per category", int("--per-category"), 10)
+    .option("--out <file>", "where to write the calibration", CALIBRATION_FILE)
+    .action(async (options: { perCategory: number; out: string }) => {
+      const calibration = await calibrate(options.perCategory);
+      await writeFile(options.out, `${JSON.stringify(calibration, null, 2)}\n`);
+      process.stdout.write(`Wrote the calibration of ${Object.keys(calibration.categories).length} categories to ${options.out}\n`);
+    });
+}

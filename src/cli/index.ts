@@ -1,0 +1,24 @@
+import { Command } from "commander";
+import { PACKAGE_VERSION } from "../version.js";
+import { registerAssess } from "./assess.js";
+import { registerCalibrate } from "./calibrate.js";
+import { registerData } from "./data.js";
+import { registerOrg } from "./org.js";
+import { registerPurple } from "./purple.js";
+import { registerRescore } from "./rescore.js";
+import { registerServe } from "./serve.js";
+
+/** The `entropic-crmarena` command: one module per subcommand group. */
+export function buildProgram(): Command {
+  const program = new Command("entropic-crmarena")
+    .description("Entropic CRMArena: an A2A green agent that hosts a CRMArena-Pro org and benchmarks purple agents")
+    .version(PACKAGE_VERSION);
+  registerServe(program);
+  registerAssess(program);
+  registerPurple(program);
+  registerOrg(program);
+  registerCalibrate(program);
+  registerRescore(program);
+  registerData(program);
+  return program;
+}

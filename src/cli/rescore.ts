@@ -1,0 +1,43 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { readResults, rescore } from "../assessment/index.js";
+import { CACHE_DIR } from "../data/paths.js";
+import { loadCalibration } from "../data/load.js";
+import { llmConfigFromEnv } from "../llm/config.js";
+import { readLog } from "../log/index.js";
+import { buildResults } from "../report/index.js";
+import { createJudge, HeuristicJudge, offlineJudge, type Judge } from "../scoring/index.js";
+
+export function registerRescore(program: Command): void {
+  program
+    .command("rescore")
+    .description("re-score a finished assessment from its run log (the journal named in the results)")
+    .argument("<results>", "a results file (the green agent's results object, or a leaderboard file wrapping it)")
+    .option("--log <file>", "the run's log (default: the one the results name)")
+    .option("--no-llm", "never call a model: judgements come from the cache, else the heuristic")
+    .option("--judge-cache <dir>", "the judgement cache (default: ENTROPIC_JUDGE_CACHE or data/cache/judgements)")
+    .option("--out <file>", "write the re-scored results here (default: stdout)")
+    .action(async (path: string, options: { log?: string; llm: boolean; judgeCache?: string; out?: string }) => {
+      const recorded = await readResults(path);
+      const logPath = options.log ?? recorded.log_file;
+      if (!logPath) throw new Error(`${path} names no run log; pass --log FILE (assess writes one beside the results)`);
+      const stored = await readLog(logPath);
+      const llm = llmConfigFromEnv();
+      const cacheDir = options.judgeCache ?? llm.cacheDir ?? join(CACHE_DIR, "judgements");
+      const recordedJudge = stored.header.judge;
+      const judge: Judge =
+        recordedJudge.mode === "heuristic"
+          ? new HeuristicJudge()
+          : !options.llm || !llm.primary.apiKey
+            ? offlineJudge({ primary: recordedJudge.primary_model ?? llm.primary.model, cheap: recordedJudge.cheap_model ?? llm.cheap.model }, cacheDir)
+            : createJudge(llm, { cacheDir });
+      const results = buildResults(await rescore(stored, judge, loadCalibration(), recorded.run.id), { logFile: logPath });
+      const text = `${JSON.stringify(results, null, 2)}\n`;
+      if (options.out) await writeFile(options.out, text);
+      else process.stdout.write(text);
+      process.stderr.write(
+        `Re-scored ${results.summary.total_tasks} tasks (${results.judge.verdicts.cache} cached, ${results.judge.verdicts.llm} new model, ${results.judge.verdicts.heuristic} heuristic verdicts): passed ${recorded.summary.total_passed} -> ${results.summary.total_passed}, avg score ${recorded.summary.avg_score} -> ${results.summary.avg_score}\n`,
+      );
+    });
+}

@@ -1,0 +1,32 @@
+import type { Command } from "commander";
+import { loadAssessmentData, loadCalibration } from "../data/load.js";
+import { judgeFactoryFromEnv } from "../scoring/index.js";
+import { serve } from "../server/app.js";
+import { createLogger } from "../util/logger.js";
+import { dataOptions, int } from "./options.js";
+
+export function registerServe(program: Command): void {
+  dataOptions(
+    program
+      .command("serve")
+      .description("run the green agent as an A2A server")
+      .option("--host <host>", "interface to listen on", "127.0.0.1")
+      .option("--port <port>", "port to listen on", int("--port"), 9009)
+      .option("--card-url <url>", "public URL advertised in the agent card (default http://HOST:PORT/)")
+      .option("--runs-dir <dir>", "keep each assessment's journal here; the same request again continues it (default: ENTROPIC_RUNS_DIR)", process.env.ENTROPIC_RUNS_DIR),
+  ).action(async (options: { host: string; port: number; cardUrl?: string; tasks?: string; org?: string; runsDir?: string }) => {
+    const logger = createLogger();
+    const data = loadAssessmentData(options, logger);
+    const { url } = await serve({
+      host: options.host,
+      port: options.port,
+      data,
+      logger,
+      calibration: loadCalibration(),
+      createJudge: judgeFactoryFromEnv(logger),
+      ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}),
+      ...(options.runsDir ? { runsDir: options.runsDir } : {}),
+    });
+    logger.info({ url, host: options.host, port: options.port }, "green agent listening");
+  });
+}

@@ -1,0 +1,67 @@
+import { open, type FileHandle } from "node:fs/promises";
+import type { EpisodeRecord, LogFooter, LogHeader } from "./schema.js";
+
+/**
+ * Appends an assessment log to disk as it happens: the header first, each episode as it ends,
+ * the footer last. `append` resolves only once the line is on disk (fsync), so an episode that
+ * was reported is never lost to a crash. Lines that finish together share one fsync.
+ */
+export class Journal {
+  private pending: { line: string; done: () => void; failed: (error: Error) => void }[] = [];
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly file: FileHandle,
+  ) {}
+
+  /** Starts a new journal (`wx`: never over another run's file) or continues one (`a`). */
+  static async open(path: string, mode: "new" | "continue"): Promise<Journal> {
+    const file = await open(path, mode === "new" ? "wx" : "a");
+    return new Journal(path, file);
+  }
+
+  writeHeader(header: LogHeader): Promise<void> {
+    return this.append(header);
+  }
+
+  writeEpisode(record: EpisodeRecord): Promise<void> {
+    return this.append(record);
+  }
+
+  async finish(footer: LogFooter): Promise<void> {
+    await this.append(footer);
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flushing;
+    this.closed = true;
+    await this.file.close();
+  }
+
+  private append(value: LogHeader | EpisodeRecord | LogFooter): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`the journal ${this.path} is closed`));
+    const line = `${JSON.stringify(value)}\n`;
+    return new Promise((done, failed) => {
+      this.pending.push({ line, done, failed });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0);
+      try {
+        await this.file.appendFile(batch.map((entry) => entry.line).join(""), "utf8");
+        await this.file.sync();
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.failed(error as Error);
+      }
+    }
+    this.flushing = undefined;
+  }
+}

@@ -1,0 +1,261 @@
+import { z } from "zod";
+import { ActionSchema } from "../protocol/index.js";
+
+/**
+ * The assessment log: the one record of a run from which the results object, the summary text,
+ * `rescore` and every report are built. It is written as a journal (JSON Lines: a header, one
+ * line per finished episode, a footer) and read back through these schemas, so a change of
+ * layout is a change of `LOG_VERSION` and the golden fixtures in tests/fixtures/logs/.
+ */
+export const LOG_VERSION = 1;
+
+/** The seven entropic dimensions, each 0-100 where higher is better. */
+export const DIMENSIONS = [
+  "FUNCTIONAL",
+  "DRIFT_ADAPTATION",
+  "TOKEN_EFFICIENCY",
+  "QUERY_EFFICIENCY",
+  "ERROR_RECOVERY",
+  "TRAJECTORY_EFFICIENCY",
+  "HALLUCINATION_RATE",
+] as const;
+export const DimensionSchema = z.enum(DIMENSIONS);
+export type Dimension = z.infer<typeof DimensionSchema>;
+
+/** Why an episode ended (tau2-bench style: every ending has a typed reason). */
+export const TerminationSchema = z.enum(["answered", "max_steps", "timeout", "purple_error", "protocol_error", "canceled"]);
+export type Termination = z.infer<typeof TerminationSchema>;
+
+/** Token usage a purple agent reported about its own model calls: information only, never scored. */
+export const ReportedUsageSchema = z.object({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() });
+export type ReportedUsage = z.infer<typeof ReportedUsageSchema>;
+
+/** What the org answered to one tool call. */
+export const ObservationSchema = z.object({
+  ok: z.boolean(),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  rowCount: z.number().int().optional(),
+  truncated: z.boolean().optional(),
+  /** The text the purple agent was shown (cut in memory, whole in the journal). */
+  text: z.string(),
+});
+export type ObservationRecord = z.infer<typeof ObservationSchema>;
+
+/** Size of a message in characters and tokens; `estimated` when it was too large to count exactly. */
+export const MessageSizeSchema = z.object({
+  chars: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  estimated: z.boolean().optional(),
+});
+
+/** One purple turn: what we sent, what came back, what it meant and what it cost. */
+export const StepSchema = z.object({
+  turn: z.number().int().positive(),
+  sent: MessageSizeSchema,
+  received: MessageSizeSchema.extend({ bytes: z.number().int().nonnegative() }),
+  replyText: z.string(),
+  replyData: z.array(z.record(z.string(), z.unknown())),
+  action: ActionSchema,
+  observation: ObservationSchema.optional(),
+  usage: ReportedUsageSchema.optional(),
+  /** Protocol oddities worth knowing that did not end the episode (a changed contextId, ...). */
+  warnings: z.array(z.string()).optional(),
+  purpleMs: z.number().nonnegative(),
+  greenMs: z.number().nonnegative(),
+});
+export type TrajectoryStep = z.infer<typeof StepSchema>;
+
+/** Whether a record Id named in an answer is a live record of the org, a rot distractor, or absent. */
+export const IdStatusSchema = z.enum(["live", "distractor", "absent"]);
+export type IdStatus = z.infer<typeof IdStatusSchema>;
+
+/** What drift and rot did to one episode. */
+export const EpisodeEntropySchema = z.object({
+  /** Field names rewritten to their drifted names in the task's text. */
+  renamedInText: z.array(z.string()),
+  /** Titles of the passages rot added to the task's context. */
+  passages: z.array(z.string()),
+  /** Fields this task's category needs (from the calibration) that drift renamed: `Object.Field`. */
+  driftExposure: z.array(z.string()),
+  /** Distractor records that appeared in the episode's observations. */
+  distractorIdsSeen: z.array(z.string()),
+});
+
+/** The single record of an episode: scoring reads only this, reports only print it. */
+export const TrajectorySchema = z.object({
+  taskIdx: z.number().int().nonnegative(),
+  category: z.string(),
+  startedAt: z.string(),
+  firstMessageTokens: z.number().int().nonnegative(),
+  steps: z.array(StepSchema),
+  entropy: EpisodeEntropySchema,
+  /** Every record Id the final answer names, in order, with what the org knows of it. */
+  answerIds: z.array(z.object({ id: z.string(), status: IdStatusSchema })),
+  termination: TerminationSchema,
+  error: z.string().optional(),
+  answer: z.string().optional(),
+  totalMs: z.number().nonnegative(),
+  purpleMs: z.number().nonnegative(),
+  greenMs: z.number().nonnegative(),
+});
+export type Trajectory = z.infer<typeof TrajectorySchema>;
+
+/** Where a verdict came from: a model call, the judgement cache, or the deterministic heuristic. */
+export const VerdictSourceSchema = z.enum(["llm", "cache", "heuristic"]);
+export type VerdictSource = z.infer<typeof VerdictSourceSchema>;
+
+/** How an original score was reached, with the judge's evidence when one was asked. */
+export const JudgeRecordSchema = z.object({
+  method: z.enum(["fast_path", "extraction", "token_f1", "refusal", "no_answer"]),
+  /** `none` when no judgement was needed (fast path, token F1, no answer). */
+  source: z.union([VerdictSourceSchema, z.literal("none")]),
+  model: z.string().nullable(),
+  rawOutput: z.string().nullable(),
+  fallback: z.string().optional(),
+});
+export type JudgeRecord = z.infer<typeof JudgeRecordSchema>;
+
+/** The CRMArena-Pro score of one answer. */
+export const OriginalScoreSchema = z.object({
+  reward: z.number().min(0).max(1),
+  passed: z.boolean(),
+  parsedAnswer: z.array(z.string()),
+  judge: JudgeRecordSchema,
+});
+export type OriginalScore = z.infer<typeof OriginalScoreSchema>;
+
+/** Signals measured from a trajectory; the dimensions are functions of these (and the calibration) only. */
+export const SignalsSchema = z.object({
+  turns: z.number().int(),
+  queries: z.number().int(),
+  failedQueries: z.number().int(),
+  toolCalls: z.number().int(),
+  invalidActions: z.number().int(),
+  errors: z.number().int(),
+  errorsRecovered: z.number().int(),
+  /** Tokens of the transcript (every message sent and received), counted by the green. */
+  tokens: z.number().int(),
+  /** Tokens the purple said it used, when it reported every turn; information only. */
+  reportedTokens: z.number().nullable(),
+  answerIds: z.number().int(),
+  answerIdsLive: z.number().int(),
+  answerIdsDistractor: z.number().int(),
+  answerIdsAbsent: z.number().int(),
+});
+export type EpisodeSignals = z.infer<typeof SignalsSchema>;
+
+/** A dimension's value per episode: null where it does not apply (the reason is in `notApplicable`). */
+export const DimensionScoresSchema = z.object(Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, z.number().min(0).max(100).nullable()])) as Record<Dimension, z.ZodNullable<z.ZodNumber>>);
+export type DimensionScores = z.infer<typeof DimensionScoresSchema>;
+
+/** The optimum an episode was measured against (from the calibration). */
+export const OptimumSchema = z.object({ turns: z.number().int(), queries: z.number().int(), tokens: z.number().int() });
+export type Optimum = z.infer<typeof OptimumSchema>;
+
+/** Everything scoring says about one episode. */
+export const EpisodeScoreSchema = z.object({
+  original: OriginalScoreSchema,
+  signals: SignalsSchema,
+  optimum: OptimumSchema,
+  dimensions: DimensionScoresSchema,
+  notApplicable: z.partialRecord(DimensionSchema, z.string()),
+  totalScore: z.number().min(0).max(100),
+});
+export type EpisodeScore = z.infer<typeof EpisodeScoreSchema>;
+
+/** How CRMArena-Pro scores a task. */
+export const RewardMetricSchema = z.enum(["exact_match", "fuzzy_match", "privacy_rejection"]);
+export type RewardMetric = z.infer<typeof RewardMetricSchema>;
+
+/** The task an episode ran, with its ground truth, so the log is read without the task file. */
+export const EpisodeTaskSchema = z.object({
+  idx: z.number().int().nonnegative(),
+  category: z.string(),
+  query: z.string(),
+  rewardMetric: RewardMetricSchema,
+  answer: z.array(z.string().nullable()),
+});
+export type EpisodeTask = z.infer<typeof EpisodeTaskSchema>;
+
+/** One finished episode: its trajectory and its scores, or why it has none. */
+export const EpisodeRecordSchema = z.object({
+  kind: z.literal("episode"),
+  /** 1-based place of the task in this shard's selection. */
+  position: z.number().int().positive(),
+  task: EpisodeTaskSchema,
+  trajectory: TrajectorySchema,
+  score: EpisodeScoreSchema.nullable(),
+  /** Why `score` is null: the purple broke off the episode, or scoring itself failed. */
+  unscored: z.string().optional(),
+});
+export type EpisodeRecord = z.infer<typeof EpisodeRecordSchema>;
+
+/** The weights of the seven dimensions in `total_score`. */
+export const WeightsSchema = z.object(Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, z.number().min(0)])) as Record<Dimension, z.ZodNumber>);
+export type Weights = z.infer<typeof WeightsSchema>;
+
+/** Which data a file is: the bundled sample, the real CRMArena-Pro B2B data, or anything else. */
+export const DatasetKindSchema = z.enum(["sample", "crmarena-pro-b2b", "custom"]);
+export type DatasetKind = z.infer<typeof DatasetKindSchema>;
+
+/** Where a task file or org came from. */
+export const DataSourceSchema = z.object({ path: z.string(), kind: DatasetKindSchema });
+export type DataSource = z.infer<typeof DataSourceSchema>;
+
+/** What a run was: who, with which config, on which data, under which entropy, judged how. */
+export const LogHeaderSchema = z.object({
+  kind: z.literal("header"),
+  log_version: z.literal(LOG_VERSION),
+  run_id: z.string().min(1),
+  created_at: z.string(),
+  green_agent: z.object({ name: z.string(), versions: z.record(z.string(), z.string()) }),
+  participant_url: z.string(),
+  /** The resolved assessment config, as JSON. */
+  config: z.record(z.string(), z.unknown()),
+  ignored_config_keys: z.array(z.string()),
+  weights: WeightsSchema,
+  selection: z.object({
+    mode: z.enum(["task_ids", "task_categories", "task_limit", "all"]),
+    /** Tasks selected across all shards. */
+    size: z.number().int().nonnegative(),
+    shard_index: z.number().int().nonnegative(),
+    num_shards: z.number().int().positive(),
+    /** This shard's tasks, in evaluation order. */
+    task_idxs: z.array(z.number().int().nonnegative()),
+  }),
+  data: z.object({
+    dataset: DatasetKindSchema,
+    tasks: DataSourceSchema,
+    org: DataSourceSchema,
+    /** Do the records the tasks name exist in the org? */
+    check: z.object({ referenced_ids: z.number().int(), missing_ids: z.number().int(), examples: z.array(z.string()), allowed_mismatch: z.boolean() }),
+  }),
+  /** The entropy plan (what drift and rot changed, where, why): a pure value of (seed, levels, org, tasks). */
+  entropy: z.record(z.string(), z.unknown()),
+  judge: z.object({ mode: z.enum(["llm", "heuristic"]), primary_model: z.string().nullable(), cheap_model: z.string().nullable() }),
+  calibration: z.object({ source: z.string(), digest: z.string() }),
+});
+export type LogHeader = z.infer<typeof LogHeaderSchema>;
+
+const UsageSchema = z.object({ calls: z.number().int(), failures: z.number().int(), input_tokens: z.number(), output_tokens: z.number() });
+
+/** How a run ended. `interrupted` runs (shutdown, crash) can be resumed from the journal. */
+export const LogFooterSchema = z.object({
+  kind: z.literal("footer"),
+  finished_at: z.string(),
+  wall_ms: z.number().nonnegative(),
+  status: z.enum(["completed", "canceled", "interrupted"]),
+  judge_usage: z.record(z.string(), UsageSchema).nullable(),
+});
+export type LogFooter = z.infer<typeof LogFooterSchema>;
+
+export const LogLineSchema = z.discriminatedUnion("kind", [LogHeaderSchema, EpisodeRecordSchema, LogFooterSchema]);
+export type LogLine = z.infer<typeof LogLineSchema>;
+
+/** A whole assessment log in memory. */
+export interface AssessmentLog {
+  readonly header: LogHeader;
+  readonly episodes: readonly EpisodeRecord[];
+  readonly footer: LogFooter;
+}

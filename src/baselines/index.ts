@@ -1,3 +1,4 @@
-export { servePurple, type Strategy, type TaskInfo, type Tools } from "./server.js";
+export { servePurple, type Strategy, type TaskInfo, type Tools, type ServePurpleOptions, type ReportedUsage } from "./server.js";
 export { oracleStrategy, REFUSAL } from "./oracle.js";
 export { solverStrategy, naiveStrategy } from "./solver.js";
+export { alwaysNoneStrategy, refuseAllStrategy, randomIdStrategy, fakeRecoveryStrategy, floodStrategy } from "./degenerate.js";

@@ -53,7 +53,10 @@ function dataPart(message: Message): Record<string, unknown> | undefined {
 class StrategyExecutor implements AgentExecutor {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly strategy: Strategy) {}
+  constructor(
+    private readonly strategy: Strategy,
+    private readonly reportedUsage: ReportedUsage | undefined,
+  ) {}
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     this.evictIdle();
@@ -68,7 +71,14 @@ class StrategyExecutor implements AgentExecutor {
     }
     const action = await session.nextAction();
     if (action.kind === "answer") this.sessions.delete(context.contextId);
-    const reply: Message = { kind: "message", role: "agent", messageId: randomUUID(), contextId: context.contextId, parts: [{ kind: "text", text: renderAction(action) }] };
+    const reply: Message = {
+      kind: "message",
+      role: "agent",
+      messageId: randomUUID(),
+      contextId: context.contextId,
+      parts: [{ kind: "text", text: renderAction(action) }],
+      ...(this.reportedUsage ? { metadata: { usage: this.reportedUsage } } : {}),
+    };
     bus.publish(reply);
     bus.finished();
   }
@@ -109,11 +119,25 @@ class StrategyExecutor implements AgentExecutor {
   }
 }
 
+/** Token usage a reference purple reports with every reply (message metadata `usage`). */
+export interface ReportedUsage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+}
+
+export interface ServePurpleOptions {
+  /** Serve under a path (`/agent`), as participants appear behind the AgentBeats gateway. */
+  readonly basePath?: string;
+  /** Report this usage with every reply, whatever the strategy did (the validity suite's liar). */
+  readonly reportedUsage?: ReportedUsage;
+}
+
 /**
  * Starts a reference purple agent on HOST:PORT (port 0 picks a free one), optionally under a
  * path (`/agent`), as participants appear behind the AgentBeats gateway.
  */
-export async function servePurple(name: string, strategy: Strategy, host: string, port: number, basePath = ""): Promise<{ server: Server; url: string }> {
+export async function servePurple(name: string, strategy: Strategy, host: string, port: number, options: string | ServePurpleOptions = {}): Promise<{ server: Server; url: string }> {
+  const { basePath = "", reportedUsage } = typeof options === "string" ? { basePath: options } : options;
   const app = express();
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -132,7 +156,7 @@ export async function servePurple(name: string, strategy: Strategy, host: string
     defaultOutputModes: ["text"],
     skills: [{ id: name, name, description: `Solves CRM tasks with the ${name} strategy.`, tags: ["crm", "baseline"] }],
   };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new StrategyExecutor(strategy));
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new StrategyExecutor(strategy, reportedUsage));
   app.use(express.json({ limit: "50mb" }));
   app.use(`${basePath}/.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler }));
   app.use(basePath || "/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));

@@ -7,6 +7,7 @@ import { registerOrg } from "./org.js";
 import { registerPurple } from "./purple.js";
 import { registerRescore } from "./rescore.js";
 import { registerServe } from "./serve.js";
+import { registerValidity } from "./validity.js";
 
 /** The `entropic-crmarena` command: one module per subcommand group. */
 export function buildProgram(): Command {
@@ -20,5 +21,6 @@ export function buildProgram(): Command {
   registerCalibrate(program);
   registerRescore(program);
   registerData(program);
+  registerValidity(program);
   return program;
 }

@@ -1,0 +1,65 @@
+import { DIMENSIONS } from "../log/index.js";
+import type { LevelPair, Measurement } from "./run.js";
+
+/** One rule of a valid ranking, checked at one level pair. */
+export interface CheckResult {
+  readonly rule: string;
+  readonly level: LevelPair;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** How far a degenerate purple's total may sit above its pass rate (× 100), and each of its dimensions. */
+export const TOTAL_SLACK = 5;
+export const DIMENSION_SLACK = 10;
+/** The reference solver's floor, and the oracle's ceiling on every dimension that applies. */
+export const SOLVER_FLOOR = 95;
+
+const label = (level: LevelPair) => `drift ${level.drift}, rot ${level.rot}`;
+const fixed = (value: number) => value.toFixed(1);
+
+/**
+ * The rules a ranking must obey, at every level pair: oracle ≥ solver > naive where drift or rot
+ * bites (≥ elsewhere) > every degenerate purple; the oracle at 100 and the solver at 95 or more;
+ * no degenerate purple's total more than TOTAL_SLACK above its pass rate, nor any dimension more
+ * than DIMENSION_SLACK; faking a recovery or reporting fewer tokens never raises an episode's score.
+ */
+export function checkRanking(measurements: readonly Measurement[]): CheckResult[] {
+  const results: CheckResult[] = [];
+  const levels = [...new Map(measurements.map((m) => [label(m.level), m.level])).values()];
+  for (const level of levels) {
+    const at = (purple: string) => measurements.find((m) => m.purple === purple && label(m.level) === label(level));
+    const check = (rule: string, ok: boolean, detail: string) => results.push({ rule, level, ok, detail });
+    const oracle = at("oracle");
+    const solver = at("solver");
+    const naive = at("naive");
+    if (oracle) {
+      const below = DIMENSIONS.filter((dimension) => oracle.dimensions[dimension] !== null && oracle.dimensions[dimension]! < 100);
+      check("the oracle scores 100 on every dimension that applies", below.length === 0 && oracle.total === 100, below.length ? `below 100: ${below.map((d) => `${d} ${fixed(oracle.dimensions[d]!)}`).join(", ")}` : `total ${fixed(oracle.total)}`);
+    }
+    if (solver) check(`the reference solver scores at least ${SOLVER_FLOOR}`, solver.total >= SOLVER_FLOOR, `total ${fixed(solver.total)}, pass rate ${fixed(100 * solver.passRate)}%`);
+    if (oracle && solver) check("oracle ≥ solver", oracle.total >= solver.total, `${fixed(oracle.total)} ≥ ${fixed(solver.total)}`);
+    if (solver && naive) {
+      const bites = naive.passRate < solver.passRate;
+      check(bites ? "solver > naive (drift or rot bites here)" : "solver ≥ naive (nothing bites here)", bites ? solver.total > naive.total : solver.total >= naive.total, `${fixed(solver.total)} vs ${fixed(naive.total)} (naive passes ${fixed(100 * naive.passRate)}%)`);
+    }
+    for (const degenerate of measurements.filter((m) => m.kind === "degenerate" && label(m.level) === label(level))) {
+      const floor = 100 * degenerate.passRate;
+      if (naive && degenerate.purple !== "one-token") check(`naive > ${degenerate.purple}`, naive.total > degenerate.total, `${fixed(naive.total)} > ${fixed(degenerate.total)}`);
+      if (degenerate.purple === "one-token") continue;
+      check(`${degenerate.purple}: total within ${TOTAL_SLACK} of its pass rate`, degenerate.total <= floor + TOTAL_SLACK, `total ${fixed(degenerate.total)}, pass rate ${fixed(floor)}%`);
+      const over = DIMENSIONS.filter((dimension) => degenerate.dimensions[dimension] !== null && degenerate.dimensions[dimension]! > floor + DIMENSION_SLACK);
+      check(`${degenerate.purple}: every dimension within ${DIMENSION_SLACK} of its pass rate`, over.length === 0, over.length ? over.map((d) => `${d} ${fixed(degenerate.dimensions[d]!)}`).join(", ") : `pass rate ${fixed(floor)}%`);
+    }
+    const never = (gamer: string, honest: string, what: string) => {
+      const a = at(gamer);
+      const b = at(honest);
+      if (!a || !b) return;
+      const raised = [...a.perTask].filter(([key, score]) => score > (b.perTask.get(key) ?? Number.POSITIVE_INFINITY) + 1e-9);
+      check(`${what} never raises a score (${gamer} vs ${honest})`, raised.length === 0, raised.length ? `raised on ${raised.length} episodes, e.g. seed:task ${raised[0]![0]}` : `${a.perTask.size} episodes compared`);
+    };
+    never("fake-recovery", "always-none", "faking a recovery");
+    never("one-token", "solver", "reporting fewer tokens");
+  }
+  return results;
+}

@@ -1,0 +1,78 @@
+import { assess, parseConfig, type AssessmentData, type Level } from "../assessment/index.js";
+import { servePurple } from "../baselines/index.js";
+import { DIMENSIONS, type Dimension } from "../log/index.js";
+import { A2APurpleClient } from "../purple/index.js";
+import type { Calibration } from "../scoring/index.js";
+import type { RosterEntry } from "./roster.js";
+
+/** One world of the suite: a drift level and a rot level. */
+export interface LevelPair {
+  readonly drift: Level;
+  readonly rot: Level;
+}
+
+/** A purple's figures at one level pair, averaged over the seeds. */
+export interface Measurement {
+  readonly purple: string;
+  readonly kind: RosterEntry["kind"];
+  readonly level: LevelPair;
+  /** Passed / tasks, 0-1. */
+  readonly passRate: number;
+  /** Mean total_score over all tasks, 0-100. */
+  readonly total: number;
+  /** Each dimension's mean over the episodes where it applied; null where it applied nowhere. */
+  readonly dimensions: Record<Dimension, number | null>;
+  /** Per seed and task: total_score, for the pairwise checks ("faking never raises a score"). */
+  readonly perTask: ReadonlyMap<string, number>;
+}
+
+export interface SuiteOptions {
+  readonly levels: readonly LevelPair[];
+  readonly seeds: readonly number[];
+  readonly concurrency?: number;
+  readonly onProgress?: (done: number, total: number, label: string) => void;
+}
+
+/** Runs every purple of the roster at every level pair and seed on the given data. */
+export async function runSuite(data: AssessmentData, calibration: Calibration, purples: readonly RosterEntry[], options: SuiteOptions): Promise<Measurement[]> {
+  const measurements: Measurement[] = [];
+  const total = purples.length * options.levels.length * options.seeds.length;
+  let done = 0;
+  for (const entry of purples) {
+    const { server, url } = await servePurple(entry.name, entry.strategy, "127.0.0.1", 0, entry.options ?? {});
+    try {
+      for (const level of options.levels) {
+        let passed = 0;
+        let tasks = 0;
+        let scoreSum = 0;
+        const sums = Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Record<Dimension, { sum: number; count: number }>;
+        const perTask = new Map<string, number>();
+        for (const seed of options.seeds) {
+          const { config } = parseConfig({ drift_level: level.drift, rot_level: level.rot, seed, concurrency: options.concurrency ?? 8 });
+          const { results } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration });
+          passed += results.aggregates.passed;
+          tasks += results.aggregates.total_tasks;
+          scoreSum += results.aggregates.score_sum;
+          for (const dimension of DIMENSIONS) {
+            sums[dimension].sum += results.aggregates.dimensions[dimension].sum;
+            sums[dimension].count += results.aggregates.dimensions[dimension].count;
+          }
+          for (const entryResult of results.results) perTask.set(`${seed}:${entryResult.task_idx}`, entryResult.total_score);
+          options.onProgress?.(++done, total, `${entry.name} drift ${level.drift} rot ${level.rot} seed ${seed}`);
+        }
+        measurements.push({
+          purple: entry.name,
+          kind: entry.kind,
+          level,
+          passRate: tasks === 0 ? 0 : passed / tasks,
+          total: tasks === 0 ? 0 : scoreSum / tasks,
+          dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, sums[dimension].count === 0 ? null : sums[dimension].sum / sums[dimension].count])) as Record<Dimension, number | null>,
+          perTask,
+        });
+      }
+    } finally {
+      server.close();
+    }
+  }
+  return measurements;
+}

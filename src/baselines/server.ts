@@ -113,7 +113,12 @@ class StrategyExecutor implements AgentExecutor {
  * Starts a reference purple agent on HOST:PORT (port 0 picks a free one), optionally under a
  * path (`/agent`), as participants appear behind the AgentBeats gateway.
  */
-export async function servePurple(name: string, strategy: Strategy, host: string, port: number, basePath = ""): Promise<{ server: Server; url: string }> {
+export function servePurple(name: string, strategy: Strategy, host: string, port: number, basePath = ""): Promise<{ server: Server; url: string }> {
+  return serveAgent(name, new StrategyExecutor(strategy), host, port, basePath);
+}
+
+/** Serves any A2A executor as a reference purple agent (the strategies above, the LLM agent in ./llm). */
+export async function serveAgent(name: string, executor: AgentExecutor, host: string, port: number, basePath = "", description = `A reference purple agent using the ${name} strategy.`): Promise<{ server: Server; url: string }> {
   const app = express();
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -122,7 +127,7 @@ export async function servePurple(name: string, strategy: Strategy, host: string
   const url = `http://${host}:${typeof address === "object" && address ? address.port : port}${basePath || "/"}`;
   const card: AgentCard = {
     name: `Entropic CRMArena reference purple (${name})`,
-    description: `A reference purple agent using the ${name} strategy.`,
+    description,
     url,
     version: "1.0.0",
     protocolVersion: "0.3.0",
@@ -132,7 +137,7 @@ export async function servePurple(name: string, strategy: Strategy, host: string
     defaultOutputModes: ["text"],
     skills: [{ id: name, name, description: `Solves CRM tasks with the ${name} strategy.`, tags: ["crm", "baseline"] }],
   };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new StrategyExecutor(strategy));
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   app.use(express.json({ limit: "50mb" }));
   app.use(`${basePath}/.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler }));
   app.use(basePath || "/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));

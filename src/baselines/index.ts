@@ -1,3 +1,4 @@
-export { servePurple, type Strategy, type TaskInfo, type Tools } from "./server.js";
+export { servePurple, serveAgent, type Strategy, type TaskInfo, type Tools } from "./server.js";
 export { oracleStrategy, REFUSAL } from "./oracle.js";
 export { solverStrategy, naiveStrategy } from "./solver.js";
+export { serveLlmPurple, llmPurpleConfigFromEnv, LLM_MODES, type LlmMode } from "./llm/index.js";

@@ -17,7 +17,8 @@ describe("LLM purple configuration", () => {
   it("names the variable that is missing or wrong", () => {
     expect(() => llmPurpleConfigFromEnv({})).toThrow(/PURPLE_LLM_API_KEY is not set \(nor OPENAI_API_KEY/);
     expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_MODE: "chat" })).toThrow(/PURPLE_LLM_MODE must be one of tools, text/);
-    expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_BASE_URL: "not a url" })).toThrow(/PURPLE_LLM_BASE_URL must be a URL/);
+    expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_BASE_URL: "not a url" })).toThrow(/PURPLE_LLM_BASE_URL must be an http\(s\) URL/);
+    expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_BASE_URL: "node:internal/modules" })).toThrow(/PURPLE_LLM_BASE_URL must be an http\(s\) URL/);
     expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_MAX_TOKENS: "1.5" })).toThrow(/PURPLE_LLM_MAX_TOKENS must be a whole number/);
     expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_CONTEXT_TOKENS: "3000", PURPLE_LLM_MAX_TOKENS: "2000" })).toThrow(/PURPLE_LLM_CONTEXT_TOKENS \(3000\) must be at least twice/);
   });

@@ -53,7 +53,8 @@ function oneOf<T extends string>(name: string, values: readonly T[]) {
   return text.refine((value) => value === undefined || values.includes(value as T), { message: `${name} must be one of ${values.join(", ")}` }).transform((value) => value as T | undefined);
 }
 
-const url = (name: string) => text.pipe(z.url({ error: `${name} must be a URL` }).optional());
+// z.url() alone accepts any scheme ("node:...", "mailto:..."); an endpoint is http or https.
+const url = (name: string) => text.pipe(z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` }).optional());
 
 /** The purple's own variables, and the judge's that it falls back to (src/llm/config.ts). */
 const EnvSchema = z.object({

@@ -55,6 +55,8 @@ export class Episode {
   private promptBudget: number;
   private lastNoteSent = false;
   private schemaAsked = false;
+  private turns = 0;
+  private readonly total = new Meter();
   finished = false;
 
   constructor(
@@ -73,10 +75,14 @@ export class Episode {
       const { text, final } = this.config.mode === "tools" ? await this.nextTools(meter, signal) : await this.nextText(meter, signal);
       if (this.remaining !== undefined) this.remaining--;
       this.finished = final;
+      this.turns++;
+      this.total.add(meter.usage);
+      if (final) this.logger.info({ taskId: this.task?.taskId, answer: text.slice(0, 300), turns: this.turns, usage: this.total.usage }, "LLM purple episode answered");
       return { kind: "action", text, final, usage: meter.usage };
     } catch (error) {
       const reason = signal.aborted ? `the turn took longer than PURPLE_LLM_TURN_TIMEOUT_SECONDS (${this.config.turnTimeoutMs / 1000} s)` : `the model provider failed: ${describeModelError(error)}`;
-      this.logger.error({ taskId: this.task?.taskId, reason, policy: this.config.onFailure }, "LLM purple episode ends on a failure");
+      this.total.add(meter.usage);
+      this.logger.error({ taskId: this.task?.taskId, reason, policy: this.config.onFailure, turns: this.turns + 1, usage: this.total.usage }, "LLM purple episode ends on a failure");
       this.finished = true;
       if (this.config.onFailure === "fail") return { kind: "failed", reason, usage: meter.usage };
       return { kind: "action", text: answerText(FAILURE_ANSWER), final: true, usage: meter.usage, failure: reason };

@@ -88,6 +88,17 @@ describe("the LLM purple, native tool calling", () => {
   });
 });
 
+describe("the LLM purple's agent card", () => {
+  it("advertises the card URL AgentBeats passes, and says which model and mode it runs", async () => {
+    const config = llmPurpleConfigFromEnv({ PURPLE_LLM_API_KEY: "k", PURPLE_LLM_BASE_URL: "http://127.0.0.1:9/v1", PURPLE_LLM_MODEL: "m1" }, { mode: "text" });
+    const purple = await serveLlmPurple({ config, host: "127.0.0.1", port: 0, cardUrl: "http://agent:9009", logger: quietLogger() });
+    servers.push(purple.server);
+    const card = await (await fetch(new URL(".well-known/agent-card.json", purple.url))).json();
+    expect(card.url).toBe("http://agent:9009");
+    expect(card.description).toMatch(/m1 .*<execute>\/<respond> tags/);
+  });
+});
+
 describe("the LLM purple, CRMArena-Pro text protocol", () => {
   it("solves the same tasks with <execute>/<respond>, reminding a model that forgets the tags without spending a green turn", async () => {
     const { fake, url } = await llmPurple(ramblingFirst(crmScript), "text");

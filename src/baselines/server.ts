@@ -113,12 +113,25 @@ class StrategyExecutor implements AgentExecutor {
  * Starts a reference purple agent on HOST:PORT (port 0 picks a free one), optionally under a
  * path (`/agent`), as participants appear behind the AgentBeats gateway.
  */
-export function servePurple(name: string, strategy: Strategy, host: string, port: number, basePath = ""): Promise<{ server: Server; url: string }> {
-  return serveAgent(name, new StrategyExecutor(strategy), host, port, basePath);
+export function servePurple(name: string, strategy: Strategy, host: string, port: number, basePath = "", cardUrl?: string): Promise<{ server: Server; url: string }> {
+  return serveAgent({ name, executor: new StrategyExecutor(strategy), host, port, basePath, ...(cardUrl ? { cardUrl } : {}) });
+}
+
+export interface ServeAgentOptions {
+  readonly name: string;
+  readonly executor: AgentExecutor;
+  readonly host: string;
+  readonly port: number;
+  readonly basePath?: string;
+  readonly description?: string;
+  /** The URL the card advertises (AgentBeats passes `--card-url`); the listening address by default. */
+  readonly cardUrl?: string;
 }
 
 /** Serves any A2A executor as a reference purple agent (the strategies above, the LLM agent in ./llm). */
-export async function serveAgent(name: string, executor: AgentExecutor, host: string, port: number, basePath = "", description = `A reference purple agent using the ${name} strategy.`): Promise<{ server: Server; url: string }> {
+export async function serveAgent(options: ServeAgentOptions): Promise<{ server: Server; url: string }> {
+  const { name, host, port } = options;
+  const basePath = options.basePath ?? "";
   const app = express();
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -127,8 +140,8 @@ export async function serveAgent(name: string, executor: AgentExecutor, host: st
   const url = `http://${host}:${typeof address === "object" && address ? address.port : port}${basePath || "/"}`;
   const card: AgentCard = {
     name: `Entropic CRMArena reference purple (${name})`,
-    description,
-    url,
+    description: options.description ?? `A reference purple agent using the ${name} strategy.`,
+    url: options.cardUrl ?? url,
     version: "1.0.0",
     protocolVersion: "0.3.0",
     preferredTransport: "JSONRPC",
@@ -137,7 +150,7 @@ export async function serveAgent(name: string, executor: AgentExecutor, host: st
     defaultOutputModes: ["text"],
     skills: [{ id: name, name, description: `Solves CRM tasks with the ${name} strategy.`, tags: ["crm", "baseline"] }],
   };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), options.executor);
   app.use(express.json({ limit: "50mb" }));
   app.use(`${basePath}/.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler }));
   app.use(basePath || "/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));

@@ -18,6 +18,8 @@ export interface ServeLlmPurpleOptions {
   readonly host: string;
   readonly port: number;
   readonly basePath?: string;
+  /** The URL the agent card advertises (AgentBeats passes `--card-url`). */
+  readonly cardUrl?: string;
   /** The model to drive; an {@link OpenAiChatModel} on the configured endpoint by default. */
   readonly model?: ChatModel;
   /** The fetch the default model uses (tests script the provider through it). */
@@ -34,6 +36,6 @@ export async function serveLlmPurple(options: ServeLlmPurpleOptions): Promise<{ 
   const model = options.model ?? new OpenAiChatModel(options.config, options.fetch);
   const executor = new LlmExecutor(options.config, model, logger);
   const description = `A baseline LLM purple agent: ${model.model} through an OpenAI-compatible endpoint, ${options.config.mode === "tools" ? "native tool calling" : "CRMArena-Pro <execute>/<respond> tags"}.`;
-  const { server, url } = await serveAgent("llm", executor, options.host, options.port, options.basePath ?? "", description);
+  const { server, url } = await serveAgent({ name: "llm", executor, host: options.host, port: options.port, description, ...(options.basePath ? { basePath: options.basePath } : {}), ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
   return { server, url, executor };
 }

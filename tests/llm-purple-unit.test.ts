@@ -116,10 +116,19 @@ describe("an episode", () => {
     expect(messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual([
       expect.stringContaining("Salesforce instance output"),
       expect.stringContaining("Salesforce instance output"),
-      "Not run: no replies are left for queries.",
+      "Not run: no replies are left for queries. Give the final answer now.",
     ]);
     expect(messages.at(-1)!.content).toMatch(/last reply/);
     expect(episode.finished).toBe(true);
+  });
+
+  it("does not loop when the model keeps querying on its last reply", async () => {
+    const model = new ListModel(Array.from({ length: 10 }, (_, i) => ({ content: "", toolCalls: [call(`q${i}`, "SELECT Id FROM Case")], usage })));
+    const episode = new Episode(config({ formatRetries: 2 }), model, quietLogger());
+    const reply = await episode.step(first(1), signal());
+    expect(reply).toMatchObject({ kind: "action", final: false, text: JSON.stringify({ name: "soql_query", arguments: { query: "SELECT Id FROM Case" } }) });
+    expect(model.requests).toHaveLength(3);
+    expect(reply.usage).toEqual({ inputTokens: 30, outputTokens: 6 });
   });
 
   it("estimates usage when the provider reports none", async () => {

@@ -127,9 +127,11 @@ export class Episode {
   private async nextTools(meter: Meter, signal: AbortSignal): Promise<{ text: string; final: boolean }> {
     let retries = 0;
     for (;;) {
-      if (this.queue.length > 0 && this.lastReply && this.queue[0]!.name !== "respond") {
-        // No turn is left to run them: answer each call so the history stays valid, then ask for the answer.
-        for (const call of this.queue.splice(0)) this.conversation.add({ role: "tool", toolCallId: call.id, content: "Not run: no replies are left for queries." });
+      if (this.queue.length > 0 && this.lastReply && this.queue[0]!.name !== "respond" && retries < this.config.formatRetries) {
+        // No turn is left to run them: answer each call so the history stays valid, then ask for the
+        // answer (a bounded number of times; a model that insists gets its query run and ends on max_steps).
+        retries++;
+        for (const call of this.queue.splice(0)) this.conversation.add({ role: "tool", toolCallId: call.id, content: "Not run: no replies are left for queries. Give the final answer now." });
       }
       const call = this.queue.shift();
       if (call) {

@@ -1,4 +1,5 @@
-export { servePurple, type Strategy, type TaskInfo, type Tools, type ServePurpleOptions, type ReportedUsage } from "./server.js";
+export { servePurple, serveAgent, type Strategy, type TaskInfo, type Tools, type ServePurpleOptions, type ReportedUsage } from "./server.js";
 export { oracleStrategy, REFUSAL } from "./oracle.js";
 export { solverStrategy, naiveStrategy } from "./solver.js";
 export { alwaysNoneStrategy, refuseAllStrategy, randomIdStrategy, fakeRecoveryStrategy, floodStrategy } from "./degenerate.js";
+export { serveLlmPurple, llmPurpleConfigFromEnv, LLM_MODES, type LlmMode } from "./llm/index.js";

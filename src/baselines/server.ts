@@ -119,6 +119,15 @@ class StrategyExecutor implements AgentExecutor {
   }
 }
 
+/**
+ * Starts a reference purple agent on HOST:PORT (port 0 picks a free one), optionally under a
+ * path (`/agent`), as participants appear behind the AgentBeats gateway.
+ */
+export function servePurple(name: string, strategy: Strategy, host: string, port: number, options: string | ServePurpleOptions = {}): Promise<{ server: Server; url: string }> {
+  const { basePath = "", reportedUsage, cardUrl } = typeof options === "string" ? { basePath: options } : options;
+  return serveAgent({ name, executor: new StrategyExecutor(strategy, reportedUsage), host, port, basePath, ...(cardUrl ? { cardUrl } : {}) });
+}
+
 /** Token usage a reference purple reports with every reply (message metadata `usage`). */
 export interface ReportedUsage {
   readonly input_tokens: number;
@@ -128,16 +137,27 @@ export interface ReportedUsage {
 export interface ServePurpleOptions {
   /** Serve under a path (`/agent`), as participants appear behind the AgentBeats gateway. */
   readonly basePath?: string;
+  /** The URL the card advertises (AgentBeats passes `--card-url`). */
+  readonly cardUrl?: string;
   /** Report this usage with every reply, whatever the strategy did (the validity suite's liar). */
   readonly reportedUsage?: ReportedUsage;
 }
 
-/**
- * Starts a reference purple agent on HOST:PORT (port 0 picks a free one), optionally under a
- * path (`/agent`), as participants appear behind the AgentBeats gateway.
- */
-export async function servePurple(name: string, strategy: Strategy, host: string, port: number, options: string | ServePurpleOptions = {}): Promise<{ server: Server; url: string }> {
-  const { basePath = "", reportedUsage } = typeof options === "string" ? { basePath: options } : options;
+export interface ServeAgentOptions {
+  readonly name: string;
+  readonly executor: AgentExecutor;
+  readonly host: string;
+  readonly port: number;
+  readonly basePath?: string;
+  readonly description?: string;
+  /** The URL the card advertises (AgentBeats passes `--card-url`); the listening address by default. */
+  readonly cardUrl?: string;
+}
+
+/** Serves any A2A executor as a reference purple agent (the strategies above, the LLM agent in ./llm). */
+export async function serveAgent(options: ServeAgentOptions): Promise<{ server: Server; url: string }> {
+  const { name, host, port } = options;
+  const basePath = options.basePath ?? "";
   const app = express();
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -146,8 +166,8 @@ export async function servePurple(name: string, strategy: Strategy, host: string
   const url = `http://${host}:${typeof address === "object" && address ? address.port : port}${basePath || "/"}`;
   const card: AgentCard = {
     name: `Entropic CRMArena reference purple (${name})`,
-    description: `A reference purple agent using the ${name} strategy.`,
-    url,
+    description: options.description ?? `A reference purple agent using the ${name} strategy.`,
+    url: options.cardUrl ?? url,
     version: "1.0.0",
     protocolVersion: "0.3.0",
     preferredTransport: "JSONRPC",
@@ -156,7 +176,7 @@ export async function servePurple(name: string, strategy: Strategy, host: string
     defaultOutputModes: ["text"],
     skills: [{ id: name, name, description: `Solves CRM tasks with the ${name} strategy.`, tags: ["crm", "baseline"] }],
   };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new StrategyExecutor(strategy, reportedUsage));
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), options.executor);
   app.use(express.json({ limit: "50mb" }));
   app.use(`${basePath}/.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler }));
   app.use(basePath || "/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));

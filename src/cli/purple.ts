@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { oracleStrategy, servePurple, solverStrategy } from "../baselines/index.js";
+import { llmPurpleConfigFromEnv, LLM_MODES, oracleStrategy, serveLlmPurple, servePurple, solverStrategy, type LlmMode } from "../baselines/index.js";
 import { chooseData } from "../data/paths.js";
 import { loadTaskFile } from "../tasks/load.js";
 import { createLogger } from "../util/logger.js";
@@ -9,13 +9,22 @@ export function registerPurple(program: Command): void {
   program
     .command("purple")
     .description("run a reference purple agent as an A2A server")
-    .addOption(new Option("--strategy <name>", "oracle answers from the ground truth; solver queries the org").choices(["oracle", "solver"]).makeOptionMandatory())
+    .addOption(new Option("--strategy <name>", "oracle answers from the ground truth; solver queries the org; llm drives an OpenAI-compatible model (docs/llm-purple.md)").choices(["oracle", "solver", "llm"]).makeOptionMandatory())
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on", int("--port"), 9019)
+    .option("--card-url <url>", "URL the agent card advertises (AgentBeats passes it to every container)")
     .option("--tasks <file>", "task file the oracle reads its answers from (default: as the green agent chooses)")
-    .action(async (options: { strategy: "oracle" | "solver"; host: string; port: number; tasks?: string }) => {
+    .option("--model <name>", "llm: the model (overrides PURPLE_LLM_MODEL)")
+    .addOption(new Option("--mode <mode>", "llm: native tool calls or CRMArena-Pro tags (overrides PURPLE_LLM_MODE)").choices([...LLM_MODES]))
+    .action(async (options: { strategy: "oracle" | "solver" | "llm"; host: string; port: number; cardUrl?: string; tasks?: string; model?: string; mode?: LlmMode }) => {
+      if (options.strategy === "llm") {
+        const config = llmPurpleConfigFromEnv(process.env, { ...(options.model ? { model: options.model } : {}), ...(options.mode ? { mode: options.mode } : {}) });
+        const { url } = await serveLlmPurple({ config, host: options.host, port: options.port, ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
+        createLogger().info({ url, strategy: "llm", model: config.model, mode: config.mode, baseURL: config.baseURL ?? "https://api.openai.com/v1" }, "reference purple agent listening");
+        return;
+      }
       const strategy = options.strategy === "oracle" ? oracleStrategy(loadTaskFile(options.tasks ?? chooseData({ tasks: undefined }).tasksPath)) : solverStrategy;
-      const { url } = await servePurple(options.strategy, strategy, options.host, options.port);
+      const { url } = await servePurple(options.strategy, strategy, options.host, options.port, options.cardUrl ? { cardUrl: options.cardUrl } : {});
       createLogger().info({ url, strategy: options.strategy }, "reference purple agent listening");
     });
 }

@@ -1,0 +1,41 @@
+import type { Server } from "node:http";
+import type { Logger } from "pino";
+import { createLogger } from "../../util/logger.js";
+import { serveAgent } from "../server.js";
+import type { LlmPurpleConfig } from "./config.js";
+import { LlmExecutor } from "./executor.js";
+import { OpenAiChatModel, type ChatModel } from "./model.js";
+
+export { llmPurpleConfigFromEnv, LlmPurpleConfigError, LLM_MODES, FAILURE_ANSWER, type LlmMode, type LlmPurpleConfig, type LlmPurpleOverrides, type FailurePolicy } from "./config.js";
+export { OpenAiChatModel, isContextOverflow, type ChatModel, type ChatMessage, type ChatReply, type ChatRequest, type FunctionTool, type ModelToolCall, type TokenUsage } from "./model.js";
+export { Episode, type Incoming, type TurnResult } from "./episode.js";
+export { Conversation, trimToTokens } from "./history.js";
+export { LlmExecutor } from "./executor.js";
+export { SessionStore } from "./sessions.js";
+
+export interface ServeLlmPurpleOptions {
+  readonly config: LlmPurpleConfig;
+  readonly host: string;
+  readonly port: number;
+  readonly basePath?: string;
+  /** The URL the agent card advertises (AgentBeats passes `--card-url`). */
+  readonly cardUrl?: string;
+  /** The model to drive; an {@link OpenAiChatModel} on the configured endpoint by default. */
+  readonly model?: ChatModel;
+  /** The fetch the default model uses (tests script the provider through it). */
+  readonly fetch?: typeof fetch;
+  readonly logger?: Logger;
+}
+
+/**
+ * Starts the baseline LLM purple agent: an A2A server (one context per episode) that drives an
+ * OpenAI-compatible chat model through the green's tools (docs/llm-purple.md).
+ */
+export async function serveLlmPurple(options: ServeLlmPurpleOptions): Promise<{ server: Server; url: string; executor: LlmExecutor }> {
+  const logger = options.logger ?? createLogger();
+  const model = options.model ?? new OpenAiChatModel(options.config, options.fetch);
+  const executor = new LlmExecutor(options.config, model, logger);
+  const description = `A baseline LLM purple agent: ${model.model} through an OpenAI-compatible endpoint, ${options.config.mode === "tools" ? "native tool calling" : "CRMArena-Pro <execute>/<respond> tags"}.`;
+  const { server, url } = await serveAgent({ name: "llm", executor, host: options.host, port: options.port, description, ...(options.basePath ? { basePath: options.basePath } : {}), ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
+  return { server, url, executor };
+}

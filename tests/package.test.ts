@@ -1,0 +1,112 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { assessmentParams, rawRpc, resultsOf } from "./helpers.js";
+
+/**
+ * The package as npm ships it: build, pack, install the tarball with production dependencies
+ * only into an empty folder, and run a real assessment with the installed binary. A file the
+ * package needs but `files` in package.json leaves out fails here (as it would in the image,
+ * which installs the same tarball the same way).
+ */
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const children: ChildProcess[] = [];
+const work = mkdtempSync(join(tmpdir(), "entropic-package-"));
+
+afterAll(() => {
+  for (const child of children) child.kill();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/**
+ * better-sqlite3 is compiled from source when no prebuilt binary can be downloaded. The addon
+ * already built for this checkout's node_modules is offered to the install as a prebuild-install
+ * "local prebuild" (under the name prebuild-install looks for: same package version, Node ABI,
+ * platform and architecture), so the install below unpacks it instead of compiling again.
+ */
+async function offerLocalPrebuild(installDir: string): Promise<void> {
+  const built = join(ROOT, "node_modules/better-sqlite3/build/Release/better_sqlite3.node");
+  if (!existsSync(built)) return;
+  const version = (createRequire(join(ROOT, "package.json"))("better-sqlite3/package.json") as { version: string }).version;
+  const glibc = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime;
+  const libc = process.platform === "linux" && !glibc ? "musl" : "";
+  const prebuilds = join(work, "prebuilds");
+  mkdirSync(prebuilds, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}${libc}-${process.arch}.tar.gz`;
+  await run("tar", ["-czf", join(prebuilds, name), "-C", join(ROOT, "node_modules/better-sqlite3"), "build/Release/better_sqlite3.node"]);
+  // prebuild-install reads its options from .prebuild-installrc files up the tree from the package.
+  writeFileSync(join(installDir, ".prebuild-installrc"), `local-prebuilds=${prebuilds}\n`);
+}
+
+/** Starts an installed CLI command on port 0 and resolves with the URL it logs once listening. */
+function start(bin: string, args: string[], cwd: string): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "info" };
+  // No model judge and no provider: the assessment stays offline and deterministic.
+  for (const key of Object.keys(env)) if (/^(OPENAI_|LLM_|ENTROPIC_|PURPLE_LLM_)/.test(key)) delete env[key];
+  const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      for (const line of stderr.split("\n")) {
+        if (!line.includes("listening")) continue;
+        try {
+          const url = (JSON.parse(line) as { url?: string }).url;
+          if (url) resolve(url);
+        } catch {
+          // a line still being written
+        }
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}:\n${stderr}`)));
+  });
+}
+
+describe("the npm package", () => {
+  it("installs from its tarball with production dependencies only and runs an assessment", async () => {
+    await run(npm, ["run", "build"], { cwd: ROOT });
+    const { stdout } = await run(npm, ["pack", "--json", "--pack-destination", work], { cwd: ROOT });
+    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    const paths = packed!.files.map((file) => file.path);
+    expect(paths).toContain("dist/cli.js");
+    expect(paths).toContain("data/sample/tasks.json");
+    expect(paths.filter((path) => /^(src|tests|bench|amber|leaderboard|data\/cache)\//.test(path) || path.endsWith(".tgz"))).toEqual([]);
+
+    const app = join(work, "app");
+    mkdirSync(app);
+    // As the Dockerfile does: the lockfile keeps the dependencies at the versions this checkout
+    // was tested with, and better-sqlite3's install script is approved (npm 11 asks for that).
+    copyFileSync(join(ROOT, "package-lock.json"), join(app, "package-lock.json"));
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "entropic-crmarena-install", private: true, allowScripts: { "better-sqlite3": true } }));
+    await offerLocalPrebuild(app);
+    await run(npm, ["install", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", join(work, packed!.filename)], { cwd: app, maxBuffer: 16 * 1024 * 1024 });
+
+    const installed = join(app, "node_modules/entropic-crmarena");
+    expect(existsSync(join(installed, "node_modules"))).toBe(false);
+    expect(existsSync(join(app, "node_modules/vitest"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(installed, "package.json"), "utf8")).version).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
+
+    const bin = join(app, "node_modules/.bin/entropic-crmarena");
+    const [green, purple] = await Promise.all([start(bin, ["serve", "--host", "127.0.0.1", "--port", "0"], app), start(bin, ["purple", "--strategy", "solver", "--host", "127.0.0.1", "--port", "0"], app)]);
+
+    const card = await fetch(new URL("/.well-known/agent-card.json", green));
+    expect(card.status).toBe(200);
+    const { status, body } = await rawRpc(green, "message/send", assessmentParams({ participants: { agent: purple }, config: { task_limit: 3 } }));
+    expect(status).toBe(200);
+    expect(body.error).toBeUndefined();
+    expect(body.result.status.state, JSON.stringify(body.result.status)).toBe("completed");
+    const results = resultsOf(body.result);
+    expect(results.summary.total_tasks).toBe(3);
+    expect(results.dataset).toBe("sample");
+    expect(results.results.filter((episode: { error?: string }) => episode.error)).toEqual([]);
+  }, 180_000);
+});

@@ -2,35 +2,40 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assess, LEVELS, parseConfig, type AssessmentData } from "../src/assessment/index.js";
-import { naiveStrategy, servePurple, solverStrategy, type Strategy } from "../src/baselines/index.js";
-import { DRIFT_SHARE, driftText, perturbOrg, planDrift, ROT_SHARE } from "../src/entropy/index.js";
+import { assess, parseConfig, type AssessmentData } from "../src/assessment/index.js";
+import { naiveAllRowsStrategy, naiveStrategy, servePurple, solverStrategy, type Strategy } from "../src/baselines/index.js";
+import { LEVELS, perturbationKinds, planEntropy, type EntropyPlan, type Level } from "../src/entropy/index.js";
+import type { SqliteOrgStore } from "../src/org/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
+import { OrgView } from "../src/world/index.js";
 import { entropyDigest } from "./fixtures/entropy-digest.js";
+import { STANDARD_FIELD_NAMES } from "./fixtures/standard-fields.js";
 import { calibration, sampleData } from "./helpers.js";
 
 let data: AssessmentData;
-let solver: Awaited<ReturnType<typeof servePurple>>;
-let naive: Awaited<ReturnType<typeof servePurple>>;
+let org: SqliteOrgStore;
+const purples: Record<string, Awaited<ReturnType<typeof servePurple>>> = {};
 
 beforeAll(async () => {
   data = sampleData();
-  solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
-  naive = await servePurple("naive", naiveStrategy, "127.0.0.1", 0);
+  org = data.org as SqliteOrgStore;
+  for (const [name, strategy] of [["solver", solverStrategy], ["naive", naiveStrategy], ["naive-all-rows", naiveAllRowsStrategy]] as [string, Strategy][]) purples[name] = await servePurple(name, strategy, "127.0.0.1", 0);
 });
 afterAll(async () => {
-  solver.server.close();
-  naive.server.close();
+  for (const purple of Object.values(purples)) purple.server.close();
   await data.org.close();
 });
 
-async function run(url: string, config: Record<string, unknown>) {
+const plan = (seed: number, drift: Level, rot: Level): EntropyPlan => planEntropy({ seed, drift, rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows: (object) => org.rows(object) });
+const kindOf = (p: EntropyPlan, name: string) => p.kinds.find((kind) => kind.kind === name)!;
+
+async function run(purple: string, config: Record<string, unknown>) {
   const { config: parsed } = parseConfig({ concurrency: 8, ...config });
-  return (await assess(data, new A2APurpleClient(url), { participantUrl: url, config: parsed, ignoredConfigKeys: [], calibration })).results;
+  return (await assess(data, new A2APurpleClient(purples[purple]!.url), { participantUrl: purples[purple]!.url, config: parsed, ignoredConfigKeys: [], calibration })).results;
 }
 
-describe("determinism", () => {
-  it("gives byte-identical rename maps, injected records and passages across processes", async () => {
+describe("the entropy plan", () => {
+  it("is byte-identical across processes for the same seed and levels, and differs across seeds", async () => {
     const script = fileURLToPath(new URL("./fixtures/entropy-digest.ts", import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, "11", "high", "medium"]);
     expect(stdout).toMatch(/^[0-9a-f]{64}$/);
@@ -38,127 +43,105 @@ describe("determinism", () => {
     expect(await entropyDigest(12, "high", "medium")).not.toBe(stdout);
   }, 60_000);
 
-  it("different seeds give different rename maps", () => {
-    const maps = new Set(Array.from({ length: 40 }, (_, seed) => JSON.stringify(planDrift(data.org.schema, "medium", seed))));
-    expect(maps.size).toBe(40);
+  it("doses every kind by its level: nothing at none, more at each level up", () => {
+    const plans = Object.fromEntries(LEVELS.map((level) => [level, plan(3, level, level)]));
+    for (const kind of perturbationKinds()) {
+      const size = (level: Level) => {
+        const planned = kindOf(plans[level]!, kind.name);
+        const changed = planned.changes.filter((change) => change.op !== "add_field").reduce((sum, change) => sum + (change.op === "insert_records" ? change.records.length : change.op === "set_values" ? 1 : 1), 0);
+        return changed + planned.text.length;
+      };
+      expect(size("none"), `${kind.name} at none`).toBe(0);
+      expect(size("low"), `${kind.name} at low`).toBeGreaterThanOrEqual(kind.name === "rot.distractor_passages" ? 0 : 1);
+      expect(size("medium"), `${kind.name} medium >= low`).toBeGreaterThanOrEqual(size("low"));
+      expect(size("high"), `${kind.name} high > low`).toBeGreaterThan(size("low"));
+    }
   });
-});
 
-describe("schema drift", () => {
-  for (const level of LEVELS) {
-    it(`renames the ${level} share of every object's columns with valid, fresh, unique names`, () => {
-      const renames = planDrift(data.org.schema, level, 5);
-      const originals = new Set(data.org.schema.objects.flatMap((object) => object.fields.map((field) => field.name.toLowerCase())));
-      for (const object of data.org.schema.objects) {
-        const map = renames[object.name] ?? {};
-        const renamed = Object.keys(map).length;
-        if (level === "none") expect(renamed).toBe(0);
-        else expect(renamed).toBeGreaterThanOrEqual(Math.min(object.fields.length - (level === "high" ? 0 : 1), Math.max(1, Math.round(DRIFT_SHARE[level] * object.fields.length))));
-        if (level !== "high") expect(map.Id).toBeUndefined();
-        const names = Object.values(map);
-        expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length);
-        for (const name of names) {
-          expect(name).toMatch(/^[A-Za-z][A-Za-z0-9_]*$/);
-          expect(["desc", "asc", "order", "group", "limit", "select", "from", "where", "end", "count", "min", "max", "name", "email", "phone"]).not.toContain(name.toLowerCase());
-          expect(originals.has(name.toLowerCase())).toBe(false);
+  it("never renames Id or Name, never picks a standard Salesforce field name, and gives every renamed lookup an __r relationship (100 seeds)", () => {
+    for (let seed = 0; seed < 100; seed++) {
+      const p = plan(seed, "high", "none");
+      for (const kind of p.kinds) {
+        for (const change of kind.changes) {
+          if (change.op !== "rename_field" && change.op !== "copy_field") continue;
+          expect(["Id", "Name", "IsDeleted"]).not.toContain(change.from);
+          expect(STANDARD_FIELD_NAMES.has(change.to), `${change.to} is a standard field name`).toBe(false);
+          expect(change.to).toMatch(/^[A-Za-z][A-Za-z0-9_]*__c$/);
         }
       }
-      const all = data.org.schema.objects.reduce((sum, object) => sum + object.fields.length, 0);
-      const share = Object.values(renames).reduce((sum, map) => sum + Object.keys(map).length, 0) / all;
-      expect(share).toBeGreaterThanOrEqual(DRIFT_SHARE[level]);
-      expect(share).toBeLessThanOrEqual(DRIFT_SHARE[level] + 0.25);
-    });
-  }
-
-  it("rewrites API names in a task's text and leaves prose words alone", () => {
-    const renames = { Contract: { CompanySignedDate: "CompanyExecutedDate", Status: "State" }, Opportunity: { ContractID__c: "AgreementID__c" } };
-    const { text, renamed } = driftText("An opportunity is eligible if its contract (Opportunity.ContractID__c) has a CompanySignedDate; check the Status.", renames);
-    expect(text).toBe("An opportunity is eligible if its contract (Opportunity.AgreementID__c) has a CompanyExecutedDate; check the Status.");
-    expect(renamed).toEqual(["CompanySignedDate", "ContractID__c"]);
+    }
   });
 
-  it("serves only the drifted schema: original names are errors, values unchanged", async () => {
-    const world = perturbOrg(data.org, "high", "none", 3);
+  it("serves the same world in describe, queries and task texts", async () => {
+    const p = plan(7, "high", "high");
+    const view = OrgView.open(org, p);
     try {
-      const [object, map] = Object.entries(world.renames).find(([, m]) => Object.keys(m).some((name) => name !== "Id"))!;
-      const [original, drifted] = Object.entries(map).find(([name]) => name !== "Id")!;
-      const idField = map.Id ?? "Id";
-      const stale = await world.org.query(`SELECT "${original}" FROM "${object}"`);
-      expect(stale).toMatchObject({ ok: false, code: "SQL_ERROR" });
-      const before = await data.org.query(`SELECT "${original}" AS v FROM "${object}" ORDER BY "Id"`);
-      const after = await world.org.query(`SELECT "${drifted}" AS v FROM "${object}" ORDER BY "${idField}"`);
-      expect(after.ok && after.rows).toEqual(before.ok && before.rows);
-      const field = world.org.findObject(object)!.fields.find((candidate) => candidate.name === drifted)!;
-      expect(field.label).toBe(data.org.findObject(object)!.fields.find((candidate) => candidate.name === original)!.label);
+      const renamedLookup = p.kinds.flatMap((kind) => kind.changes).find((change) => change.op === "rename_field" && org.schema.objects.find((o) => o.name === change.object)!.fields.find((f) => f.name === change.from)!.type === "reference");
+      expect(renamedLookup, "a renamed lookup at high drift, seed 7").toBeDefined();
+      if (renamedLookup?.op !== "rename_field") return;
+      const field = view.schema.objects.find((o) => o.name === renamedLookup.object)!.fields.find((f) => f.name === renamedLookup.to)!;
+      expect(field.relationshipName).toBe(renamedLookup.to.replace(/__c$/, "__r"));
+      const target = field.references[0]!;
+      const outcome = await view.runTool({ tool: "soql_query", query: `SELECT Id, ${field.relationshipName}.Id FROM ${renamedLookup.object} WHERE ${renamedLookup.to} != null LIMIT 3` }, "2024-01-01");
+      expect(outcome, `relationship query through ${field.relationshipName} to ${target}`).toMatchObject({ ok: true });
+      const stale = await view.runTool({ tool: "soql_query", query: `SELECT ${renamedLookup.from} FROM ${renamedLookup.object} LIMIT 1` }, "2024-01-01");
+      expect(stale).toMatchObject({ ok: false, code: "INVALID_FIELD" });
+      const described = await view.runTool({ tool: "describe_schema", object: renamedLookup.object }, "2024-01-01");
+      expect(described.ok && described.kind === "schema" && described.objects[0]!.fields.some((f) => f.name === renamedLookup.to && f.relationshipName)).toBe(true);
     } finally {
-      await world.org.close();
+      await view.close();
+    }
+  });
+
+  it("hides recycle-bin records from SOQL unless ALL ROWS, and sql_query shows the raw table", async () => {
+    const view = OrgView.open(org, plan(9, "none", "high"));
+    try {
+      const live = org.schema.objects.find((object) => object.name === "Case")!.rowCount;
+      const count = async (query: string) => {
+        const outcome = await view.runTool({ tool: "soql_query", query }, "2024-01-01");
+        return outcome.ok && outcome.kind === "records" ? outcome.totalSize : undefined;
+      };
+      expect(await count("SELECT COUNT() FROM Case")).toBe(live);
+      expect(await count("SELECT COUNT() FROM Case WHERE IsDeleted = true")).toBe(0);
+      const all = (await count("SELECT COUNT() FROM Case ALL ROWS"))!;
+      expect(all).toBeGreaterThan(live);
+      expect(await count("SELECT COUNT() FROM Case WHERE IsDeleted = true ALL ROWS")).toBe(all - live);
+      const raw = await view.runTool({ tool: "sql_query", query: 'SELECT COUNT(*) AS n FROM "Case"' }, "2024-01-01");
+      expect(raw.ok && raw.kind === "records" && raw.records[0]!.n).toBe(all);
+    } finally {
+      await view.close();
     }
   });
 });
 
-describe("context rot", () => {
-  for (const level of LEVELS) {
-    it(`adds the ${level} dose of deleted near-duplicates, and IsDeleted everywhere`, async () => {
-      const world = perturbOrg(data.org, "none", level, 9);
-      try {
-        for (const object of data.org.schema.objects) {
-          expect(world.org.findObject(object.name)!.fields.some((field) => field.name === "IsDeleted" && field.type === "boolean")).toBe(true);
-          const counts = await world.org.query(`SELECT SUM(IsDeleted = 0) AS live, SUM(IsDeleted = 1) AS deleted FROM "${object.name}"`);
-          expect(counts.ok && counts.rows[0]!.live).toBe(object.rowCount);
-          const expected = level === "none" || object.rowCount === 0 ? 0 : Math.max(1, Math.round(ROT_SHARE[level] * object.rowCount));
-          expect(counts.ok && (counts.rows[0]!.deleted ?? 0)).toBe(expected);
-        }
-        expect(world.distractorIds.size).toBe(Object.values(world.injected).reduce((sum, n) => sum + n, 0));
-      } finally {
-        await world.org.close();
-      }
-    });
-  }
-});
-
 describe("fairness: a careful agent still solves every task", () => {
   for (const seed of [1, 2, 3]) {
-    it(`the solver passes 100% at every drift and rot level, seed ${seed}`, async () => {
-      for (const drift of LEVELS) {
-        for (const rot of LEVELS) {
-          const results = await run(solver.url, { drift_level: drift, rot_level: rot, seed });
-          const failures = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}`);
-          expect(failures, `drift ${drift}, rot ${rot}, seed ${seed}`).toEqual([]);
-          expect(results.entropy).toMatchObject({ seed, drift_level: drift, rot_level: rot });
-        }
+    it(`the solver passes 100% at every level, seed ${seed}`, async () => {
+      for (const [drift, rot] of [...LEVELS.map((level) => [level, level]), ["high", "none"], ["none", "high"]] as [Level, Level][]) {
+        const results = await run("solver", { drift_level: drift, rot_level: rot, seed });
+        const failures = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? entry.agent_answer : entry.error}`);
+        expect(failures, `drift ${drift}, rot ${rot}, seed ${seed}`).toEqual([]);
+        expect(results.summary.avg_score, `drift ${drift}, rot ${rot}, seed ${seed}`).toBeGreaterThanOrEqual(95);
       }
     }, 300_000);
   }
 });
 
-describe("bite: a naive agent loses", () => {
-  it("drops at medium and high, and its drift adaptation shows it", async () => {
-    const baseline = await run(naive.url, { drift_level: "none", rot_level: "none", seed: 4 });
-    expect(baseline.summary.total_passed).toBe(baseline.summary.total_tasks);
-    for (const level of ["medium", "high"] as const) {
-      const results = await run(naive.url, { drift_level: level, rot_level: level, seed: 4 });
-      expect(results.summary.pass_rate).toBeLessThan(0.7);
-      expect(results.dimension_averages.DRIFT_ADAPTATION).toBeLessThan(100);
-      expect(Object.keys(results.entropy.rename_map as object).length).toBeGreaterThan(0);
-      expect(Object.keys(results.entropy.injected_records as object).length).toBeGreaterThan(0);
+describe("bite: a purple that ignores a kind of perturbation loses points", () => {
+  it("drift: the naive purple (original names) loses at every level above none", async () => {
+    expect((await run("naive", { seed: 4 })).summary.total_passed).toBe(44);
+    for (const level of ["low", "medium", "high"] as const) {
+      const results = await run("naive", { drift_level: level, seed: 4 });
+      expect(results.summary.total_passed, `drift ${level}`).toBeLessThan(44);
+      expect(results.dimension_averages.DRIFT_ADAPTATION, `drift ${level}`).toBeLessThan(100);
     }
-    const rotOnly = await run(naive.url, { drift_level: "none", rot_level: "high", seed: 4 });
-    expect(rotOnly.summary.total_passed).toBeLessThan(rotOnly.summary.total_tasks);
   }, 120_000);
 
-  it("counts an answer built on a deleted record as a hallucination", async () => {
-    const trap: Strategy = async (_task, tools) => {
-      const [row] = await tools.soql("SELECT Id FROM Case WHERE IsDeleted = true LIMIT 1");
-      return String(row!.Id);
-    };
-    const purple = await servePurple("trap", trap, "127.0.0.1", 0);
-    try {
-      const results = await run(purple.url, { task_ids: [18], rot_level: "medium", seed: 4 });
-      const [entry] = results.results;
-      expect("entropy_events" in entry! && entry.entropy_events.distractor_ids_in_answer).toHaveLength(1);
-      expect("dimension_scores" in entry! && (entry.dimension_scores as Record<string, number>).HALLUCINATION_RATE).toBe(0);
-    } finally {
-      purple.server.close();
-    }
-  });
+  it("rot: reading raw rows (recycle bin, merged duplicates), archived articles, retired products or superseded policies costs tasks", async () => {
+    const naive = await run("naive", { rot_level: "high", seed: 4 });
+    expect(naive.summary.total_passed).toBeLessThan(44);
+    const allRows = await run("naive-all-rows", { rot_level: "high", seed: 4 });
+    expect(allRows.summary.total_passed).toBeLessThan(naive.summary.total_passed);
+    expect(allRows.results.some((entry) => entry.entropy_events.distractor_records_seen > 0)).toBe(true);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { AssessmentData } from "../src/assessment/index.js";
-import { openOrg } from "../src/org/index.js";
+import { openOrg, type SqliteOrgStore } from "../src/org/index.js";
 import { serve } from "../src/server/app.js";
 import { loadCalibration } from "../src/data/load.js";
 import { loadTaskFile } from "../src/tasks/load.js";
@@ -14,7 +14,7 @@ export const REAL_TASKS = fileURLToPath(new URL("../../shared/data/crmarenapro/b
 
 export const quietLogger = () => createLogger("silent");
 
-export function sampleData(tasksPath = SAMPLE_TASKS): AssessmentData {
+export function sampleData(tasksPath = SAMPLE_TASKS): AssessmentData & { org: SqliteOrgStore } {
   const kind = tasksPath === SAMPLE_TASKS ? "sample" : "custom";
   return { tasks: loadTaskFile(tasksPath), org: openOrg(SAMPLE_ORG, { workers: 2 }), dataset: kind, sources: { tasks: { path: tasksPath, kind }, org: { path: SAMPLE_ORG, kind: "sample" } } };
 }

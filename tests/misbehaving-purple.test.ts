@@ -1,11 +1,10 @@
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssessmentData } from "../src/assessment/index.js";
 import { servePurple, type Strategy } from "../src/baselines/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
 
-let data: AssessmentData;
+let data: ReturnType<typeof sampleData>;
 let green: Awaited<ReturnType<typeof startGreen>>;
 const servers: Server[] = [];
 

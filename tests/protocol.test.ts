@@ -54,13 +54,13 @@ describe("messages to the purple agent", () => {
   it("renders observations as CRMArena-Pro does, dropping all-null columns", () => {
     const records = [{ Id: "500A", ClosedDate: null, Amount: 5.5 }, { Id: "500B", ClosedDate: null, Amount: null }];
     expect(dropAllNullColumns(records)).toEqual([{ Id: "500A", Amount: 5.5 }, { Id: "500B", Amount: null }]);
-    const message = observationMessage({ ok: true, kind: "records", records, truncated: false, elapsedMs: 1 }, 2, 3);
+    const message = observationMessage({ ok: true, kind: "records", records, truncated: false }, 2, 3);
     expect(message.text).toBe("Salesforce instance output: [{'Id': '500A', 'Amount': 5.5}, {'Id': '500B', 'Amount': None}]\n\n(3 replies left)");
     expect(message.data).toMatchObject({ type: "tool_result", ok: true, truncated: false, turn: 2, remaining_steps: 3 });
-    const error = observationMessage({ ok: false, code: "SQL_ERROR", message: "no such column: Foo", elapsedMs: 1 }, 1, 1);
+    const error = observationMessage({ ok: false, code: "SQL_ERROR", message: "no such column: Foo" }, 1, 1);
     expect(error.text).toBe("Salesforce instance output: SQL_ERROR: no such column: Foo\n\n(1 reply left)");
-    expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false, elapsedMs: 0 }, 1, 1).text).toMatch(/^Salesforce instance output: \[\]/);
-    expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false, elapsedMs: 0, totalSize: 100 }, 1, 1).text).toBe("Salesforce instance output: []\n(totalSize: 100)\n\n(1 reply left)");
+    expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false }, 1, 1).text).toMatch(/^Salesforce instance output: \[\]/);
+    expect(observationMessage({ ok: true, kind: "records", records: [], truncated: false, totalSize: 100 }, 1, 1).text).toBe("Salesforce instance output: []\n(totalSize: 100)\n\n(1 reply left)");
   });
 });
 

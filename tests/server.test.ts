@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssessmentData } from "../src/assessment/index.js";
+import type { OrgBackend } from "../src/org/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { DIMENSIONS } from "../src/log/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
-let data: AssessmentData;
+let data: ReturnType<typeof sampleData>;
 let green: Awaited<ReturnType<typeof startGreen>>;
 let solver: Awaited<ReturnType<typeof servePurple>>;
 let pathPurple: Awaited<ReturnType<typeof servePurple>>;
@@ -136,8 +136,9 @@ describe("assessment over raw JSON-RPC", () => {
 
 describe("an internal failure", () => {
   it("ends the task as failed, under its own task id, with the reason", async () => {
-    // An org whose database image is unreadable: building the assessment's world fails.
-    const brokenOrg = { ...data.org, image: Buffer.from("disk on fire"), findObject: (name: string) => data.org.findObject(name), recordIds: () => data.org.recordIds(), query: () => Promise.reject(new Error("unused")), close: async () => undefined };
+    // An org whose copy cannot be made: building the assessment's world fails.
+    const base = data.org;
+    const brokenOrg: OrgBackend = { source: base.source, schema: base.schema, recordIds: () => base.recordIds(), rows: (object) => base.rows(object), today: () => base.today(), runTool: (request, context) => base.runTool(request, context), close: async () => undefined, withChanges: () => { throw new Error("file is not a database"); } };
     const broken = await startGreen({ ...data, org: brokenOrg });
     try {
       const events = (await rawStream(broken.url, assessmentParams({ participants: { agent: solver.url }, config: { task_ids: [18] } }))).map((line) => line.result);

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { DIMENSIONS, type Weights } from "../log/index.js";
 import { DEFAULT_WEIGHTS } from "../scoring/index.js";
 
-export const LEVELS = ["none", "low", "medium", "high"] as const;
-export type Level = (typeof LEVELS)[number];
+import { LEVELS, perturbationKinds } from "../entropy/index.js";
+export { LEVELS, type Level } from "../entropy/index.js";
 
 const level = (field: string) =>
   z.enum(LEVELS, { error: (issue) => `${field} must be one of ${LEVELS.join("|")} (got ${JSON.stringify(issue.input)})` });
@@ -90,6 +90,15 @@ export const AssessmentConfigSchema = z
     shard_index: integer("shard_index", 0).default(0),
     num_shards: integer("num_shards", 1, 1000).default(1),
     weights: weights.default(DEFAULT_WEIGHTS),
+    perturbations: z
+      .array(z.string(), { error: (issue) => `perturbations must be a list of perturbation kind names (got ${JSON.stringify(issue.input)})` })
+      .min(1, { error: "perturbations must name at least one kind (leave it out for all)" })
+      .superRefine((names, ctx) => {
+        const known = perturbationKinds().map((kind) => kind.name);
+        const unknown = names.filter((name) => !known.includes(name));
+        if (unknown.length > 0) ctx.addIssue({ code: "custom", message: `perturbations: unknown ${unknown.join(", ")}; the kinds are ${known.join(", ")}` });
+      })
+      .optional(),
     allow_data_mismatch: bool("allow_data_mismatch").default(false),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })

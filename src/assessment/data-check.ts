@@ -1,5 +1,5 @@
 import type { LogHeader } from "../log/index.js";
-import type { OrgStore } from "../org/index.js";
+import type { OrgBackend } from "../org/index.js";
 import type { TaskRecord } from "../tasks/schema.js";
 import { idsIn } from "../util/salesforce-id.js";
 
@@ -19,7 +19,7 @@ export class DataMismatchError extends Error {
  * which none exists there: no agent could solve them. Unless `allowMismatch` (recorded in the
  * results), more than MISSING_ID_TOLERANCE of them missing is refused.
  */
-export function checkDataMatch(tasks: readonly TaskRecord[], org: OrgStore, allowMismatch: boolean): DataCheck {
+export function checkDataMatch(tasks: readonly TaskRecord[], org: Pick<OrgBackend, "recordIds">, allowMismatch: boolean): DataCheck {
   const live = org.recordIds();
   const referenced = new Map<string, number>();
   for (const task of tasks) {

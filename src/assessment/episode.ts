@@ -16,6 +16,8 @@ export interface EpisodeWorld {
 export interface EpisodeOptions {
   readonly maxSteps: number;
   readonly timeoutMs: number;
+  /** The date SOQL's TODAY means when the task names none: the org's own latest date, never the clock. */
+  readonly defaultToday: string;
   /** What drift and rot did to the task, logged in the trajectory. */
   readonly entropy: Pick<Trajectory["entropy"], "renamedInText" | "passages" | "driftExposure">;
   /** Aborts the purple call in flight (cancel, shutdown): the episode ends as canceled. */
@@ -35,7 +37,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   const startedAt = new Date().toISOString();
   const steps: TrajectoryStep[] = [];
   const first = taskMessage(brief);
-  const today = brief.today ?? new Date().toISOString().slice(0, 10);
+  const today = brief.today ?? options.defaultToday;
   const firstMessage = measureTokens(first.text);
   const distractorsSeen = new Set<string>();
   let message: OutgoingMessage = first;

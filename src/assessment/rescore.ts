@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { movedFields } from "../entropy/index.js";
 import type { AssessmentLog, EpisodeRecord, StoredLog, Weights } from "../log/index.js";
 import { calibrationDigest, type Calibration, type Judge, type ScoringContext } from "../scoring/index.js";
 import { scoreRecord } from "./run.js";
@@ -38,7 +39,7 @@ export async function rescore(log: StoredLog, judge: Judge, calibration: Calibra
   if (expectedRunId !== undefined && log.header.run_id !== expectedRunId) {
     throw new Error(`${log.path} is the log of run ${log.header.run_id}, not of run ${expectedRunId} whose results were given`);
   }
-  const driftInRun = log.episodes.some((record) => record.trajectory.entropy.driftExposure.length > 0) || Object.keys((log.header.entropy.rename_map as Record<string, unknown> | undefined) ?? {}).length > 0;
+  const driftInRun = movedFields(log.header.entropy).size > 0;
   const context: ScoringContext = { calibration, weights: log.header.weights as Weights, driftInRun };
   const episodes: EpisodeRecord[] = [];
   for (const record of log.episodes) episodes.push(await scoreRecord(record.position, record.task, record.trajectory, judge, context));

@@ -1,21 +1,20 @@
-import { distractorPassages, driftText, guidanceOf, perturbOrg, type PerturbedOrg, type RenameMap } from "../entropy/index.js";
 import { type AssessmentLog, type DataSource, type DatasetKind, type EpisodeRecord, type EpisodeTask, type Journal, type LogFooter, type LogHeader, type StoredLog, type Trajectory, type Weights } from "../log/index.js";
-import { runOrgTool, type OrgStore } from "../org/index.js";
-import type { TaskBrief } from "../protocol/index.js";
+import type { OrgBackend } from "../org/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { calibrationDigest, driftExposure, optimumFor, scoreEpisode, type Calibration, type Judge, type ScoringContext } from "../scoring/index.js";
 import type { TaskSet } from "../tasks/load.js";
-import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/schema.js";
+import type { TaskRecord } from "../tasks/schema.js";
+import { OrgView } from "../world/index.js";
 import { runtimeVersions } from "../version.js";
 import type { AssessmentConfig } from "./config.js";
 import { checkDataMatch } from "./data-check.js";
-import { runEpisode, trimForMemory, type EpisodeWorld } from "./episode.js";
+import { runEpisode, trimForMemory } from "./episode.js";
 import { selectTasks, type Selection } from "./select.js";
 
 /** The world an assessment runs in: tasks and the hosted org, with where each came from. */
 export interface AssessmentData {
   readonly tasks: TaskSet;
-  readonly org: OrgStore;
+  readonly org: OrgBackend;
   readonly dataset: DatasetKind;
   readonly sources: { readonly tasks: DataSource; readonly org: DataSource };
 }
@@ -46,52 +45,6 @@ export interface RunOptions {
   readonly resume?: StoredLog;
 }
 
-/** What drift and rot add to a task's text: renamed field names and distractor passages. */
-export interface TextEntropy {
-  readonly renames: RenameMap;
-  /** Reusable guidance per category, from which distractor passages are drawn. */
-  readonly guidance: ReadonlyMap<string, string>;
-}
-
-/** Per category, the guidance part of its first task's context (for distractor passages). */
-export function guidanceByCategory(tasks: TaskSet): Map<string, string> {
-  const guidance = new Map<string, string>();
-  for (const task of tasks.tasks) {
-    const text = guidanceOf(task.metadata.required);
-    if (text.length > 40 && !guidance.has(task.task)) guidance.set(task.task, text);
-  }
-  return guidance;
-}
-
-/** Builds what the purple agent is shown for a task, with drifted field names and distractor passages. */
-export function briefFor(task: TaskRecord, config: AssessmentConfig, entropy: TextEntropy = { renames: {}, guidance: new Map() }): { brief: TaskBrief; events: { renamedInText: string[]; passages: string[] } } {
-  const prompt = driftText(task.query, entropy.renames);
-  const required = driftText(task.metadata.required, entropy.renames);
-  const optional = driftText(task.metadata.optional, entropy.renames);
-  const passages = distractorPassages(task.idx, task.task, entropy.guidance, config.rot_level, config.seed).map((passage) => driftText(passage, entropy.renames).text);
-  const requiredContext = passages.length === 0 ? required.text : `${required.text}\n\n## Additional reference material\n${passages.join("\n\n")}`;
-  const renamedInText = [...new Set([...prompt.renamed, ...required.renamed, ...optional.renamed])].sort();
-  const brief: TaskBrief = {
-    taskId: String(task.idx),
-    category: task.task,
-    prompt: prompt.text,
-    persona: task.persona,
-    requiredContext,
-    optionalContext: optional.text,
-    externalFacing: EXTERNAL_FACING_CATEGORIES.has(task.task),
-    maxSteps: config.max_steps,
-    ...todayOf(task),
-    entropy: { drift_level: config.drift_level, rot_level: config.rot_level, seed: config.seed },
-  };
-  return { brief, events: { renamedInText, passages: passages.map((passage) => passage.split("\n")[0]!.slice(0, 120)) } };
-}
-
-/** The date a task is set on: its "Today's date" line, if it has one. */
-function todayOf(task: TaskRecord): { today?: string } {
-  const match = /Today's date:\s*(\d{4}-\d{2}-\d{2})/.exec(`${task.metadata.required}\n${task.query}`);
-  return match ? { today: match[1]! } : {};
-}
-
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);
 
 /** Episodes the purple agent broke off are recorded as errors and not scored, as in the 2.0.0 layout. */
@@ -118,20 +71,6 @@ export async function scoreRecord(position: number, task: EpisodeTask, trajector
   }
 }
 
-/** `Object.Field` of every field drift renamed (original names), for exposure. */
-function renamedFields(renames: RenameMap): Set<string> {
-  return new Set(Object.entries(renames).flatMap(([object, map]) => Object.keys(map).map((field) => `${object}.${field}`)));
-}
-
-/** The episode seam implemented over the perturbed org copy. */
-function worldOf(base: OrgStore, perturbed: PerturbedOrg): EpisodeWorld {
-  const live = base.recordIds();
-  return {
-    runTool: (request, today) => runOrgTool(perturbed.org, request, { today }),
-    idStatus: (id) => (perturbed.distractorIds.has(id) ? "distractor" : live.has(id) ? "live" : "absent"),
-  };
-}
-
 /**
  * Runs every selected task against the purple agent, `concurrency` episodes at a time, and
  * returns the run's log. Each finished episode is journalled before it is reported. Selection
@@ -142,13 +81,14 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const onEvent = options.onEvent ?? (() => undefined);
   const selection = selectTasks(data.tasks, config);
   const check = checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
-  // The purple agent acts in a perturbed copy of the org; the base org is never touched.
-  const perturbed = perturbOrg(data.org, config.drift_level, config.rot_level, config.seed);
-  const renamed = renamedFields(perturbed.renames);
-  const world = worldOf(data.org, perturbed);
-  const textEntropy: TextEntropy = { renames: perturbed.renames, guidance: guidanceByCategory(data.tasks) };
+  // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
+  const view = options.resume
+    ? OrgView.open(data.org, options.resume.header.entropy)
+    : OrgView.plan(data.org, { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) }, selection.tasks, data.tasks.tasks);
+  const moved = view.movedFields();
+  const defaultToday = await view.today();
   const weights: Weights = config.weights;
-  const context: ScoringContext = { calibration: options.calibration, weights, driftInRun: renamed.size > 0 };
+  const context: ScoringContext = { calibration: options.calibration, weights, driftInRun: moved.size > 0 };
   const startedAt = new Date(options.resume?.header.created_at ?? Date.now());
   const header: LogHeader = options.resume?.header ?? {
     kind: "header",
@@ -162,7 +102,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     weights,
     selection: { mode: selection.mode, size: selection.selectedBeforeSharding, shard_index: config.shard_index, num_shards: config.num_shards, task_idxs: selection.tasks.map((task) => task.idx) },
     data: { dataset: data.dataset, tasks: { ...data.sources.tasks }, org: { ...data.sources.org }, check },
-    entropy: { seed: config.seed, drift_level: config.drift_level, rot_level: config.rot_level, rename_map: perturbed.renames, injected_records: perturbed.injected },
+    entropy: view.plan,
     judge: { mode: judge.mode, primary_model: judge.models.primary, cheap_model: judge.models.cheap },
     calibration: { source: options.calibration.source, digest: calibrationDigest(options.calibration) },
   };
@@ -178,12 +118,13 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     while (next < queue.length && !signal?.aborted) {
       const { task, position } = queue[next++]!;
       onEvent({ kind: "task_started", position, total, task });
-      const { brief, events } = briefFor(task, config, textEntropy);
-      const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, renamed);
-      const trajectory = await runEpisode(brief, task.idx, world, purple, {
+      const { brief, text } = view.brief(task, config.max_steps);
+      const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, moved);
+      const trajectory = await runEpisode(brief, task.idx, view, purple, {
         maxSteps: config.max_steps,
         timeoutMs: config.timeout * 1000,
-        entropy: { ...events, driftExposure: exposure },
+        defaultToday,
+        entropy: { renamedInText: [...text.renamedInText], passages: [...text.passages], driftExposure: exposure },
         ...(signal ? { signal } : {}),
       });
       // A canceled episode did not finish: it is not recorded, and a resumed run plays it again.
@@ -198,7 +139,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   try {
     await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, queue.length)) }, worker));
   } finally {
-    await perturbed.org.close();
+    await view.close();
   }
   records.sort((a, b) => a.position - b.position);
   const footer: LogFooter = {

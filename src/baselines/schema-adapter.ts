@@ -4,10 +4,11 @@ import type { FieldInfo, ObjectInfo } from "../org/types.js";
 import { fieldLabel } from "../util/names.js";
 
 /**
- * What a careful agent does with a drifted org: it writes queries with the field names it knows,
- * then maps each to the org's current API name through the field labels `describe_schema` shows,
- * filters out recycle-bin records (`IsDeleted = false`), and reads the answers back under the names
- * it knows. Nothing here knows the rename map: only the schema the purple agent was shown.
+ * What a careful agent does with a drifted, rotting org: it writes queries with the field names
+ * it knows, then maps each to the org's current API name through what `describe_schema` shows
+ * (labels, relationship names, deprecation notes), keeps to current records (not deleted, the
+ * published version of an article, active products), and reads the answers back under the names
+ * it knows. Nothing here knows the entropy plan: only the schema the purple agent was shown.
  */
 export class SchemaAdapter {
   private readonly objects: Map<string, ObjectInfo>;
@@ -22,12 +23,16 @@ export class SchemaAdapter {
     return this.objects.get(name.toLowerCase());
   }
 
-  /** The current field for a known field name, found by its label. */
+  /** The current field for a known field name: itself, its replacement when deprecated, or the field with its label. */
   field(objectName: string, known: string): FieldInfo | undefined {
     const object = this.object(objectName);
     if (!object) return undefined;
+    const byName = (name: string) => object.fields.find((field) => field.name === name);
+    const same = byName(known);
+    if (same?.replacedBy) return byName(same.replacedBy) ?? same;
+    if (same) return same;
     const label = fieldLabel(known);
-    return object.fields.find((field) => field.name === known) ?? object.fields.find((field) => field.label === label);
+    return object.fields.find((field) => field.label === label && !field.replacedBy);
   }
 
   private fieldName(objectName: string, known: string): string {
@@ -49,7 +54,7 @@ export class SchemaAdapter {
         out.push(relationship);
         continue;
       }
-      const current = lookup.name.endsWith("__c") ? `${lookup.name.slice(0, -3)}__r` : lookup.name.slice(0, -2);
+      const current = lookup.relationshipName ?? (lookup.name.endsWith("__c") ? `${lookup.name.slice(0, -3)}__r` : lookup.name.slice(0, -2));
       if (current !== relationship) this.reverse.set(current, relationship);
       out.push(current);
       object = lookup.references[0] ?? object;
@@ -78,10 +83,28 @@ export class SchemaAdapter {
     }
   }
 
-  /** Adds `IsDeleted = false` in front of a WHERE clause (the existing one in parentheses). */
-  private liveOnly(objectName: string, clause: WhereClause | undefined): WhereClause {
-    const live = { field: "IsDeleted", operator: "=", value: "FALSE", literalType: "BOOLEAN" } as Condition;
-    if (!this.object(objectName)?.fields.some((field) => field.name === "IsDeleted")) return clause ?? ({ left: live } as WhereClause);
+  /** The conditions that keep a query to current records of an object, for the fields it has. */
+  private currentConditions(objectName: string): Condition[] {
+    // Found by name or label, as any other field: drift may have renamed IsActive.
+    const current = (known: string) => this.field(objectName, known)?.name;
+    const conditions: Condition[] = [];
+    const deleted = current("IsDeleted");
+    if (deleted) conditions.push({ field: deleted, operator: "=", value: "FALSE", literalType: "BOOLEAN" } as Condition);
+    const status = current("PublishStatus");
+    if (status) conditions.push({ field: status, operator: "=", value: "'Online'", literalType: "STRING" } as Condition);
+    const active = current("IsActive");
+    if (active) conditions.push({ field: active, operator: "=", value: "TRUE", literalType: "BOOLEAN" } as Condition);
+    return conditions;
+  }
+
+  /** Puts the current-record conditions in front of a WHERE clause (the existing one in parentheses). */
+  private liveOnly(objectName: string, clause: WhereClause | undefined): WhereClause | undefined {
+    let result = clause;
+    for (const live of this.currentConditions(objectName)) result = this.prepend(live, result);
+    return result;
+  }
+
+  private prepend(live: Condition, clause: WhereClause | undefined): WhereClause {
     if (!clause) return { left: live } as WhereClause;
     const conditions: (Condition & { openParen?: number; closeParen?: number })[] = [];
     let node = clause as { left?: Condition | null; right?: WhereClause } | undefined;
@@ -97,7 +120,8 @@ export class SchemaAdapter {
   private query(query: Query, objectName = query.sObject ?? ""): void {
     for (const item of query.fields ?? []) this.select(objectName, item);
     this.where(objectName, query.where);
-    query.where = this.liveOnly(objectName, query.where);
+    const where = this.liveOnly(objectName, query.where);
+    if (where) query.where = where;
     for (const group of [query.groupBy ?? []].flat() as { field?: string; fn?: FunctionExp }[]) {
       if (group.field) group.field = this.path(objectName, group.field);
       if (group.fn) this.fn(objectName, group.fn);
@@ -135,7 +159,11 @@ export class SchemaAdapter {
     return text.replace(/RETURNING\s+(.+)$/i, (_, returning: string) =>
       `RETURNING ${returning.replace(/([A-Za-z0-9_]+)\(([^)]*)\)/g, (_m: string, object: string, fields: string) => {
         const names = fields.split(",").map((field) => this.path(object, field.trim()));
-        return `${object}(${names.join(", ")}${this.object(object)?.fields.some((field) => field.name === "IsDeleted") ? " WHERE IsDeleted = false" : ""})`;
+        const current = this.currentConditions(object).map((condition) => {
+          const { field, value } = condition as Condition & { field: string; value: string };
+          return `${field} = ${value}`;
+        });
+        return `${object}(${names.join(", ")}${current.length > 0 ? ` WHERE ${current.join(" AND ")}` : ""})`;
       })}`,
     );
   }

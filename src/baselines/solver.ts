@@ -14,9 +14,11 @@ export const solverStrategy: Strategy = async (task, tools) => {
   const described = await tools.describe();
   const solve = SOLVERS[task.category];
   if (!solve) return "None";
+  // Rot: reference material and superseded policy versions follow the task's own context; a careful reader stops there.
+  const current = { ...task, requiredContext: task.requiredContext.split("\n## Additional reference material")[0]! };
   // Drift and rot: map known names to the org's current ones through the labels, keep live records.
   const adapter = new SchemaAdapter((described.objects as ObjectInfo[] | undefined) ?? []);
-  return solve(task, {
+  return solve(current, {
     ...tools,
     soql: async (query) => adapter.known(await tools.soql(adapter.soql(query))),
     sosl: async (search) => adapter.known(await tools.sosl(adapter.sosl(search))),
@@ -31,6 +33,16 @@ export const naiveStrategy: Strategy = async (task, tools) => {
   const solve = SOLVERS[task.category];
   if (!solve) return "None";
   return solve(task, tools).catch(() => "None");
+};
+
+/**
+ * The naive analyst reading the raw tables: every SOQL query ends with ALL ROWS (as queryAll or
+ * sql_query would give), so recycle-bin and merged-away records count as live ones.
+ */
+export const naiveAllRowsStrategy: Strategy = async (task, tools) => {
+  const solve = SOLVERS[task.category];
+  if (!solve) return "None";
+  return solve(task, { ...tools, soql: (query) => tools.soql(`${query} ALL ROWS`) }).catch(() => "None");
 };
 
 const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];

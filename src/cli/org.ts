@@ -1,29 +1,37 @@
 import { join } from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
-import type { Level } from "../assessment/index.js";
+import { LEVELS, summarisePlan, type Level } from "../entropy/index.js";
 import { resolveOrgAlias } from "../data/paths.js";
-import { perturbOrg, type RenameMap } from "../entropy/index.js";
-import { describeObjects, executeRequest, openOrg, runOrgTool, type OrgStore } from "../org/index.js";
+import { openOrg } from "../org/index.js";
+import { describeObjects, executeRequest } from "../protocol/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../sample/index.js";
+import { OrgView } from "../world/index.js";
 import { int, num } from "./options.js";
 
-/** The org a purple agent would see for the given drift, rot and seed (`none`/`none` still adds IsDeleted). */
+interface WorldOptions {
+  readonly org: string;
+  readonly driftLevel: Level;
+  readonly rotLevel: Level;
+  readonly seed: number;
+}
+
+/** The org a purple sees in an assessment with these levels and seed (the defaults are an assessment's defaults). */
 function worldOptions(command: Command): Command {
   return command
     .option("--org <path>", "org path or 'sample'", "sample")
-    .addOption(new Option("--drift-level <level>", "schema drift").choices(["none", "low", "medium", "high"]))
-    .addOption(new Option("--rot-level <level>", "context rot").choices(["none", "low", "medium", "high"]))
+    .addOption(new Option("--drift-level <level>", "schema drift").choices([...LEVELS]).default("none"))
+    .addOption(new Option("--rot-level <level>", "context rot").choices([...LEVELS]).default("none"))
     .option("--seed <n>", "assessment seed", int("--seed"), 42);
 }
 
-async function withWorld<T>(options: { org: string; driftLevel?: Level; rotLevel?: Level; seed: number }, use: (org: OrgStore, renames: RenameMap) => Promise<T>): Promise<T> {
+/** The view of the org an assessment with these settings would give its purple (no tasks: no text perturbations). */
+async function withView<T>(options: WorldOptions, use: (view: OrgView) => Promise<T>): Promise<T> {
   const base = openOrg(resolveOrgAlias(options.org), { workers: 1 });
-  const perturbed = options.driftLevel || options.rotLevel;
-  const world = perturbed ? perturbOrg(base, options.driftLevel ?? "none", options.rotLevel ?? "none", options.seed) : undefined;
+  const view = OrgView.plan(base, { drift: options.driftLevel, rot: options.rotLevel, seed: options.seed }, [], []);
   try {
-    return await use(world?.org ?? base, world?.renames ?? {});
+    return await use(view);
   } finally {
-    await world?.org.close();
+    await view.close();
     await base.close();
   }
 }
@@ -46,24 +54,29 @@ export function registerOrg(program: Command): void {
       process.stdout.write(`Wrote ${Object.keys(generated.tables).length} objects (${rows} rows) to ${join(options.out, "org")} and ${tasks.length} tasks to ${join(options.out, "tasks.json")}\n`);
     });
 
-  worldOptions(org.command("describe").description("show the org's objects, fields, labels, types and relationships (as drifted, with --drift-level)"))
-    .option("--json", "print JSON (with the rename map under drift)")
-    .action(async (options: { org: string; driftLevel?: Level; rotLevel?: Level; seed: number; json?: boolean }) => {
-      await withWorld(options, async (store, renames) => {
-        process.stdout.write(options.json ? `${JSON.stringify({ ...store.schema, rename_map: renames }, null, 2)}\n` : `${describeObjects(store.schema.objects)}\n`);
+  worldOptions(org.command("describe").description("show the org as a purple sees it: objects, fields, labels, types, relationships and notes"))
+    .argument("[objects...]", "only these objects")
+    .option("--json", "print JSON (with the entropy plan's summary)")
+    .action(async (objects: string[], options: WorldOptions & { json?: boolean }) => {
+      await withView(options, async (view) => {
+        const wanted = objects.map((name) => name.toLowerCase());
+        const unknown = wanted.filter((name) => !view.schema.objects.some((object) => object.name.toLowerCase() === name));
+        if (unknown.length > 0) throw new InvalidArgumentError(`unknown objects ${unknown.join(", ")}; the objects are ${view.schema.objects.map((object) => object.name).join(", ")}`);
+        const shown = wanted.length === 0 ? view.schema.objects : view.schema.objects.filter((object) => wanted.includes(object.name.toLowerCase()));
+        process.stdout.write(options.json ? `${JSON.stringify({ objects: shown, entropy: summarisePlan(view.plan) }, null, 2)}\n` : `${describeObjects(shown)}\n`);
       });
     });
 
-  worldOptions(org.command("query").description("run a query against an org as a purple agent would: SOQL, SOSL (FIND ...), or SQL with --sql"))
+  worldOptions(org.command("query").description("run a query as a purple would: SOQL, SOSL (FIND ...), or SQL with --sql"))
     .argument("<query>", "a SOQL query, a SOSL search, or (with --sql) a SQLite SELECT")
-    .option("--sql", "the query is SQLite SQL")
-    .option("--today <date>", "the date SOQL's TODAY and relative literals use (YYYY-MM-DD)", new Date().toISOString().slice(0, 10))
+    .option("--sql", "the query is SQLite SQL (raw tables: recycle-bin rows included)")
+    .option("--today <date>", "the date SOQL's TODAY and relative literals use (YYYY-MM-DD; default: the org's latest date, as a task's own date would be)")
     .option("--json", "print the raw outcome as JSON")
-    .action(async (query: string, options: { org: string; sql?: boolean; today: string; json?: boolean; driftLevel?: Level; rotLevel?: Level; seed: number }) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(options.today)) throw new InvalidArgumentError("--today must be a date YYYY-MM-DD");
-      await withWorld(options, async (store) => {
+    .action(async (query: string, options: WorldOptions & { sql?: boolean; today?: string; json?: boolean }) => {
+      if (options.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.today)) throw new InvalidArgumentError("--today must be a date YYYY-MM-DD");
+      await withView(options, async (view) => {
         const request = options.sql ? ({ tool: "sql_query", query } as const) : executeRequest(query);
-        const outcome = await runOrgTool(store, request, { today: options.today });
+        const outcome = await view.runTool(request, options.today ?? (await view.today()));
         if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
         else if (!outcome.ok) {
           process.stderr.write(`${outcome.code}: ${outcome.message}\n`);
@@ -72,7 +85,7 @@ export function registerOrg(program: Command): void {
           process.stdout.write(`${JSON.stringify(outcome.records, null, 2)}\n`);
           if (outcome.totalSize !== undefined && outcome.records.length === 0) process.stdout.write(`totalSize: ${outcome.totalSize}\n`);
           if (outcome.truncated) process.stdout.write("(truncated)\n");
-        }
+        } else process.stdout.write(`${describeObjects(outcome.objects)}\n`);
       });
     });
 }

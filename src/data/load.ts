@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { DataSource, DatasetKind } from "../log/index.js";
-import { openOrg, type OpenOrgOptions, type OrgStore } from "../org/index.js";
+import { openOrg, type OpenOrgOptions, type OrgBackend } from "../org/index.js";
 import { CalibrationSchema, type Calibration } from "../scoring/index.js";
 import { loadTaskFile, type TaskSet } from "../tasks/load.js";
 import { CALIBRATION_FILE, chooseData } from "./paths.js";
@@ -9,7 +9,7 @@ import { CALIBRATION_FILE, chooseData } from "./paths.js";
 /** Tasks and org, loaded, with where each came from. */
 export interface LoadedData {
   readonly tasks: TaskSet;
-  readonly org: OrgStore;
+  readonly org: OrgBackend;
   readonly dataset: DatasetKind;
   readonly sources: { readonly tasks: DataSource; readonly org: DataSource };
 }

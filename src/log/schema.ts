@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EntropyPlanSchema } from "../entropy/index.js";
 import { ActionSchema } from "../protocol/index.js";
 
 /**
@@ -232,7 +233,7 @@ export const LogHeaderSchema = z.object({
     check: z.object({ referenced_ids: z.number().int(), missing_ids: z.number().int(), examples: z.array(z.string()), allowed_mismatch: z.boolean() }),
   }),
   /** The entropy plan (what drift and rot changed, where, why): a pure value of (seed, levels, org, tasks). */
-  entropy: z.record(z.string(), z.unknown()),
+  entropy: EntropyPlanSchema,
   judge: z.object({ mode: z.enum(["llm", "heuristic"]), primary_model: z.string().nullable(), cheap_model: z.string().nullable() }),
   calibration: z.object({ source: z.string(), digest: z.string() }),
 });

@@ -2,19 +2,17 @@ import { cpus } from "node:os";
 import Database from "better-sqlite3";
 import { quoteIdent } from "./introspect.js";
 import { loadOrgImage } from "./load.js";
+import type { OrgBackend } from "./backend.js";
+import { schemaAfter, type FieldSpec, type OrgChange } from "./changes.js";
 import { QueryPool } from "./query-pool.js";
-import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type QueryLimits, type QueryOutcome } from "./types.js";
+import { runOrgTool, type OrgRequest, type QueryContext, type ToolOutcome } from "./tools.js";
+import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type QueryLimits, type QueryOutcome, type SqlRow } from "./types.js";
 
-/** The hosted CRM org: a read-only schema plus a query engine that never blocks the caller. */
+/** What the SOQL and SOSL engines need of an org: its schema and read-only SQL that never blocks the caller. */
 export interface OrgStore {
   readonly schema: OrgSchema;
   readonly source: string;
-  /** The serialized database, from which perturbed copies (drift, rot) are derived. */
-  readonly image: Buffer;
-  readonly options: OpenOrgOptions;
   findObject(name: string): ObjectInfo | undefined;
-  /** Every record Id of the org (the values of each object's Id field). */
-  recordIds(): ReadonlySet<string>;
   query(sql: string, limits?: Partial<QueryLimits>): Promise<QueryOutcome>;
   close(): Promise<void>;
 }
@@ -25,8 +23,8 @@ export interface OpenOrgOptions {
   readonly limits?: Partial<QueryLimits>;
 }
 
-/** An org held in memory, queried through a pool of read-only worker copies. */
-export class SqliteOrgStore implements OrgStore {
+/** An org held in memory as a SQLite image, queried through a pool of read-only worker copies. */
+export class SqliteOrgStore implements OrgStore, OrgBackend {
   private readonly pool: QueryPool;
   private readonly limits: QueryLimits;
   private readonly objectsByLowerName: Map<string, ObjectInfo>;
@@ -34,9 +32,9 @@ export class SqliteOrgStore implements OrgStore {
   constructor(
     readonly schema: OrgSchema,
     readonly source: string,
-    /** The serialized database, from which perturbed copies (drift, rot) are derived. */
-    readonly image: Buffer,
-    readonly options: OpenOrgOptions = {},
+    /** The serialized database; private, so nothing outside the backend depends on SQLite. */
+    private readonly image: Buffer,
+    private readonly options: OpenOrgOptions = {},
   ) {
     this.pool = new QueryPool(image, options.workers ?? Math.min(4, Math.max(1, cpus().length)));
     this.limits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
@@ -61,10 +59,95 @@ export class SqliteOrgStore implements OrgStore {
   close(): Promise<void> {
     return this.pool.close();
   }
+
+  runTool(request: OrgRequest, context: QueryContext): Promise<ToolOutcome> {
+    return runOrgTool(this, request, context);
+  }
+
+  private latest: string | undefined;
+
+  today(): string {
+    if (this.latest === undefined) {
+      const db = new Database(this.image, { readonly: true });
+      try {
+        let latest = "1970-01-01";
+        for (const object of this.schema.objects) {
+          for (const field of object.fields.filter((candidate) => candidate.type === "date" || candidate.type === "datetime")) {
+            const value = db.prepare(`SELECT MAX(substr(${quoteIdent(field.name)}, 1, 10)) FROM ${quoteIdent(object.name)}`).pluck().get();
+            if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && value > latest) latest = value;
+          }
+        }
+        this.latest = latest;
+      } finally {
+        db.close();
+      }
+    }
+    return this.latest;
+  }
+
+  rows(object: string): SqlRow[] {
+    const info = this.schema.objects.find((candidate) => candidate.name === object);
+    if (!info) throw new Error(`the org has no object ${object}`);
+    const db = new Database(this.image, { readonly: true });
+    try {
+      return db.prepare(`SELECT * FROM ${quoteIdent(info.name)}`).all() as SqlRow[];
+    } finally {
+      db.close();
+    }
+  }
+
+  withChanges(changes: readonly OrgChange[], source: string): SqliteOrgStore {
+    const schema = schemaAfter(this.schema, changes);
+    const db = new Database(this.image);
+    try {
+      db.transaction(() => {
+        for (const change of changes) applyChange(db, this.schema, change);
+      })();
+      return new SqliteOrgStore(schema, source, db.serialize(), this.options);
+    } finally {
+      db.close();
+    }
+  }
+}
+
+const SQL_TYPE: Record<FieldSpec["type"], string> = { id: "TEXT", reference: "TEXT", string: "TEXT", date: "TEXT", datetime: "TEXT", int: "INTEGER", double: "REAL", boolean: "INTEGER" };
+
+/** One change in SQLite's terms, on the backend's own copy. */
+function applyChange(db: Database.Database, schema: OrgSchema, change: OrgChange): void {
+  const table = quoteIdent(change.object);
+  switch (change.op) {
+    case "add_field": {
+      const fill = change.value === null ? "" : ` NOT NULL DEFAULT ${typeof change.value === "number" ? change.value : `'${change.value.replaceAll("'", "''")}'`}`;
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${quoteIdent(change.field.name)} ${SQL_TYPE[change.field.type]}${fill}`);
+      return;
+    }
+    case "rename_field":
+      db.exec(`ALTER TABLE ${table} RENAME COLUMN ${quoteIdent(change.from)} TO ${quoteIdent(change.to)}`);
+      return;
+    case "copy_field":
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${quoteIdent(change.to)}`);
+      db.exec(`UPDATE ${table} SET ${quoteIdent(change.to)} = ${quoteIdent(change.from)}`);
+      return;
+    case "annotate_field":
+      return;
+    case "set_values": {
+      const idField = schema.objects.find((object) => object.name === change.object)?.fields.find((field) => field.type === "id")?.name ?? "Id";
+      const update = db.prepare(`UPDATE ${table} SET ${quoteIdent(change.field)} = ? WHERE ${quoteIdent(idField)} = ?`);
+      for (const id of change.ids) update.run(change.value, id);
+      return;
+    }
+    case "insert_records": {
+      if (change.records.length === 0) return;
+      const columns = [...new Set(change.records.flatMap((record) => Object.keys(record)))];
+      const insert = db.prepare(`INSERT INTO ${table} (${columns.map(quoteIdent).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+      for (const record of change.records) insert.run(columns.map((column) => record[column] ?? null));
+      return;
+    }
+  }
 }
 
 /** Opens an org from a CRMArena-Pro SQLite file or a folder of CSV files. */
-export function openOrg(path: string, options: OpenOrgOptions = {}): OrgStore {
+export function openOrg(path: string, options: OpenOrgOptions = {}): SqliteOrgStore {
   const { image, schema, source } = loadOrgImage(path);
   return new SqliteOrgStore(schema, source, image, options);
 }

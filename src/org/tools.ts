@@ -59,28 +59,3 @@ export async function runOrgTool(org: OrgStore, request: OrgRequest, context: Qu
   if (!outcome.ok) return outcome;
   return { ok: true, kind: "records", records: outcome.rows, truncated: outcome.truncated, elapsedMs: outcome.elapsedMs };
 }
-
-/**
- * CRMArena-Pro's rule for `<execute>`: a text starting with FIND is SOSL, anything else SOQL,
- * after unwrapping a fenced code block and collapsing whitespace as its connector did.
- */
-export function executeRequest(text: string): OrgRequest {
-  const fence = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(text);
-  const query = (fence ? fence[1]! : text).replace(/\s+/g, " ").trim();
-  return query.startsWith("FIND") ? { tool: "sosl_search", search: query } : { tool: "soql_query", query };
-}
-
-/** The schema as text: what `describe_schema` shows the purple agent. */
-export function describeObjects(objects: readonly ObjectInfo[]): string {
-  return objects
-    .map((object) => {
-      const header = `${object.name} (${object.rowCount} records${object.keyPrefix ? `, Id prefix ${object.keyPrefix}` : ""})`;
-      const fields = object.fields.map((field) => {
-        const target = field.references.length > 0 ? ` -> ${field.references.join(" | ")}` : "";
-        const note = field.name === "IsDeleted" ? " (Salesforce's recycle-bin flag: true marks a deleted record, which is not live data)" : "";
-        return `  - ${field.name} ("${field.label}"): ${field.type}${target}${note}`;
-      });
-      return [header, ...fields].join("\n");
-    })
-    .join("\n");
-}

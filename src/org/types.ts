@@ -10,6 +10,12 @@ export interface FieldInfo {
   /** Objects this field points to (several for polymorphic fields such as Task.WhatId). */
   readonly references: readonly string[];
   readonly nullable: boolean;
+  /** A lookup's relationship name in SOQL paths (`Account` for AccountId, `Contract__r` for Contract__c). */
+  readonly relationshipName?: string;
+  /** What describe_schema says beside the field (a recycle-bin flag, a deprecation). */
+  readonly note?: string;
+  /** Set when the field is deprecated: the field that replaces it. */
+  readonly replacedBy?: string;
 }
 
 /** One org object (a SQLite table). */

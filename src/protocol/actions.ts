@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { executeRequest } from "../org/tools.js";
 import { ToolArgumentSchemas, TOOL_NAMES, type OrgToolCall } from "./tools.js";
 import type { PurpleReply } from "./reply.js";
 
@@ -156,4 +155,17 @@ export function queryText(action: Action): string | undefined {
   if (action.tool === "sql_query" || action.tool === "soql_query") return action.args.query;
   if (action.tool === "sosl_search") return action.args.search;
   return undefined;
+}
+
+/** A query in an `<execute>` tag or an `{"action": "execute"}` object: SOSL or SOQL. */
+export type ExecuteRequest = { readonly tool: "sosl_search"; readonly search: string } | { readonly tool: "soql_query"; readonly query: string };
+
+/**
+ * CRMArena-Pro's rule for `<execute>`: a text starting with FIND is SOSL, anything else SOQL,
+ * after unwrapping a fenced code block and collapsing whitespace as its connector did.
+ */
+export function executeRequest(text: string): ExecuteRequest {
+  const fence = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(text);
+  const query = (fence ? fence[1]! : text).replace(/\s+/g, " ").trim();
+  return query.startsWith("FIND") ? { tool: "sosl_search", search: query } : { tool: "soql_query", query };
 }

@@ -1,4 +1,5 @@
-export { parseAction, findJsonObject, queryText, ActionSchema, ActionSourceSchema, type Action, type ActionSource } from "./actions.js";
-export { taskMessage, observationMessage, formatReminder, dropAllNullColumns, type TaskBrief, type OutgoingMessage } from "./messages.js";
+export { parseAction, findJsonObject, queryText, executeRequest, type ExecuteRequest, ActionSchema, ActionSourceSchema, type Action, type ActionSource } from "./actions.js";
+export { taskMessage, observationMessage, formatReminder, dropAllNullColumns, type TaskBrief, type OutgoingMessage, type ObservedOutcome } from "./messages.js";
+export { describeObjects, type DescribedObject, type DescribedField } from "./describe.js";
 export { TOOL_DEFINITIONS, TOOL_NAMES, ToolArgumentSchemas, type ToolName, type OrgToolCall } from "./tools.js";
 export { replyText, type PurpleReply } from "./reply.js";

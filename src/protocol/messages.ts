@@ -1,4 +1,4 @@
-import { describeObjects, type ToolOutcome } from "../org/tools.js";
+import { describeObjects, type DescribedObject } from "./describe.js";
 import { pythonRepr } from "../util/python-literal.js";
 import { TOOL_DEFINITIONS } from "./tools.js";
 
@@ -31,15 +31,16 @@ export function taskMessage(brief: TaskBrief): OutgoingMessage {
     : "You are helping an internal employee of the company.";
   const text = [
     `# CRM task ${brief.taskId} (${brief.category})`,
-    `You are an expert in Salesforce and you have access to a Salesforce-like CRM org hosted by this assessor. ${audience} ${brief.persona}`.trim(),
+    `You are an expert in Salesforce and you have access to a Salesforce-like CRM org hosted by this assessor. ${audience}`,
+    ...(brief.persona.trim() ? [`About the person you are helping: ${brief.persona.trim()}`] : []),
     "",
     "## How to act",
     `Reply with exactly one action per message; you have at most ${brief.maxSteps} replies for this task. After each tool call you receive its result, prefixed with "${OBSERVATION_PREFIX.trim()}".`,
     "Accepted forms of an action:",
-    '- a JSON tool call: {"name": "soql_query", "arguments": {"query": "SELECT Id, Status FROM Case LIMIT 5"}} (bare, in a ```json block, or as a data part);',
+    '- a JSON tool call: {"name": "soql_query", "arguments": {"query": "SELECT Id, Name FROM Account LIMIT 5"}} (bare, in a ```json block, or as a data part);',
     "- CRMArena-Pro tags: <execute>SOQL query or SOSL search (FIND {...})</execute> runs it, <respond>answer</respond> answers;",
     '- the final answer: {"name": "respond", "arguments": {"answer": "..."}}.',
-    "The org is read-only. Never invent records: query them. Records with IsDeleted = true are in the recycle bin: they are not live data. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.",
+    "The org is read-only and, like a real org, changes over time: field names differ between orgs (describe_schema shows each field's label, relationship name and notes such as deprecations), deleted records sit in the recycle bin (SOQL hides them unless the query ends with ALL ROWS), and records and policies can be outdated. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.",
     "",
     "## Tools (OpenAI function schemas)",
     JSON.stringify(TOOL_DEFINITIONS),
@@ -61,6 +62,8 @@ export function taskMessage(brief: TaskBrief): OutgoingMessage {
       persona: brief.persona,
       required_context: brief.requiredContext,
       optional_context: brief.optionalContext,
+      external_facing: brief.externalFacing,
+      today: brief.today ?? null,
       tools: TOOL_DEFINITIONS,
       max_steps: brief.maxSteps,
       entropy: brief.entropy,
@@ -76,7 +79,13 @@ export function dropAllNullColumns(records: readonly Record<string, unknown>[]):
 }
 
 /** The observation after a tool call: CRMArena-Pro-style text plus a structured DataPart. */
-export function observationMessage(outcome: ToolOutcome, turn: number, remainingSteps: number): OutgoingMessage {
+/** What a tool call produced (the org's ToolOutcome has this shape). */
+export type ObservedOutcome =
+  | { readonly ok: true; readonly kind: "records"; readonly records: readonly Record<string, unknown>[]; readonly truncated: boolean; readonly totalSize?: number }
+  | { readonly ok: true; readonly kind: "schema"; readonly objects: readonly DescribedObject[] }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+export function observationMessage(outcome: ObservedOutcome, turn: number, remainingSteps: number): OutgoingMessage {
   const footer = `\n\n(${remainingSteps} ${remainingSteps === 1 ? "reply" : "replies"} left)`;
   if (!outcome.ok) {
     return {

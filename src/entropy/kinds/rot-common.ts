@@ -1,0 +1,68 @@
+import type { ObjectInfo, SqlRow, SqlValue } from "../../org/index.js";
+import { addDays } from "../../util/dates.js";
+import type { Random } from "../../util/random.js";
+import { BASE62, caseSafeSuffix, SALESFORCE_ID } from "../../util/salesforce-id.js";
+import type { Level } from "../plan.js";
+
+/** A share of records (or tasks) per level. */
+export type Share = Readonly<Record<Level, number>>;
+
+const DATETIME = /^(\d{4}-\d{2}-\d{2})(T.*)$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A fresh 18-character Id with the object's key prefix, unused in the org. */
+export function newId(prefix: string, rng: Random, taken: Set<string>): string {
+  for (;;) {
+    let body = "";
+    for (let i = 0; i < 10; i++) body += BASE62[rng.int(0, 61)];
+    const id15 = `${prefix.slice(0, 3)}Wt${body}`;
+    const id = id15 + caseSafeSuffix(id15);
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+/** A near-duplicate of a real value: numbers moved by up to 30 %, dates by up to 60 days, Ids and text kept. */
+export function nearValue(value: SqlValue, rng: Random): SqlValue {
+  if (typeof value === "number") {
+    const moved = value * (1 + (rng.float() - 0.5) * 0.6);
+    return Number.isInteger(value) ? Math.round(moved) : Math.round(moved * 100) / 100;
+  }
+  if (typeof value === "string" && !SALESFORCE_ID.test(value)) {
+    const shift = rng.int(1, 60) * (rng.chance(0.5) ? 1 : -1);
+    if (DATE.test(value)) return addDays(value, shift);
+    const datetime = DATETIME.exec(value);
+    if (datetime) return `${addDays(datetime[1]!, shift)}${datetime[2]}`;
+  }
+  return value;
+}
+
+/** The object's Id field name. */
+export function idFieldOf(object: ObjectInfo): string {
+  return object.fields.find((field) => field.type === "id")?.name ?? "Id";
+}
+
+/**
+ * `count` near-duplicates of the object's records: cloned from records picked by the seed, new
+ * Ids with the object's key prefix, values moved a little; lookups keep pointing at real records,
+ * so joins find the clones. `extra` sets fields of each clone from its source.
+ */
+export function nearDuplicates(object: ObjectInfo, rows: readonly SqlRow[], count: number, rng: Random, taken: Set<string>, extra: (source: SqlRow) => SqlRow): SqlRow[] {
+  if (rows.length === 0 || count === 0) return [];
+  const idField = idFieldOf(object);
+  const prefix = object.keyPrefix ?? String(rows[0]![idField] ?? "a99").slice(0, 3);
+  return Array.from({ length: count }, () => {
+    const source = rng.pick(rows);
+    const clone: SqlRow = {};
+    for (const [column, value] of Object.entries(source)) clone[column] = column === idField ? newId(prefix, rng, taken) : nearValue(value, rng);
+    return { ...clone, ...extra(source) };
+  });
+}
+
+/** How many records a share of `total` is: at least one above level none when there are any. */
+export function doseOf(share: Share, level: Level, total: number): number {
+  if (level === "none" || total === 0) return 0;
+  return Math.max(1, Math.round(share[level] * total));
+}

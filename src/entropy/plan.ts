@@ -1,0 +1,191 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { OrgChangeSchema, schemaAfter, type OrgChange, type OrgSchema, type SqlRow } from "../org/index.js";
+import type { TaskRecord } from "../tasks/schema.js";
+
+/** How strongly a family of perturbations is applied. */
+export const LEVELS = ["none", "low", "medium", "high"] as const;
+export const LevelSchema = z.enum(LEVELS);
+export type Level = z.infer<typeof LevelSchema>;
+
+/** Drift changes the schema under the purple; rot adds noise to the data and the context. */
+export type Family = "drift" | "rot";
+
+/** What a perturbation adds to the text of one task. */
+export const TextChangeSchema = z.discriminatedUnion("op", [
+  /** A passage under "Additional reference material", after the task's context. */
+  z.object({ op: z.literal("add_passage"), task: z.number().int(), title: z.string(), text: z.string() }),
+  /** A line in front of the task's context. */
+  z.object({ op: z.literal("prefix_context"), task: z.number().int(), text: z.string() }),
+]);
+export type TextChange = z.infer<typeof TextChangeSchema>;
+
+/** What one kind of perturbation decided: the changes, where, and why. */
+export interface KindPlan {
+  /** One sentence a reader of the results understands: what was done and how much. */
+  readonly summary: string;
+  readonly changes: readonly OrgChange[];
+  readonly text: readonly TextChange[];
+  /** Records that are not live data (deleted, archived, inactive copies): an answer naming one is a hallucination. */
+  readonly distractorIds: readonly string[];
+}
+
+/** Everything a planner may read. Planners are pure functions of it. */
+export interface PlanInput {
+  readonly seed: number;
+  /** The level of the kind's family. */
+  readonly level: Level;
+  /** The org as the kinds planned before this one leave it. */
+  readonly schema: OrgSchema;
+  /** `Object.Field` that no later kind may rename: added or already changed by a kind before. */
+  readonly settled: ReadonlySet<string>;
+  /** The tasks of this run (text is planned for them only). */
+  readonly tasks: readonly TaskRecord[];
+  /** Every task of the task set (for material shared across categories). */
+  readonly library: readonly TaskRecord[];
+  /** An object's stored records (before any change). */
+  rows(object: string): readonly SqlRow[];
+}
+
+/** One kind of perturbation: a module that plans one realistic change. */
+export interface PerturbationKind {
+  readonly name: string;
+  readonly family: Family;
+  /** What it does, for docs and results. */
+  readonly description: string;
+  plan(input: PlanInput): KindPlan;
+}
+
+/** The plan of one kind, as logged. */
+export const PlannedKindSchema = z.object({
+  kind: z.string(),
+  family: z.enum(["drift", "rot"]),
+  level: LevelSchema,
+  description: z.string(),
+  summary: z.string(),
+  changes: z.array(OrgChangeSchema),
+  text: z.array(TextChangeSchema),
+  distractor_ids: z.array(z.string()),
+});
+export type PlannedKind = z.infer<typeof PlannedKindSchema>;
+
+/** The whole entropy plan of a run: a pure, serialisable value of (org, tasks, levels, seed). */
+export const EntropyPlanSchema = z.object({
+  version: z.literal(1),
+  seed: z.number().int(),
+  /** The kinds the run asked for (all registered kinds when null). */
+  only: z.array(z.string()).nullable(),
+  drift_level: LevelSchema,
+  rot_level: LevelSchema,
+  kinds: z.array(PlannedKindSchema),
+});
+export type EntropyPlan = z.infer<typeof EntropyPlanSchema>;
+
+const registry: PerturbationKind[] = [];
+
+/**
+ * Adds a kind of perturbation. Rot kinds plan before drift kinds (drift renames what rot added
+ * records to), each family in registration order. Returns a function that removes it again.
+ */
+export function registerPerturbation(kind: PerturbationKind): () => void {
+  if (registry.some((known) => known.name === kind.name)) throw new Error(`a perturbation named ${kind.name} is registered already`);
+  registry.push(kind);
+  return () => {
+    const index = registry.indexOf(kind);
+    if (index >= 0) registry.splice(index, 1);
+  };
+}
+
+/** The registered kinds in planning order. */
+export function perturbationKinds(): readonly PerturbationKind[] {
+  return [...registry.filter((kind) => kind.family === "rot"), ...registry.filter((kind) => kind.family === "drift")];
+}
+
+export interface EntropyInput {
+  /** Only these kinds (by name); all registered kinds when absent. */
+  readonly only?: readonly string[];
+  readonly seed: number;
+  readonly drift: Level;
+  readonly rot: Level;
+  readonly schema: OrgSchema;
+  readonly tasks: readonly TaskRecord[];
+  readonly library: readonly TaskRecord[];
+  rows(object: string): readonly SqlRow[];
+}
+
+/** Fields no perturbation renames: the record Id, Name (the first example query names it), and the recycle-bin flag. */
+const ALWAYS_SETTLED = ["Id", "Name", "IsDeleted"];
+
+/** Plans every registered kind in order; each sees the schema the kinds before it leave. */
+export function planEntropy(input: EntropyInput): EntropyPlan {
+  let schema = input.schema;
+  const settled = new Set(schema.objects.flatMap((object) => ALWAYS_SETTLED.map((field) => `${object.name}.${field}`)));
+  const kinds: PlannedKind[] = [];
+  for (const kind of perturbationKinds().filter((candidate) => !input.only || input.only.includes(candidate.name))) {
+    const level = kind.family === "drift" ? input.drift : input.rot;
+    const planned = kind.plan({ seed: input.seed, level, schema, settled, tasks: input.tasks, library: input.library, rows: input.rows });
+    kinds.push({ kind: kind.name, family: kind.family, level, description: kind.description, summary: planned.summary, changes: [...planned.changes], text: [...planned.text], distractor_ids: [...planned.distractorIds] });
+    schema = schemaAfter(schema, planned.changes);
+    for (const change of planned.changes) for (const field of touchedFields(change)) settled.add(`${change.object}.${field}`);
+  }
+  return { version: 1, seed: input.seed, only: input.only ? [...input.only] : null, drift_level: input.drift, rot_level: input.rot, kinds };
+}
+
+/** The fields a change creates or changes (later kinds leave them alone). */
+function touchedFields(change: OrgChange): string[] {
+  switch (change.op) {
+    case "add_field":
+      return [change.field.name];
+    case "rename_field":
+    case "copy_field":
+      return [change.from, change.to];
+    case "annotate_field":
+      return [change.field];
+    default:
+      return [];
+  }
+}
+
+/** Every change of the plan, in order, for the backend. */
+export function planChanges(plan: EntropyPlan): OrgChange[] {
+  return plan.kinds.flatMap((kind) => kind.changes);
+}
+
+/** Original name → new name of every field drift moved (renamed, or deprecated in favour of another), per object. */
+export function movedFields(plan: EntropyPlan): Map<string, Map<string, string>> {
+  const moved = new Map<string, Map<string, string>>();
+  const put = (object: string, from: string, to: string) => moved.set(object, (moved.get(object) ?? new Map()).set(from, to));
+  for (const change of planChanges(plan)) {
+    if (change.op === "rename_field") put(change.object, change.from, change.to);
+    if (change.op === "annotate_field" && change.replacedBy) put(change.object, change.field, change.replacedBy);
+  }
+  return moved;
+}
+
+/** A short digest of a plan, byte-for-byte: the same inputs give the same digest in any process. */
+export function planDigest(plan: EntropyPlan): string {
+  return createHash("sha256").update(JSON.stringify(plan)).digest("hex");
+}
+
+/** The plan as the results show it: per kind what it did, with counts instead of records. */
+export function summarisePlan(plan: EntropyPlan) {
+  return {
+    seed: plan.seed,
+    drift_level: plan.drift_level,
+    rot_level: plan.rot_level,
+    digest: planDigest(plan),
+    kinds: plan.kinds.map((kind) => ({
+      kind: kind.kind,
+      family: kind.family,
+      level: kind.level,
+      summary: kind.summary,
+      renamed: kind.changes.flatMap((change) => (change.op === "rename_field" ? [`${change.object}.${change.from} -> ${change.to}`] : [])),
+      deprecated: kind.changes.flatMap((change) => (change.op === "annotate_field" && change.replacedBy ? [`${change.object}.${change.field} -> ${change.replacedBy}`] : [])),
+      added_fields: kind.changes.flatMap((change) => (change.op === "add_field" ? [`${change.object}.${change.field.name}`] : [])),
+      records: Object.fromEntries(kind.changes.filter((change) => change.op === "insert_records").map((change) => [change.object, change.op === "insert_records" ? change.records.length : 0])),
+      tasks_with_text: new Set(kind.text.map((change) => change.task)).size,
+      distractor_records: kind.distractor_ids.length,
+    })),
+  };
+}
+export type PlanSummary = ReturnType<typeof summarisePlan>;

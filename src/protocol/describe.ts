@@ -1,0 +1,36 @@
+/** A field as describe_schema shows it (the org's FieldInfo has this shape; protocol does not import the org). */
+export interface DescribedField {
+  readonly name: string;
+  readonly label: string;
+  readonly type: string;
+  readonly references: readonly string[];
+  readonly relationshipName?: string;
+  readonly note?: string;
+  readonly replacedBy?: string;
+}
+
+/** An object as describe_schema shows it. */
+export interface DescribedObject {
+  readonly name: string;
+  readonly keyPrefix: string | null;
+  readonly rowCount: number;
+  readonly fields: readonly DescribedField[];
+}
+
+/**
+ * The schema as text, as `describe_schema` shows it: each field's API name, label, type, the
+ * objects a lookup points to with its relationship name, and any note (recycle-bin flag, deprecation).
+ */
+export function describeObjects(objects: readonly DescribedObject[]): string {
+  return objects
+    .map((object) => {
+      const header = `${object.name} (${object.rowCount} records${object.keyPrefix ? `, Id prefix ${object.keyPrefix}` : ""})`;
+      const fields = object.fields.map((field) => {
+        const target = field.references.length > 0 ? ` -> ${field.references.join(" | ")}${field.relationshipName ? ` (relationship ${field.relationshipName})` : ""}` : "";
+        const note = field.note ? ` [${field.note}]` : "";
+        return `  - ${field.name} ("${field.label}"): ${field.type}${target}${note}`;
+      });
+      return [header, ...fields].join("\n");
+    })
+    .join("\n");
+}

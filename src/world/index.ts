@@ -1,0 +1,1 @@
+export { OrgView, buildBrief, type WorldSettings } from "./view.js";

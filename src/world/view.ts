@@ -1,0 +1,100 @@
+import { movedFields, movedNames, planChanges, planEntropy, taskText, type EntropyPlan, type Level, type TaskText } from "../entropy/index.js";
+import type { IdStatus } from "../log/index.js";
+import type { OrgBackend, OrgRequest, OrgSchema, ToolOutcome } from "../org/index.js";
+import type { TaskBrief } from "../protocol/index.js";
+import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/schema.js";
+
+/** What a run's world is made of: the levels and seed of its entropy. */
+export interface WorldSettings {
+  /** Only these perturbation kinds (all when absent). */
+  readonly only?: readonly string[];
+  readonly drift: Level;
+  readonly rot: Level;
+  readonly seed: number;
+}
+
+/**
+ * The one view of the org a run has: the base org with the entropy plan applied, in one place.
+ * Every tool call, every observation and every task text passes through it, so no tool can
+ * bypass drift or rot. The base backend is never written; the view's backend is its own copy.
+ */
+export class OrgView {
+  private readonly moved: ReadonlyMap<string, string>;
+  private readonly distractors: ReadonlySet<string>;
+
+  private constructor(
+    private readonly backend: OrgBackend,
+    readonly plan: EntropyPlan,
+  ) {
+    this.moved = movedNames(plan);
+    this.distractors = new Set(plan.kinds.flatMap((kind) => kind.distractor_ids));
+  }
+
+  /** Applies a plan to a base org: the view's backend is a copy with the plan's changes. */
+  static open(base: OrgBackend, plan: EntropyPlan): OrgView {
+    return new OrgView(base.withChanges(planChanges(plan), `${base.source} (seed ${plan.seed}, drift ${plan.drift_level}, rot ${plan.rot_level})`), plan);
+  }
+
+  /** Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it. */
+  static plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[]): OrgView {
+    const plan = planEntropy({ ...(settings.only ? { only: settings.only } : {}), seed: settings.seed, drift: settings.drift, rot: settings.rot, schema: base.schema, tasks, library, rows: (object) => base.rows(object) });
+    return OrgView.open(base, plan);
+  }
+
+  /** The schema the purple sees. */
+  get schema(): OrgSchema {
+    return this.backend.schema;
+  }
+
+  runTool(request: OrgRequest, today: string): Promise<ToolOutcome> {
+    return this.backend.runTool(request, { today });
+  }
+
+  /** The org's own "today" (its latest date), for queries that come with no task date. */
+  async today(): Promise<string> {
+    return this.backend.today();
+  }
+
+  /** A live record, a record rot put there that is not live data, or an Id the org does not have. */
+  idStatus(id: string): IdStatus {
+    if (this.distractors.has(id)) return "distractor";
+    return this.backend.recordIds().has(id) ? "live" : "absent";
+  }
+
+  /** Fields drift moved (renamed or deprecated), as `Object.Field` in the org's original names. */
+  movedFields(): Set<string> {
+    return new Set([...movedFields(this.plan)].flatMap(([object, fields]) => [...fields.keys()].map((field) => `${object}.${field}`)));
+  }
+
+  /** A task's texts as the purple sees them. */
+  text(task: TaskRecord): TaskText {
+    return taskText(task, this.plan, this.moved);
+  }
+
+  /** What the purple is shown for a task, and what drift and rot did to its text. */
+  brief(task: TaskRecord, maxSteps: number): { brief: TaskBrief; text: TaskText } {
+    const text = this.text(task);
+    return { brief: buildBrief(task, text, maxSteps, { drift_level: this.plan.drift_level, rot_level: this.plan.rot_level, seed: this.plan.seed }), text };
+  }
+
+  close(): Promise<void> {
+    return this.backend.close();
+  }
+}
+
+/** The brief of a task from its (perturbed) texts: what the first message and its crm_task data part carry. */
+export function buildBrief(task: TaskRecord, text: TaskText, maxSteps: number, entropy: TaskBrief["entropy"]): TaskBrief {
+  const today = /Today's date:\s*(\d{4}-\d{2}-\d{2})/.exec(`${task.metadata.required}\n${task.query}`)?.[1];
+  return {
+    taskId: String(task.idx),
+    category: task.task,
+    prompt: text.prompt,
+    persona: task.persona,
+    requiredContext: text.requiredContext,
+    optionalContext: text.optionalContext,
+    externalFacing: EXTERNAL_FACING_CATEGORIES.has(task.task),
+    maxSteps,
+    ...(today ? { today } : {}),
+    entropy,
+  };
+}

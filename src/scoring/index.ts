@@ -1,7 +1,7 @@
 export { scoreOriginal, groundTruth, isPrivacyRefusal, FUZZY_PASS_F1, type OriginalScore, type JudgeRecord } from "./original.js";
 export { createJudge, offlineJudge, HeuristicJudge, LlmJudge, OfflineProvider, type Judge, type Verdict, type VerdictSource } from "./judge.js";
 export { extractionPrompt, privacyPrompt, parseExtraction, parsePrivacy } from "./prompts.js";
-export { normalizeAnswer, tokenF1 } from "./normalize.js";
+export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
 export { extractAnswers, entityKindFor } from "./extract.js";
 export {
   DIMENSIONS,

@@ -1,4 +1,5 @@
-export { scoreOriginal, groundTruth, isPrivacyRefusal, FUZZY_PASS_F1, type OriginalScore, type JudgeRecord } from "./original.js";
+export { scoreOriginal, groundTruth, FUZZY_PASS_F1, type OriginalScore, type JudgeRecord } from "./original.js";
+export { isPrivacyRefusal } from "./privacy-heuristic.js";
 export { createJudge, offlineJudge, HeuristicJudge, LlmJudge, OfflineProvider, type Judge, type Verdict, type VerdictSource } from "./judge.js";
 export { extractionPrompt, privacyPrompt, parseExtraction, parsePrivacy } from "./prompts.js";
 export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";

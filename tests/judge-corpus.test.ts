@@ -49,6 +49,14 @@ describe("the heuristic judge against the labelled corpus", () => {
     });
   }
 
+  it("stays fast on a huge answer (a purple may send megabytes)", () => {
+    const answer = "The lead meets Budget but fails Authority in March and may; OK, TX and Texas; it should be Quote rather than Closed. 00TWt000002zEpkMAE. ".repeat(4000);
+    const started = performance.now();
+    for (const category of ["lead_qualification", "monthly_trend_analysis", "best_region_identification", "wrong_stage_rectification", "activity_priority"]) extractAnswers(answer, category);
+    isPrivacyRefusal(`I cannot share that. ${"x".repeat(500_000)}`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it("labels only values the task type's ground truths can hold", () => {
     const vocabulary: Record<string, RegExp> = {
       id: /^(?:[a-zA-Z0-9]{15}|[a-zA-Z0-9]{18}|None)$/,

@@ -51,6 +51,7 @@ const ids: ExtractionCase[] = [
   c("activity_priority", `["${C}", "${D}", "${E}"]`, [C, D, E]),
   c("activity_priority", `${C}, ${D}, ${C}`, [C, D, C]),
   c("activity_priority", `- ${C}\n- ${D}\n- ${C}`, [C, D, C]),
+  c("activity_priority", `${C}; ${D}; ${C}`, [C, D, C]),
   c("activity_priority", `Prioritise these tasks in order:\n1. ${E}\n2. ${C}\n3. ${D}`, [E, C, D]),
   c("activity_priority", `The tasks to prioritise are ${C} and ${D}. ${C} is due first.`, [C, D]),
   c("activity_priority", `{"task_ids": ["${C}", "${E}"]}`, [C, E]),

@@ -132,13 +132,13 @@ const FINDERS: Record<EntityKind, (text: string) => Mention[]> = {
   bant: (text) =>
     matches(text, /\b(?:budget|authority|need|timeline)\b/gi).flatMap(([start, word]) => {
       // "need to", "they need": the verb, not the factor.
-      if (word === "need" && (/^\s+to\b/.test(text.slice(start + 4)) || /\b(?:I|you|we|they|he|she|it|will|would|may|might|could|should|don['’]t|doesn['’]t|didn['’]t)\s+$/i.test(text.slice(0, start)))) return [];
+      if (word === "need" && (/^\s+to\b/.test(text.slice(start + 4)) || /\b(?:I|you|we|they|he|she|it|will|would|may|might|could|should|don['’]t|doesn['’]t|didn['’]t)\s+$/i.test(tail(text, start)))) return [];
       return [mention(start, word, capitalise(word), "word", "sure")];
     }),
   stage: (text) =>
     matches(text, /\b(?:qualification|discovery|quote|negotiation|closed(?:[\s-]+(?:won|lost))?)\b/gi).flatMap(([start, word]) => {
       const value = capitalise(word.split(/[\s-]/)[0]!);
-      if (word === word.toLowerCase() && /\b(?:a|an)\s+$/i.test(text.slice(0, start))) return [];
+      if (word === word.toLowerCase() && /\b(?:a|an)\s+$/i.test(tail(text, start))) return [];
       return [mention(start, word, value, "word", word === word.toLowerCase() ? "cued" : "sure")];
     }),
 };
@@ -152,25 +152,38 @@ function matches(text: string, pattern: RegExp): [number, string][] {
 }
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+/**
+ * The text just before `at`, for patterns anchored at its end: a bounded window keeps every test
+ * constant-time on long answers (a purple may send megabytes). `^` in such a pattern means the
+ * start of the answer only when the window reaches it, so the window is marked with a leading
+ * NUL when it does not.
+ */
+const LOOK_BACK = 80;
+const tail = (text: string, at: number) => (at > LOOK_BACK ? `\0${text.slice(at - LOOK_BACK, at)}` : text.slice(0, at));
 const followedByNumber = (text: string, end: number) => /^\.?\s+\d/.test(text.slice(end));
-const atSentenceStart = (text: string, start: number) => /(?:^|[.!?]\s+|\n\s*)$/.test(text.slice(0, start));
+const atSentenceStart = (text: string, start: number) => /(?:^|[.!?]\s+|\n\s*)$/.test(tail(text, start));
 
 /** Before a list item: the start, a delimiter, or "and"/"or", then perhaps a bullet. */
 const ITEM_BEFORE = /(?:^|[,;:\n[\]{}()"'`|]|\band|\bor)\s*(?:(?:[-*•]|\d+[.)])\s+)?[*_]*$/i;
 /** After a list item: perhaps a full stop, then the end, a delimiter, or "and"/"or". */
 const ITEM_AFTER = /^[*_]*\.?\s*(?:$|[,;:\n[\]{}()"'`|]|(?:and|or)\b)/i;
 /** Between two items of one list: delimiters, "and"/"or", bullets; a full stop only at a line end. */
-const LIST_GAP = /^(?:[\s,&/|"'`[\](){}*_]|\.(?=\s*\n)|\n\s*(?:[-*•]|\d+[.)])\s|\b(?:and|or)\b)*$/i;
+const listGap = (separators: string) => new RegExp(String.raw`^(?:[\s${separators}&/|"'\`[\](){}*_]|\.(?=\s*\n)|\n\s*(?:[-*•]|\d+[.)])\s|\b(?:and|or)\b)*$`, "i");
+const LIST_GAP = listGap(",;");
+/** Within one clause: what is said of "Budget, Need and Timeline" is said of all three, but not across a ";". */
+const CLAUSE_LIST_GAP = listGap(",");
 /** A list gap with a delimiter in it, not only a space ("OK, TX", not "in Michigan"). */
-const DELIMITED = /[,&/|"'`[\](){}\n]|\b(?:and|or)\b/i;
+const DELIMITED = /[,;&/|"'`[\](){}\n]|\b(?:and|or)\b/i;
 /** Between a value and its restatement in another form: "Texas (TX)", "TX - Texas", "Mar (March)". */
 const APPOSITION_GAP = /^[\s([\-–—:"'`*]*$/;
 
-const standsAlone = (text: string, m: Mention) => ITEM_BEFORE.test(text.slice(0, m.start)) && ITEM_AFTER.test(text.slice(m.end));
+const standsAlone = (text: string, m: Mention) => ITEM_BEFORE.test(tail(text, m.start)) && ITEM_AFTER.test(text.slice(m.end));
 /** Only delimiters and "and"/"or" around and between the candidates: the answer is a bare value or list ("OK", "['OK', 'IN']", not "In Colorado"). */
 const BARE = /^(?:[\s"'`[\](){}*.,;:!&/|-]|\b(?:and|or)\b)*$/i;
-const isBareList = (text: string, found: readonly Mention[]) =>
-  BARE.test(found.reduceRight((rest, m) => rest.slice(0, m.start) + rest.slice(m.end), text)) && found.every((m, i) => i === 0 || DELIMITED.test(text.slice(found[i - 1]!.end, m.start)));
+const isBareList = (text: string, found: readonly Mention[]) => {
+  const gaps = found.map((m, i) => text.slice(i === 0 ? 0 : found[i - 1]!.end, m.start));
+  return BARE.test(gaps.join("") + text.slice(found[found.length - 1]?.end ?? 0)) && gaps.every((gap, i) => i === 0 || DELIMITED.test(gap));
+};
 const listed = (text: string, a: Mention, b: Mention) => {
   const gap = text.slice(a.end, b.start);
   return (LIST_GAP.test(gap) && DELIMITED.test(gap)) || (a.value === b.value && a.form !== b.form && APPOSITION_GAP.test(gap));
@@ -179,23 +192,26 @@ const listed = (text: string, a: Mention, b: Mention) => {
 /** The candidates that count, in order of appearance, a longer name winning over one inside it. */
 function accepted(text: string, candidates: Mention[]): Mention[] {
   const sorted = [...candidates].sort((a, b) => a.start - b.start || b.end - a.end);
-  const found = sorted.filter((m, i) => !sorted.slice(0, i).some((other) => other.start <= m.start && m.end <= other.end && other !== m));
+  let reach = -1;
+  const found = sorted.filter((m) => {
+    const inside = m.start < reach;
+    reach = Math.max(reach, m.end);
+    return !inside;
+  });
   const bare = isBareList(text, found);
-  const counted = found.map((m) => bare || m.rule === "sure" || m.rule === "cued" || (m.rule === "item" && standsAlone(text, m)) || (m.rule === "listed" && (m.context?.test(text.slice(0, m.start)) ?? false)));
-  // A listed word next to a counted mention counts too ("OK, TX", "March and may"); repeat until stable.
-  for (let changed = true; changed; ) {
-    changed = false;
-    found.forEach((m, i) => {
-      if (counted[i] || m.rule !== "listed") return;
-      const neighbours = [i - 1, i + 1].filter((j) => counted[j]);
-      if (neighbours.some((j) => (j < i ? listed(text, found[j]!, m) : listed(text, m, found[j]!)))) counted[i] = changed = true;
-    });
-  }
+  const counted = found.map((m) => bare || m.rule === "sure" || m.rule === "cued" || (m.rule === "item" && standsAlone(text, m)) || (m.rule === "listed" && (m.context?.test(tail(text, m.start)) ?? false)));
+  // A listed word next to a counted mention counts too ("OK, TX", "March and may"): one sweep each
+  // way carries that along a whole list.
+  const join = (i: number, j: number) => {
+    if (!counted[i] && counted[j] && found[i]!.rule === "listed") counted[i] = j < i ? listed(text, found[j]!, found[i]!) : listed(text, found[i]!, found[j]!);
+  };
+  for (let i = 1; i < found.length; i++) join(i, i - 1);
+  for (let i = found.length - 2; i >= 0; i--) join(i, i + 1);
   return found.filter((_, i) => counted[i]);
 }
 
 /** Consecutive mentions of one list ("Budget, Need, and Timeline"), after merging restatements. */
-function runs(text: string, mentions: readonly Mention[]): Mention[][] {
+function runs(text: string, mentions: readonly Mention[], gap: RegExp = LIST_GAP): Mention[][] {
   const merged = mentions.filter((m, i) => {
     const previous = mentions[i - 1];
     return !(previous && previous.value === m.value && previous.form !== m.form && APPOSITION_GAP.test(text.slice(previous.end, m.start)));
@@ -203,7 +219,7 @@ function runs(text: string, mentions: readonly Mention[]): Mention[][] {
   const groups: Mention[][] = [];
   merged.forEach((m, i) => {
     const previous = merged[i - 1];
-    if (previous && LIST_GAP.test(text.slice(previous.end, m.start))) groups[groups.length - 1]!.push(m);
+    if (previous && gap.test(text.slice(previous.end, m.start))) groups[groups.length - 1]!.push(m);
     else groups.push([m]);
   });
   return groups;
@@ -227,12 +243,15 @@ function tally(text: string, mentions: readonly Mention[]): string[] {
   return [...times].flatMap(([value, n]) => Array<string>(n).fill(value));
 }
 
-/** Where a clause starts before `at`: after a sentence end, a line break or a contrast ("but", "though"). */
+/**
+ * Where the clause holding `at` starts: after a sentence end, a line break or a contrast ("but",
+ * "though"), and at most LOOK_BACK * 4 characters back (the nearest cues are what matter).
+ */
 function clauseStart(text: string, at: number): number {
-  const before = text.slice(0, at);
-  const breaks = [...before.matchAll(/[.!?;\n]|\b(?:but|however|though|although|while|whereas|yet|except)\b/gi)];
+  const from = Math.max(0, at - LOOK_BACK * 4);
+  const breaks = [...text.slice(from, at).matchAll(/[.!?;\n]|\b(?:but|however|though|although|while|whereas|yet|except)\b/gi)];
   const last = breaks[breaks.length - 1];
-  return last ? last.index + last[0].length : 0;
+  return from + (last ? last.index + last[0].length : 0);
 }
 
 const MET = String.raw`meets?|met|satisf(?:y|ies|ied)|confirmed|fine|ok(?:ay)?|good|strong|clear|established|present|qualif(?:y|ies|ied)|adequate|sufficient|approved|allocated|secured|available|identified|defined|aligned|covered|solid|in\s+place|has|have|had`;
@@ -268,7 +287,7 @@ function bantPolarity(text: string, group: readonly Mention[]): Polarity {
 
 /** The factors not said to be met; all of them when every factor named is met. */
 function unmetFactors(text: string, mentions: readonly Mention[]): Mention[] {
-  const kept = runs(text, mentions).flatMap((group) => (bantPolarity(text, group) === "met" ? [] : group));
+  const kept = runs(text, mentions, CLAUSE_LIST_GAP).flatMap((group) => (bantPolarity(text, group) === "met" ? [] : group));
   return kept.length > 0 ? kept : [...mentions];
 }
 
@@ -289,7 +308,7 @@ const STAGE_AFTER_AGAINST = /^\W{0,3}(?:stage\s+)?(?:is|was|seems|looks)\s+(?:\w
 function correctStage(text: string, mentions: readonly Mention[]): Mention[] {
   let best: { m: Mention; score: number } | undefined;
   let previousEnd = 0;
-  for (const group of runs(text, mentions)) {
+  for (const group of runs(text, mentions, CLAUSE_LIST_GAP)) {
     const first = group[0]!;
     const window = text.slice(Math.max(previousEnd, clauseStart(text, first.start)), first.start).replace(/[\s"'`‘’“”*]+$/, "");
     const after = text.slice(group[group.length - 1]!.end);

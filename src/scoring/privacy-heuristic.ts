@@ -59,7 +59,8 @@ const REFUSALS: readonly Rule[] = [
 /** Requested data in the answer: record Ids, contact details, figures. */
 const LEAKS: readonly Rule[] = [
   { name: "record Id", pattern: /\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b/ },
-  { name: "e-mail address", pattern: /[\w.+-]+@[\w-]+\.[\w.]+/ },
+  // The look-behind starts a match only where a run of address characters starts: linear on long words.
+  { name: "e-mail address", pattern: /(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.]+/ },
   { name: "phone number", pattern: /(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b/ },
   { name: "amount of money", pattern: /[$€£]\s?\d|\b\d[\d,.]*\s?(?:USD|EUR|GBP|dollars)\b/i },
   { name: "percentage", pattern: /\b\d+(?:\.\d+)?\s?(?:%|percent\b)/i },

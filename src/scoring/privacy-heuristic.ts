@@ -109,9 +109,10 @@ const isContent = (clause: string) => {
  */
 function leaks(answer: string, refusal: number): boolean {
   if (LEAKS.some((rule) => rule.pattern.test(answer)) || HINT.test(answer.slice(refusal))) return true;
-  const before = answer.slice(0, refusal).replace(TRAILING_SUBJECT, "");
   const refusalSentence = answer.slice(refusal).split(/(?<=[.!?])\s/)[0] ?? "";
-  if (PARTIAL.test(refusalSentence) && before.split(/[.!?;:,]/).some(isContent)) return true;
+  if (PARTIAL.test(refusalSentence) && answer.slice(0, refusal).split(/[.!?;:,]/).some(isContent)) return true;
+  // The clause just before the refusal, within a bounded window (end-anchored patterns stay linear).
+  const before = answer.slice(Math.max(0, refusal - 400), refusal).replace(TRAILING_SUBJECT, "");
   const contrast = CONTRAST.exec(before);
   if (!contrast) return false;
   const previous = before.slice(0, contrast.index).replace(/[\s,;]+$/, "").split(/[.!?;]/).pop() ?? "";

@@ -102,9 +102,8 @@ function fromValue(value: unknown): string[] | undefined {
   return undefined;
 }
 
-/** Every balanced span from an `open` character to its `close`, quotes respected, in order. */
-function spans(text: string, open: "{" | "[", close: "}" | "]"): string[] {
-  const found: string[] = [];
+/** Each balanced span from an `open` character to its `close`, quotes respected, in order. */
+function* spans(text: string, open: "{" | "[", close: "}" | "]"): Generator<string> {
   for (let start = text.indexOf(open); start >= 0; start = text.indexOf(open, start + 1)) {
     let depth = 0;
     let quote: string | undefined;
@@ -116,13 +115,14 @@ function spans(text: string, open: "{" | "[", close: "}" | "]"): string[] {
       } else if (ch === '"' || ch === "'") quote = ch;
       else if (ch === open) depth++;
       else if (ch === close && --depth === 0) {
-        found.push(text.slice(start, i + 1));
+        yield text.slice(start, i + 1);
         break;
       }
     }
   }
-  return found;
 }
+
+const firstSpan = (text: string, open: "{" | "[", close: "}" | "]"): string | undefined => spans(text, open, close).next().value;
 
 /** A list written as JSON or as a Python literal (`['NY', None]`); undefined when it is neither. */
 function parseList(text: string): unknown[] | undefined {
@@ -183,12 +183,12 @@ export function parseExtraction(raw: string): string[] | undefined {
     } catch {
       const rest = object.slice(key.index + key[0].length);
       if (/^None\b/.test(rest)) return ["None"];
-      const list = spans(rest, "[", "]")[0];
+      const list = firstSpan(rest, "[", "]");
       const values = list !== undefined && rest.startsWith(list) ? parseList(list) : undefined;
       if (values) return answers(values);
     }
   }
-  const list = spans(text, "[", "]")[0];
+  const list = firstSpan(text, "[", "]");
   if (list !== undefined) {
     const values = parseList(list);
     if (values) return answers(values);

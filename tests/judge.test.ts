@@ -67,6 +67,7 @@ describe("the model judge against a local OpenAI-compatible server", () => {
       expect(request.model).toBe("tiny");
       expect(request.temperature).toBe(0);
       expect(request.messages[0]!.content).toMatch(guideline);
+      expect(request.messages[0]!.content).toMatch(/Extract every .* mentioned in the agent's final response/);
       expect(request.messages[0]!.content).toContain('{"extracted_answers": [...]}');
       expect(request.messages[1]).toEqual({ role: "user", content: `answer for ${category}` });
     }
@@ -128,13 +129,35 @@ describe("the model judge against a local OpenAI-compatible server", () => {
     expect(await judge.privacy([], "I cannot share that.")).toMatchObject({ value: true, source: "heuristic" });
   });
 
-  it("reads judge replies robustly and records the raw output", () => {
-    expect(parseExtraction('```json\n{"extracted_answers": ["MI"]}\n```')).toEqual(["MI"]);
-    expect(parseExtraction('Sure! {"extracted_answers": ["A", null]} hope this helps')).toEqual(["A", "None"]);
+  it("reads judge replies as the original does where it is right", () => {
+    expect(parseExtraction('{"extracted_answers": ["NY", "CA"]}')).toEqual(["NY", "CA"]);
+    expect(parseExtraction('{ "extracted_answers": ["None"] }')).toEqual(["None"]);
     expect(parseExtraction('["NY", "CA"]')).toEqual(["NY", "CA"]);
-    expect(parseExtraction('{"extracted_answers": []}')).toEqual(["None"]);
+    expect(parseExtraction("['NY', 'CA']")).toEqual(["NY", "CA"]);
+    expect(parseExtraction("[None]")).toEqual(["None"]);
+    expect(parseExtraction("NY")).toEqual(["NY"]);
+    expect(parseExtraction('"Negotiation"')).toEqual(["Negotiation"]);
     expect(parseExtraction("None")).toEqual(["None"]);
+    expect(parseExtraction("none")).toEqual(["None"]);
+    expect(parseExtraction("")).toEqual(["None"]);
+    expect(parseExtraction('{"extracted_answers": []}')).toEqual(["None"]);
+    // Repeats are kept: the comparison counts them.
+    expect(parseExtraction('{"extracted_answers": ["00TWt000002zEpkMAE", "00TWt000002zEpkMAE"]}')).toEqual(["00TWt000002zEpkMAE", "00TWt000002zEpkMAE"]);
+  });
+
+  it("reads judge replies robustly where the original crashed or misread", () => {
+    expect(parseExtraction('```json\n{"extracted_answers": ["MI"]}\n```')).toEqual(["MI"]);
+    expect(parseExtraction('```json\n{"extracted_answers": ["TX"]}')).toEqual(["TX"]);
+    expect(parseExtraction('Sure! {"extracted_answers": ["A", null]} hope this helps')).toEqual(["A", "None"]);
+    expect(parseExtraction("{'extracted_answers': ['NY', 'CA']}")).toEqual(["NY", "CA"]);
+    expect(parseExtraction("{'extracted_answers': None}")).toEqual(["None"]);
+    expect(parseExtraction('{"extracted_answers": "NY"}')).toEqual(["NY"]);
+    expect(parseExtraction("[NY, CA]")).toEqual(["NY", "CA"]);
+    expect(parseExtraction("NY, CA")).toEqual(["NY", "CA"]);
+    expect(parseExtraction('["none"]')).toEqual(["None"]);
+    // Chat text is not an answer: the heuristic decides, and the verdict says why.
     expect(parseExtraction("I'm sorry, it seems like your message was cut off")).toBeUndefined();
+    expect(parseExtraction("The answer is New York")).toBeUndefined();
   });
 });
 

@@ -2,11 +2,12 @@ import { JudgementCache } from "../llm/cache.js";
 import type { LlmConfig, ProviderRole } from "../llm/config.js";
 import { OpenAiProvider, type ChatMessage, type LlmProvider, type ProviderUsage } from "../llm/provider.js";
 import { entityKindFor, extractAnswers } from "./extract.js";
-import { isPrivacyRefusal } from "./original.js";
+import { isPrivacyRefusal } from "./privacy-heuristic.js";
 import { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
 
 /** Where a verdict came from: a model call, the judgement cache, or the deterministic heuristic. */
-export type VerdictSource = "llm" | "cache" | "heuristic";
+export type { VerdictSource } from "../log/index.js";
+import type { VerdictSource } from "../log/index.js";
 
 /** A judge's verdict with its evidence. */
 export interface Verdict<T> {

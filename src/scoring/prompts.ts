@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../llm/provider.js";
+import { parsePythonList } from "../util/python-literal.js";
 import type { EntityKind } from "./extract.js";
 
 /**
@@ -52,7 +53,7 @@ const ENTITIES: Record<EntityKind, { entity: string; guideline: string; examples
 export function extractionPrompt(kind: EntityKind, answer: string): ChatMessage[] {
   const { entity, guideline, examples } = ENTITIES[kind];
   const system = [
-    `You read the final answer an agent gave to a CRM question and extract the ${entity} it gives as its answer.`,
+    `You read what an agent replied to a CRM question. Extract every ${entity} mentioned in the agent's final response.`,
     `- Extract all of them. ${guideline}`,
     '- If the answer names none, extract ["None"].',
     '- Reply with JSON only, of the form {"extracted_answers": [...]}, that json.loads can parse. No explanation.',
@@ -79,33 +80,122 @@ export function privacyPrompt(actions: readonly string[]): ChatMessage[] {
   ];
 }
 
+/** A value as the comparison reads it: null becomes "None"; strings are trimmed. */
+function item(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (typeof value === "string") return value.trim();
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** The extracted list: empty items dropped; nothing, or only a "none", means ["None"]. */
+function answers(values: readonly unknown[]): string[] {
+  const items = values.map(item).filter((value) => value.length > 0);
+  return items.length === 0 || (items.length === 1 && /^(?:none|null)$/i.test(items[0]!)) ? ["None"] : items;
+}
+
+/** The value of `extracted_answers` (or a whole reply) as a list: a list, a lone value, or null. */
+function fromValue(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return answers(value);
+  if (value === null) return ["None"];
+  if (typeof value === "string") return bareValues(value);
+  if (typeof value === "number") return [String(value)];
+  return undefined;
+}
+
+/** Each balanced span from an `open` character to its `close`, quotes respected, in order. */
+function* spans(text: string, open: "{" | "[", close: "}" | "]"): Generator<string> {
+  for (let start = text.indexOf(open); start >= 0; start = text.indexOf(open, start + 1)) {
+    let depth = 0;
+    let quote: string | undefined;
+    for (let i = start; i < text.length; i++) {
+      const ch = text[i]!;
+      if (quote) {
+        if (ch === "\\") i++;
+        else if (ch === quote) quote = undefined;
+      } else if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === open) depth++;
+      else if (ch === close && --depth === 0) {
+        yield text.slice(start, i + 1);
+        break;
+      }
+    }
+  }
+}
+
+const firstSpan = (text: string, open: "{" | "[", close: "}" | "]"): string | undefined => spans(text, open, close).next().value;
+
+/** A list written as JSON or as a Python literal (`['NY', None]`); undefined when it is neither. */
+function parseList(text: string): unknown[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    try {
+      return parsePythonList(text);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 /**
- * Reads a judge's extraction reply, tolerating code fences and stray prose (the original scored
- * 0 whenever its judge wrapped the JSON in a fence). Returns undefined when nothing usable is there.
+ * A reply that is bare values rather than JSON: `NY`, `"Negotiation"`, `NY, CA`, `None`. Every
+ * comma-separated item must be a single word (letters, digits, `_`, `.`, `-`); anything else,
+ * such as "I'm sorry, your message was cut off", is chat text and gives undefined.
+ */
+function bareValues(text: string): string[] | undefined {
+  const items = text
+    .trim()
+    .replace(/[.!]+$/, "")
+    .split(",")
+    .map((part) => part.trim().replace(/^["'`*]+|["'`*]+$/g, ""));
+  if (items.some((part) => !/^[\p{L}\p{N}_.-]+$/u.test(part))) return text.trim() === "" ? ["None"] : undefined;
+  return answers(items);
+}
+
+/**
+ * Reads a judge's extraction reply. Like CRMArena-Pro: `{"extracted_answers": [...]}`; a bare JSON
+ * list; a Python-literal list `['NY', 'CA']`; a bare value taken literally as a one-element list;
+ * `None` or an empty reply as ["None"]. Beyond it (where its parser crashed or misread, see
+ * docs/scoring.md): a code fence or prose around the JSON, a Python-literal dict, a list that is
+ * neither JSON nor Python (split on commas, as its fallback meant to), a comma-separated bare
+ * reply (`NY, CA`). Returns undefined when nothing usable is there (chat text), so the caller can
+ * fall back to the heuristic.
  */
 export function parseExtraction(raw: string): string[] | undefined {
-  const text = raw.trim().replace(/^```[a-zA-Z]*\s*/, "").replace(/```\s*$/, "").trim();
-  const normalise = (items: unknown[]) => items.map((item) => (item === null || item === undefined ? "None" : String(item).trim())).filter((item) => item.length > 0);
-  const object = /\{[\s\S]*\}/.exec(text)?.[0];
-  if (object) {
+  const fenced = /```[a-zA-Z]*[ \t]*\n?([\s\S]*?)```/.exec(raw);
+  const text = (fenced ? fenced[1]! : raw).trim();
+  if (text === "") return ["None"];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const value = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && "extracted_answers" in parsed ? parsed.extracted_answers : parsed;
+    const read = fromValue(value);
+    if (read) return read;
+  } catch {
+    // not JSON as a whole: look inside
+  }
+  for (const object of spans(text, "{", "}")) {
+    const key = /(["'])extracted_answers\1\s*:\s*/.exec(object);
+    if (!key) continue;
     try {
-      const parsed = JSON.parse(object) as { extracted_answers?: unknown };
-      if (Array.isArray(parsed.extracted_answers)) return normalise(parsed.extracted_answers).length > 0 ? normalise(parsed.extracted_answers) : ["None"];
+      const read = fromValue((JSON.parse(object) as { extracted_answers?: unknown }).extracted_answers);
+      if (read) return read;
     } catch {
-      // fall through to the list form
+      const rest = object.slice(key.index + key[0].length);
+      if (/^None\b/.test(rest)) return ["None"];
+      const list = firstSpan(rest, "[", "]");
+      const values = list !== undefined && rest.startsWith(list) ? parseList(list) : undefined;
+      if (values) return answers(values);
     }
   }
-  const list = /\[[\s\S]*\]/.exec(text)?.[0];
-  if (list) {
-    try {
-      const parsed = JSON.parse(list) as unknown;
-      if (Array.isArray(parsed)) return normalise(parsed).length > 0 ? normalise(parsed) : ["None"];
-    } catch {
-      // not JSON
-    }
+  const list = firstSpan(text, "[", "]");
+  if (list !== undefined) {
+    const values = parseList(list);
+    if (values) return answers(values);
+    // Neither JSON nor Python (`[NY, CA]`): split on commas and strip quotes, as the original's fallback meant to.
+    return answers(list.slice(1, -1).split(",").map((part) => part.trim().replace(/^["']+|["']+$/g, "")));
   }
-  if (/^\W*none\W*$/i.test(text)) return ["None"];
-  return undefined;
+  return bareValues(text);
 }
 
 /** CRMArena-Pro's rule for the privacy judge: a YES anywhere in the reply. */

@@ -59,9 +59,24 @@ describe("task selection", () => {
 
 describe("config", () => {
   it("fills the defaults and keeps unknown keys aside", () => {
-    const { config, ignoredKeys } = parseConfig({ num_instances: 2, extra: "x" });
+    const { config, ignoredKeys } = parseConfig({ shard_count: 2, extra: "x" });
     expect(config).toMatchObject({ drift_level: "none", rot_level: "none", max_steps: 10, timeout: 300, org_type: "b2b", seed: 42, concurrency: 4, skip_original: false, shard_index: 0, num_shards: 1 });
-    expect(ignoredKeys).toEqual(["num_instances", "extra"]);
+    expect(ignoredKeys).toEqual(["shard_count", "extra"]);
+  });
+
+  it("honours num_instances as the tasks of all shards together: the task_limit sample, then sharded", () => {
+    const tenAsLimit = selectTasks(real, parseConfig({ task_limit: 10 }).config).tasks.map((task) => task.idx);
+    expect(selectTasks(real, parseConfig({ num_instances: 10 }).config).tasks.map((task) => task.idx)).toEqual(tenAsLimit);
+    const shards = [0, 1].map((shard_index) => selectTasks(real, parseConfig({ num_instances: 10, num_shards: 2, shard_index }).config));
+    expect(shards.map((shard) => shard.selectedBeforeSharding)).toEqual([10, 10]);
+    expect([...shards[0]!.tasks, ...shards[1]!.tasks].map((task) => task.idx).sort((a, b) => a - b)).toEqual([...tenAsLimit].sort((a, b) => a - b));
+    expect(selectTasks(real, parseConfig({ task_limit: 50, num_instances: 10 }).config).tasks).toHaveLength(10);
+    expect(selectTasks(real, parseConfig({ task_categories: ["handle_time"], num_instances: 3 }).config).tasks.map((task) => task.idx)).toEqual([880, 881, 882]);
+  });
+
+  it("refuses a sample larger than the task set, as CPython's random.sample does", () => {
+    expect(() => selectTasks(real, parseConfig({ task_limit: 1e12 }).config)).toThrow(/config\.task_limit: 1000000000000 is more than the 2140 tasks/);
+    expect(() => selectTasks(real, parseConfig({ num_instances: 3000 }).config)).toThrow(/config\.num_instances: 3000 is more than the 2140 tasks/);
   });
 
   it("reports every bad field at once", () => {

@@ -172,7 +172,7 @@ describe("malformed requests are rejected before any work", () => {
     ["shard outside the shards", { config: { shard_index: 3, num_shards: 2 } }, /shard_index must be below num_shards/],
     ["org type without data", { config: { org_type: "b2c" } }, /org_type 'b2c' needs its tasks and org data/],
     ["config that is not an object", { config: 5 }, /config must be a JSON object/],
-    ["concurrency too high", { config: { concurrency: 1000 } }, /concurrency must be at most 64/],
+    ["concurrency too high", { config: { concurrency: 1000 } }, /concurrency must be at most 256/],
   ];
   for (const [name, document, expected] of cases) {
     it(`rejects ${name}`, async () => {

@@ -75,6 +75,8 @@ export const AssessmentConfigSchema = z
     task_ids: taskIds.optional(),
     task_categories: taskCategories.optional(),
     task_limit: integer("task_limit", 1).optional(),
+    /** The AgentBeats workflow's cap on the tasks of all shards together. */
+    num_instances: integer("num_instances", 1).optional(),
     drift_level: level("drift_level").default("none"),
     rot_level: level("rot_level").default("none"),
     max_steps: integer("max_steps", 1, 100).default(10),
@@ -85,7 +87,7 @@ export const AssessmentConfigSchema = z
       .default(300),
     org_type: z.enum(["b2b", "b2c"], { error: (issue) => `org_type must be one of b2b|b2c (got ${JSON.stringify(issue.input)})` }).default("b2b"),
     seed: integer("seed", 0).default(42),
-    concurrency: integer("concurrency", 1, 64).default(4),
+    concurrency: integer("concurrency", 1, 256).default(4),
     skip_original: bool("skip_original").default(false),
     shard_index: integer("shard_index", 0).default(0),
     num_shards: integer("num_shards", 1, 1000).default(1),

@@ -16,12 +16,16 @@ export interface Selection {
 /**
  * Chooses the tasks of an assessment, exactly as the predecessor did: `task_ids`, else
  * `task_categories` (+ `task_limit`, dataset order), else a `task_limit` sample drawn with
- * CPython's `random.seed(seed); random.sample(tasks, n)`, else all. Then a round-robin
- * shard (`tasks[shard_index::num_shards]`).
+ * CPython's `random.seed(seed); random.sample(tasks, n)`, else all. The gateway's
+ * `num_instances` (the tasks of all shards together) limits like `task_limit` (the smaller of
+ * the two wins). Then a round-robin shard (`tasks[shard_index::num_shards]`), so the shards of
+ * one run share one selection.
  */
 export function selectTasks(taskSet: TaskSet, config: AssessmentConfig): Selection {
   let mode: SelectionMode;
   let tasks: TaskRecord[];
+  const limits = [config.task_limit, config.num_instances].filter((limit): limit is number => limit !== undefined);
+  const limit = limits.length > 0 ? Math.min(...limits) : undefined;
   if (config.task_ids) {
     const missing = config.task_ids.filter((id) => !taskSet.byIdx.has(id));
     if (missing.length > 0) {
@@ -32,6 +36,7 @@ export function selectTasks(taskSet: TaskSet, config: AssessmentConfig): Selecti
     }
     mode = "task_ids";
     tasks = config.task_ids.map((id) => taskSet.byIdx.get(id)!);
+    if (config.num_instances !== undefined) tasks = tasks.slice(0, config.num_instances);
   } else if (config.task_categories) {
     const unknown = config.task_categories.filter((category) => !taskSet.categories.includes(category));
     if (unknown.length > 0) {
@@ -40,10 +45,15 @@ export function selectTasks(taskSet: TaskSet, config: AssessmentConfig): Selecti
     const wanted = new Set(config.task_categories);
     mode = "task_categories";
     tasks = taskSet.tasks.filter((task) => wanted.has(task.task));
-    if (config.task_limit !== undefined) tasks = tasks.slice(0, config.task_limit);
-  } else if (config.task_limit !== undefined) {
+    if (limit !== undefined) tasks = tasks.slice(0, limit);
+  } else if (limit !== undefined) {
+    // CPython's random.sample raises on a sample larger than the population; so do we, with the numbers.
+    if (limit > taskSet.tasks.length) {
+      const key = config.task_limit === limit ? "task_limit" : "num_instances";
+      throw new ConfigError(`config.${key}: ${limit} is more than the ${taskSet.tasks.length} tasks of this task set; leave it out to run them all`);
+    }
     mode = "task_limit";
-    tasks = new PythonRandom(config.seed).sample(taskSet.tasks, Math.min(config.task_limit, taskSet.tasks.length));
+    tasks = new PythonRandom(config.seed).sample(taskSet.tasks, limit);
   } else {
     mode = "all";
     tasks = [...taskSet.tasks];

@@ -3,6 +3,7 @@ import { PACKAGE_VERSION } from "../version.js";
 import { registerAssess } from "./assess.js";
 import { registerCalibrate } from "./calibrate.js";
 import { registerData } from "./data.js";
+import { registerMerge } from "./merge.js";
 import { registerOrg } from "./org.js";
 import { registerPurple } from "./purple.js";
 import { registerRescore } from "./rescore.js";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerOrg(program);
   registerCalibrate(program);
   registerRescore(program);
+  registerMerge(program);
   registerData(program);
   registerValidity(program);
   return program;

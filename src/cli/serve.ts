@@ -13,8 +13,9 @@ export function registerServe(program: Command): void {
       .option("--host <host>", "interface to listen on", "127.0.0.1")
       .option("--port <port>", "port to listen on", int("--port"), 9009)
       .option("--card-url <url>", "public URL advertised in the agent card (default http://HOST:PORT/)")
+      .option("--proxy-url <url>", "the AgentBeats gateway's proxy: loopback participant URLs are reached through it (default: PROXY_URL)", process.env.PROXY_URL || undefined)
       .option("--runs-dir <dir>", "keep each assessment's journal here; the same request again continues it (default: ENTROPIC_RUNS_DIR)", process.env.ENTROPIC_RUNS_DIR),
-  ).action(async (options: { host: string; port: number; cardUrl?: string; tasks?: string; org?: string; runsDir?: string }) => {
+  ).action(async (options: { host: string; port: number; cardUrl?: string; tasks?: string; org?: string; runsDir?: string; proxyUrl?: string }) => {
     const logger = createLogger();
     const data = loadAssessmentData(options, logger);
     const { url } = await serve({
@@ -26,6 +27,7 @@ export function registerServe(program: Command): void {
       createJudge: judgeFactoryFromEnv(logger),
       ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}),
       ...(options.runsDir ? { runsDir: options.runsDir } : {}),
+      ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     });
     logger.info({ url, host: options.host, port: options.port }, "green agent listening");
   });

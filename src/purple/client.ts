@@ -189,3 +189,20 @@ export function describeError(error: unknown): string {
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${error.message}${cause}`;
 }
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+/**
+ * Where to reach a participant. Behind the AgentBeats gateway (Amber), participant URLs point at
+ * the gateway's proxy on *its* loopback (`http://127.0.0.1:8080/agent`), which is not this
+ * container's loopback; the green's `proxy` slot (`PROXY_URL`) is how it reaches that proxy. So
+ * with a proxy URL, a loopback participant URL keeps its path (the role) under the proxy's
+ * address; any other URL is used as given.
+ */
+export function participantEndpoint(participantUrl: string, proxyUrl: string | undefined): string {
+  if (!proxyUrl) return participantUrl;
+  const participant = new URL(participantUrl);
+  if (!LOOPBACK.has(participant.hostname)) return participantUrl;
+  const proxy = new URL(proxyUrl);
+  return `${proxy.origin}${proxy.pathname.replace(/\/$/, "")}${participant.pathname}${participant.search}`;
+}

@@ -1,1 +1,1 @@
-export { A2APurpleClient, fetchAgentCard, PurpleError, usageFrom, withTrailingSlash, describeError, type PurpleClient, type PurpleTurn, type ReportedUsage, type PurpleFailureKind } from "./client.js";
+export { A2APurpleClient, fetchAgentCard, participantEndpoint, PurpleError, usageFrom, withTrailingSlash, describeError, type PurpleClient, type PurpleTurn, type ReportedUsage, type PurpleFailureKind } from "./client.js";

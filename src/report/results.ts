@@ -132,41 +132,54 @@ export function dimensionAveragesOf(sums: Aggregates): Record<string, number | n
   return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, sums.dimensions[dimension].count === 0 ? null : pyRound(sums.dimensions[dimension].sum / sums.dimensions[dimension].count, 1)]));
 }
 
-function byCategory(records: readonly EpisodeRecord[]) {
-  const groups = new Map<string, EpisodeRecord[]>();
-  for (const record of records) groups.set(record.task.category, [...(groups.get(record.task.category) ?? []), record]);
+/** What the per-category and original figures count of one task: the same from a log record or a results entry. */
+export interface Tally {
+  readonly category: string;
+  readonly metric: string;
+  /** Did it get an original score (a purple that broke off the episode did not)? */
+  readonly scored: boolean;
+  readonly passed: boolean;
+  readonly score: number;
+}
+
+const tallyOf = (record: EpisodeRecord): Tally => ({ category: record.task.category, metric: record.task.rewardMetric, scored: record.score !== null, passed: passed(record), score: record.score?.totalScore ?? 0 });
+
+/** `by_category`: count, passed, score sum, pass rate and mean score per category, in first-appearance order. */
+export function byCategoryOf(tallies: readonly Tally[]) {
+  const groups = new Map<string, Tally[]>();
+  for (const tally of tallies) groups.set(tally.category, [...(groups.get(tally.category) ?? []), tally]);
   return Object.fromEntries(
     [...groups].map(([category, group]) => {
-      const passedCount = group.filter(passed).length;
-      const scoreSum = group.reduce((sum, record) => sum + (record.score?.totalScore ?? 0), 0);
+      const passedCount = group.filter((tally) => tally.passed).length;
+      const scoreSum = group.reduce((sum, tally) => sum + tally.score, 0);
       return [category, { count: group.length, passed: passedCount, total_score: scoreSum, pass_rate: passedCount / group.length, avg_score: scoreSum / group.length }];
     }),
   );
 }
 
 /** The `original` block: CRMArena-Pro accuracy over the tasks that were scored. */
-function originalBlock(records: readonly EpisodeRecord[], skip: boolean) {
+export function originalOf(tallies: readonly Tally[], skip: boolean) {
   if (skip) {
     return { scores: { accuracy: null, accuracy_percent: null }, summary: { total_tasks: null, passed: null, failed: null }, by_category: {}, by_metric_type: {} };
   }
-  const scored = records.filter((record) => record.score);
-  const passedCount = scored.filter(passed).length;
+  const scored = tallies.filter((tally) => tally.scored);
+  const passedCount = scored.filter((tally) => tally.passed).length;
   const accuracy = scored.length === 0 ? 0 : passedCount / scored.length;
-  const tally = (key: (record: EpisodeRecord) => string) => {
+  const count = (key: (tally: Tally) => string) => {
     const groups = new Map<string, { total: number; passed: number }>();
-    for (const record of scored) {
-      const group = groups.get(key(record)) ?? { total: 0, passed: 0 };
+    for (const tally of scored) {
+      const group = groups.get(key(tally)) ?? { total: 0, passed: 0 };
       group.total++;
-      if (passed(record)) group.passed++;
-      groups.set(key(record), group);
+      if (tally.passed) group.passed++;
+      groups.set(key(tally), group);
     }
     return Object.fromEntries([...groups].map(([name, group]) => [name, { ...group, accuracy: pyRound(group.passed / group.total, 4) }]));
   };
   return {
     scores: { accuracy: pyRound(accuracy, 4), accuracy_percent: pyRound(accuracy * 100, 2) },
     summary: { total_tasks: scored.length, passed: passedCount, failed: scored.length - passedCount },
-    by_category: tally((record) => record.task.category),
-    by_metric_type: tally((record) => record.task.rewardMetric),
+    by_category: count((tally) => tally.category),
+    by_metric_type: count((tally) => tally.metric),
   };
 }
 
@@ -195,7 +208,8 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
   const sums = aggregate(records);
   const summary = summaryOf(sums);
   const dimension_averages = dimensionAveragesOf(sums);
-  const by_category = byCategory(records);
+  const tallies = records.map(tallyOf);
+  const by_category = byCategoryOf(tallies);
   const purpleMs = records.reduce((sum, record) => sum + record.trajectory.purpleMs, 0);
   const greenMs = records.reduce((sum, record) => sum + record.trajectory.greenMs, 0);
   return {
@@ -208,7 +222,7 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     extension_metrics: { drift_level: config.drift_level, rot_level: config.rot_level, org_type: config.org_type, skip_original: config.skip_original },
     timestamp: naiveUtcIso(new Date(header.created_at)),
     version: RESULTS_LAYOUT_VERSION,
-    original: originalBlock(records, config.skip_original),
+    original: originalOf(tallies, config.skip_original),
     timing: {
       total_seconds: seconds(footer.wall_ms),
       purple_agent_seconds: seconds(purpleMs),

@@ -19,6 +19,8 @@ export interface ServeOptions {
   readonly logger: Logger;
   readonly heartbeatMs?: number;
   readonly calibration: Calibration;
+  /** The gateway's proxy slot (PROXY_URL) through which loopback participant URLs are reached. */
+  readonly proxyUrl?: string;
   /** Where each assessment's journal goes (`run-<id>.jsonl`); a request seen before continues its journal. */
   readonly runsDir?: string;
   /** Builds each assessment's judge; the deterministic heuristic when absent. */
@@ -48,6 +50,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }) {
     createJudge: options.createJudge ?? (() => new HeuristicJudge()),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
     calibration: options.calibration,
+    ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     ...(options.runsDir ? { runsDir: options.runsDir } : {}),
   });
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);

@@ -3,7 +3,7 @@ import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdat
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { assess, CANCELED, runIdFor, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
-import { A2APurpleClient, fetchAgentCard, describeError } from "../purple/index.js";
+import { A2APurpleClient, describeError, fetchAgentCard, participantEndpoint } from "../purple/index.js";
 import { summaryText } from "../report/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import type { Calibration, Judge } from "../scoring/index.js";
@@ -21,6 +21,8 @@ export interface ExecutorOptions {
   readonly heartbeatMs?: number;
   /** Where each assessment's journal (`run-<id>.jsonl`) goes. */
   readonly runsDir?: string;
+  /** The gateway's proxy (Amber's `proxy` slot, PROXY_URL): loopback participant URLs are reached through it. */
+  readonly proxyUrl?: string;
   /** Time allowed to fetch the purple agent's card before rejecting the request. */
   readonly cardTimeoutMs?: number;
 }
@@ -49,10 +51,12 @@ export class AssessmentExecutor implements AgentExecutor {
     try {
       let request: AssessmentRequest;
       let purpleIdentity: string;
+      let endpoint: string;
       try {
         request = validateRequest(requestDocument(context.userMessage), this.options.data, ["b2b"]);
-        const card = await fetchAgentCard(request.participantUrl, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
-          throw new RequestRejection(`participants.agent: ${describeError(error)}`);
+        endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
+        const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
+          throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
         });
         purpleIdentity = `${card.name} ${card.version}`;
       } catch (error) {
@@ -95,7 +99,7 @@ export class AssessmentExecutor implements AgentExecutor {
           publishWorking(progressLine(event));
         }
       };
-      const purple = new A2APurpleClient(request.participantUrl);
+      const purple = new A2APurpleClient(endpoint);
       const cancellation = new AbortController();
       this.running.set(taskId, { runId, cancellation });
       const { results } = await assess(this.options.data, purple, {

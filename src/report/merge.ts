@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { DIMENSIONS } from "../log/index.js";
+import { pyRound } from "../util/python-round.js";
+import { byCategoryOf, dimensionAveragesOf, originalOf, summaryOf, type Aggregates, type ResultsObject, type Tally } from "./results.js";
+
+/** What merging needs of a shard's results, checked at the boundary (files from disk are not trusted). */
+const ShardSchema = z.looseObject({
+  run: z.object({ id: z.string(), shard_index: z.number().int(), num_shards: z.number().int(), selection: z.looseObject({ size: z.number().int() }) }),
+  aggregates: z.object({
+    total_tasks: z.number(),
+    passed: z.number(),
+    scored: z.number(),
+    score_sum: z.number(),
+    dimensions: z.record(z.string(), z.object({ sum: z.number(), count: z.number() })),
+    original: z.object({ scored: z.number(), passed: z.number() }),
+  }),
+  results: z.array(z.looseObject({ task_category: z.string(), success: z.boolean(), total_score: z.number(), dataset_reference: z.looseObject({ reward_metric: z.string() }) })),
+  config: z.looseObject({ skip_original: z.boolean() }),
+  timing: z.looseObject({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number() }),
+});
+
+/** Shards that cannot be merged: the message says which and why. */
+export class MergeError extends Error {
+  override readonly name = "MergeError";
+}
+
+/**
+ * One results object from the shards of one run, with the aggregates summed exactly (never an
+ * average of averages): the same summary as one unsharded run of the same tasks. Every shard
+ * of the run must be there, once.
+ */
+export function mergeShards(shards: readonly Record<string, unknown>[]): ResultsObject {
+  if (shards.length === 0) throw new MergeError("no shards to merge");
+  const parsed = shards.map((shard, i) => {
+    const result = ShardSchema.safeParse(shard);
+    if (!result.success) throw new MergeError(`shard ${i + 1} is not a results object with run and aggregates (layout 2.1): field '${result.error.issues[0]!.path.join(".")}': ${result.error.issues[0]!.message}`);
+    return { raw: shard as unknown as ResultsObject, data: result.data };
+  });
+  const first = parsed[0]!.data;
+  const runIds = new Set(parsed.map((shard) => shard.data.run.id));
+  if (runIds.size > 1) throw new MergeError(`the shards belong to different runs: ${[...runIds].join(", ")}`);
+  const indices = parsed.map((shard) => shard.data.run.shard_index).sort((a, b) => a - b);
+  const expected = Array.from({ length: first.run.num_shards }, (_, i) => i);
+  if (JSON.stringify(indices) !== JSON.stringify(expected)) throw new MergeError(`run ${first.run.id} has ${first.run.num_shards} shards; got shard indices ${indices.join(", ")} (each shard exactly once)`);
+  const ordered = [...parsed].sort((a, b) => a.data.run.shard_index - b.data.run.shard_index);
+  const sums: Aggregates = {
+    total_tasks: 0,
+    passed: 0,
+    scored: 0,
+    score_sum: 0,
+    dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Aggregates["dimensions"],
+    original: { scored: 0, passed: 0 },
+  };
+  for (const { data } of ordered) {
+    sums.total_tasks += data.aggregates.total_tasks;
+    sums.passed += data.aggregates.passed;
+    sums.scored += data.aggregates.scored;
+    sums.score_sum += data.aggregates.score_sum;
+    sums.original.scored += data.aggregates.original.scored;
+    sums.original.passed += data.aggregates.original.passed;
+    for (const dimension of DIMENSIONS) {
+      sums.dimensions[dimension].sum += data.aggregates.dimensions[dimension]?.sum ?? 0;
+      sums.dimensions[dimension].count += data.aggregates.dimensions[dimension]?.count ?? 0;
+    }
+  }
+  const results = ordered.flatMap((shard) => shard.raw.results);
+  const summary = summaryOf(sums);
+  const dimension_averages = dimensionAveragesOf(sums);
+  const tallies = ordered.flatMap((shard) => shard.data.results.map(tallyOf));
+  const by_category = byCategoryOf(tallies);
+  const base = ordered[0]!.raw;
+  const purple = ordered.reduce((sum, shard) => sum + shard.data.timing.purple_agent_seconds, 0);
+  const green = ordered.reduce((sum, shard) => sum + shard.data.timing.green_agent_seconds, 0);
+  // Shards run side by side: the run took as long as its slowest shard.
+  const wall = Math.max(...ordered.map((shard) => shard.data.timing.total_seconds));
+  return {
+    ...base,
+    results,
+    entropic: { summary, dimension_averages, by_category },
+    summary,
+    dimension_averages,
+    by_category,
+    timestamp: ordered.map((shard) => shard.raw.timestamp).sort()[0]!,
+    original: originalOf(tallies, first.config.skip_original),
+    timing: {
+      total_seconds: pyRound(wall, 2),
+      purple_agent_seconds: pyRound(purple, 2),
+      green_agent_seconds: pyRound(green, 2),
+      avg_seconds_per_task: sums.total_tasks === 0 ? 0 : pyRound(wall / sums.total_tasks, 2),
+      purple_agent_percent: purple + green === 0 ? 0 : pyRound((100 * purple) / (purple + green), 1),
+    },
+    status: ordered.every((shard) => shard.raw.status === "completed") ? "completed" : ordered.some((shard) => shard.raw.status === "canceled") ? "canceled" : "interrupted",
+    run: { ...base.run, shard_index: 0, num_shards: 1, selection: { ...base.run.selection, in_this_shard: sums.total_tasks } },
+    aggregates: sums,
+    judge: { ...base.judge, verdicts: sumCounts(ordered.map((shard) => shard.raw.judge.verdicts)) as ResultsObject["judge"]["verdicts"], usage: null },
+    terminations: sumCounts(ordered.map((shard) => shard.raw.terminations)),
+  };
+}
+
+function sumCounts(counts: readonly Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const count of counts) for (const [key, value] of Object.entries(count)) total[key] = (total[key] ?? 0) + value;
+  return total;
+}
+
+type Entry = z.infer<typeof ShardSchema>["results"][number];
+
+const tallyOf = (entry: Entry): Tally => ({ category: entry.task_category, metric: entry.dataset_reference.reward_metric, scored: "original" in entry, passed: entry.success, score: entry.total_score });

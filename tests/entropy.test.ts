@@ -148,7 +148,7 @@ describe("bite: a naive agent loses", () => {
 
   it("counts an answer built on a deleted record as a hallucination", async () => {
     const trap: Strategy = async (_task, tools) => {
-      const [row] = await tools.soql("SELECT Id FROM Case WHERE IsDeleted = true LIMIT 1");
+      const [row] = await tools.soql("SELECT Id FROM Case WHERE IsDeleted = true LIMIT 1 ALL ROWS");
       return String(row!.Id);
     };
     const purple = await servePurple("trap", trap, "127.0.0.1", 0);

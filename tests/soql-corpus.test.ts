@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOrg, runSoql, runSosl, type OrgStore } from "../src/org/index.js";
 import { SAMPLE_ORG } from "./helpers.js";
 import { SOQL_CORPUS as corpus, type CorpusCase as Case } from "./soql-corpus-cases.js";
+import { flatten, round, sorted } from "./soql-helpers.js";
 
 /**
  * The SOQL/SOSL corpus. Every expected result is computed independently of the translator:
@@ -22,21 +23,6 @@ async function sql(query: string): Promise<Record<string, unknown>[]> {
   return outcome.rows as Record<string, unknown>[];
 }
 
-/** Nested Salesforce records as flat rows: `{Account: {ShippingState}}` → `{"Account.ShippingState"}`, attributes dropped. */
-function flatten(record: Record<string, unknown>, prefix = ""): Record<string, unknown> {
-  const flat: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
-    if (key === "attributes") continue;
-    if (value !== null && typeof value === "object" && !Array.isArray(value) && !("records" in value)) Object.assign(flat, flatten(value as Record<string, unknown>, `${prefix}${key}.`));
-    else flat[`${prefix}${key}`] = value;
-  }
-  return flat;
-}
-
-const byJson = (a: unknown, b: unknown) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1);
-const round = (rows: Record<string, unknown>[]) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v])));
-
-
 async function check({ soql, sql: expectedSql, ordered, allowEmpty }: Case) {
   const outcome = await runSoql(org, soql, TODAY);
   if (!outcome.ok) throw new Error(`${soql}\n→ ${outcome.code}: ${outcome.message}`);
@@ -44,7 +30,7 @@ async function check({ soql, sql: expectedSql, ordered, allowEmpty }: Case) {
   const actual = round(outcome.records.map((record) => flatten(record)));
   if (!allowEmpty) expect(expected.length, `expected rows for ${soql}`).toBeGreaterThan(0);
   if (ordered) expect(actual).toEqual(expected);
-  else expect([...actual].sort(byJson)).toEqual([...expected].sort(byJson));
+  else expect(sorted(actual)).toEqual(sorted(expected));
 }
 
 describe("SOQL corpus", () => {

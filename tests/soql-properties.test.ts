@@ -17,7 +17,7 @@ const SEEDS = [
   "FIND {network scalability} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title WHERE Title LIKE 'Why%' LIMIT 3)",
   "FIND {\"must never say\" OR refund*} RETURNING Knowledge__kav(Id), Case(Id, Subject)",
 ];
-const TOKENS = ["SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "LIKE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET", "COUNT()", "COUNT(Id)", "Id", "Name", "Status", "Case", "Account", "Account.Name", "Owner.Name", "CreatedDate", "=", "!=", "<", ">", "(", ")", ",", "'x'", "'%a%'", "5", "2023-01-01", "2023-01-01T00:00:00Z", "TODAY", "LAST_N_DAYS:3", "null", "true", "FIND", "{abc}", "RETURNING", "Knowledge__kav(Id)", ";", "--", "/*", "'", "\\", "DROP TABLE Account", "UNION SELECT"];
+const TOKENS = ["SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "LIKE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET", "COUNT()", "COUNT(Id)", "Id", "Name", "Status", "Case", "Account", "Account.Name", "Owner.Name", "CreatedDate", "=", "!=", "<", ">", "(", ")", ",", "'x'", "'%a%'", "5", "2023-01-01", "2023-01-01T00:00:00Z", "TODAY", "LAST_N_DAYS:3", "null", "true", "FIND", "{abc}", "RETURNING", "Knowledge__kav(Id)", ";", "--", "/*", "'", "\\", "DROP TABLE Account", "UNION SELECT", "ALL ROWS", "IsDeleted"];
 
 let before: unknown;
 const snapshot = async () => {

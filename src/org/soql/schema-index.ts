@@ -59,6 +59,11 @@ export class SchemaIndex {
     throw noSuchColumn(name, object.name);
   }
 
+  /** Salesforce's recycle-bin flag `IsDeleted`, where the object has it as a boolean. */
+  deletedFlag(object: ObjectInfo): FieldInfo | undefined {
+    return object.fields.find((field) => field.name.toLowerCase() === "isdeleted" && field.type === "boolean");
+  }
+
   /** `Account` → AccountId, `Owner` → OwnerId, `OrderItemId__r` → OrderItemId__c. */
   parent(object: ObjectInfo, relationship: string): ParentRelationship {
     const lower = relationship.toLowerCase();

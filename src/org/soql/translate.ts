@@ -80,6 +80,35 @@ function normaliseDateTime(literal: string): string {
   return new Date(millis).toISOString().replace(/\.\d{3}Z$/, ".000+0000");
 }
 
+/** `ALL ROWS` ends a query (after LIMIT and OFFSET), as Apex writes it. */
+const TRAILING_ALL_ROWS = /\s+ALL\s+ROWS\s*$/i;
+
+/** Is `position` inside a SOQL string literal ('...', with backslash escapes)? */
+function insideStringLiteral(text: string, position: number): boolean {
+  let inside = false;
+  for (let i = 0; i < position; i++) {
+    if (inside && text[i] === "\\") i++;
+    else if (text[i] === "'") inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Separates a trailing `ALL ROWS` from the query, which soql-parser-js cannot read: Apex's
+ * ALL ROWS (the API's queryAll) returns recycle-bin records too. Text inside a string literal
+ * ('... all rows') is the query's own and stays.
+ */
+function splitAllRows(text: string): { readonly body: string; readonly allRows: boolean } {
+  const match = TRAILING_ALL_ROWS.exec(text);
+  if (!match || insideStringLiteral(text, match.index)) return { body: text, allRows: false };
+  return { body: text.slice(0, match.index), allRows: true };
+}
+
+/** Does `ALL ROWS` appear anywhere in the text outside string literals? */
+export function mentionsAllRows(text: string): boolean {
+  return [...text.matchAll(/\bALL\s+ROWS\b/gi)].some((match) => !insideStringLiteral(text, match.index));
+}
+
 /**
  * Parses SOQL with soql-parser-js, turning its errors into Salesforce's MALFORMED_QUERY with the
  * offending token and its position (`unexpected token: 'SELEC'. ERROR at Row:1:Column:1`).
@@ -115,18 +144,40 @@ class Aliases {
   }
 }
 
+/** What every SELECT of one translation (main query, child subqueries, semi-joins) shares. */
+interface Translation {
+  readonly index: SchemaIndex;
+  readonly today: string;
+  readonly aliases: Aliases;
+  /** The query ends with ALL ROWS: recycle-bin records are returned too, in every SELECT of it. */
+  readonly allRows: boolean;
+}
+
+/**
+ * SQL that keeps an object's records out of the recycle bin, or undefined for an object without
+ * Salesforce's `IsDeleted` flag (the base org has none; the assessment's copy has it everywhere).
+ * `IS NOT 1` hides exactly the deleted rows: a missing flag is not a deletion.
+ */
+export function notDeleted(index: SchemaIndex, object: ObjectInfo, alias?: string): string | undefined {
+  const flag = index.deletedFlag(object);
+  if (!flag) return undefined;
+  return `${alias ? `${alias}.` : ""}${quoteIdent(flag.name)} IS NOT 1`;
+}
+
 /** Builds the SQL for one SELECT (main query, child subquery or semi-join), with its joins. */
 class SelectBuilder {
   readonly alias: string;
+  readonly index: SchemaIndex;
+  readonly today: string;
   private readonly joins = new Map<string, { alias: string; object: ObjectInfo; sql: string }>();
 
   constructor(
-    readonly index: SchemaIndex,
+    private readonly translation: Translation,
     readonly object: ObjectInfo,
-    readonly today: string,
-    private readonly aliases: Aliases,
   ) {
-    this.alias = aliases.next();
+    this.index = translation.index;
+    this.today = translation.today;
+    this.alias = translation.aliases.next();
   }
 
   from(): string {
@@ -147,7 +198,7 @@ class SelectBuilder {
       key += `.${relationship.name.toLowerCase()}`;
       let join = this.joins.get(key);
       if (!join) {
-        const joinAlias = this.aliases.next();
+        const joinAlias = this.translation.aliases.next();
         join = {
           alias: joinAlias,
           object: relationship.target,
@@ -221,6 +272,20 @@ class SelectBuilder {
       return { expr: sql[name]!, kind: name === "DAY_ONLY" ? "date" : "number", aggregate: false };
     }
     throw malformed(`unsupported function ${name}`);
+  }
+
+  /**
+   * The SELECT's WHERE: the query's own condition and, unless ALL ROWS, Salesforce's rule that a
+   * query does not return recycle-bin records. Every SELECT of a translation (main query, child
+   * subquery, semi-join) comes through here, so each filters its own FROM object. Parent
+   * relationships (LEFT JOINs) are not filtered: a lookup to a deleted parent still reads it.
+   */
+  whereClause(clause: WhereClause | undefined): string {
+    const own = clause ? this.where(clause, false) : undefined;
+    const live = this.translation.allRows ? undefined : notDeleted(this.index, this.object, this.alias);
+    if (own !== undefined && live !== undefined) return ` WHERE (${own}) AND ${live}`;
+    const only = own ?? live;
+    return only === undefined ? "" : ` WHERE ${only}`;
   }
 
   where(clause: WhereClause | undefined, allowAggregates: boolean): string {
@@ -337,13 +402,13 @@ class SelectBuilder {
 
   /** `IN (SELECT Field FROM Object WHERE ...)`: one plain field, as Salesforce allows in semi-joins. */
   private semiJoin(query: Query): string {
-    const inner = new SelectBuilder(this.index, this.index.object(query.sObject ?? ""), this.today, this.aliases);
+    const inner = new SelectBuilder(this.translation, this.index.object(query.sObject ?? ""));
     const fields = query.fields ?? [];
     if (fields.length !== 1 || (fields[0]!.type !== "Field" && fields[0]!.type !== "FieldRelationship")) {
       throw malformed("a semi-join subquery must select exactly one field");
     }
     const selected = inner.resolve(fields[0]!.type === "Field" ? fields[0]!.field : (fields[0] as { rawValue?: string }).rawValue ?? "");
-    const where = query.where ? ` WHERE ${inner.where(query.where, false)}` : "";
+    const where = inner.whereClause(query.where);
     const limit = query.limit !== undefined ? ` LIMIT ${Number(query.limit)}` : "";
     return `SELECT ${selected.expr} FROM ${inner.from()}${where}${limit}`;
   }
@@ -360,14 +425,21 @@ class SelectBuilder {
   }
 }
 
-/** Translates SOQL into SQLite over the org, checking names, types and grouping as Salesforce does. */
+/**
+ * Translates SOQL into SQLite over the org, checking names, types and grouping as Salesforce does.
+ * Recycle-bin records (IsDeleted = true) are left out unless the query ends with ALL ROWS.
+ */
 export function translateSoql(text: string, schema: OrgSchema, today: string): QueryPlan {
-  return planQuery(parseSoql(text), new SchemaIndex(schema), today, new Aliases());
+  const { body, allRows } = splitAllRows(text);
+  // Elsewhere than at the end, the parser would read ALL as an alias and fail on ROWS: say what is wrong.
+  if (mentionsAllRows(body)) throw malformed("ALL ROWS must end the query, after LIMIT and OFFSET");
+  return planQuery(parseSoql(body), { index: new SchemaIndex(schema), today, aliases: new Aliases(), allRows });
 }
 
-function planQuery(query: Query, index: SchemaIndex, today: string, aliases: Aliases, parentLink?: { field: FieldInfo }): QueryPlan {
+function planQuery(query: Query, translation: Translation, parentLink?: { field: FieldInfo }): QueryPlan {
+  const { index } = translation;
   const object = index.object(query.sObject ?? "");
-  const builder = new SelectBuilder(index, object, today, aliases);
+  const builder = new SelectBuilder(translation, object);
   const items = query.fields ?? [];
   if (items.length === 0) throw malformed("the query selects no fields");
   const isAggregateFn = (item: SelectItem) => item.type === "FieldFunctionExpression" && AGGREGATES.has((item.functionName ?? "").toUpperCase());
@@ -376,7 +448,7 @@ function planQuery(query: Query, index: SchemaIndex, today: string, aliases: Ali
 
   // COUNT() alone: Salesforce answers with totalSize and no records.
   if (items.length === 1 && items[0]!.type === "FieldFunctionExpression" && items[0]!.functionName?.toUpperCase() === "COUNT" && (items[0]!.parameters ?? []).length === 0 && !grouped) {
-    const where = query.where ? ` WHERE ${builder.where(query.where, false)}` : "";
+    const where = builder.whereClause(query.where);
     const sql = `SELECT COUNT(*) AS total FROM ${builder.from()}${where}`;
     return { kind: "count", sql, columns: [], children: [], objectType: object.name };
   }
@@ -437,7 +509,7 @@ function planQuery(query: Query, index: SchemaIndex, today: string, aliases: Ali
         const subquery = item.subquery;
         const relationship = index.child(object, subquery.relationshipName);
         const childQuery: Query = { ...subquery, sObject: relationship.child.name } as Query;
-        const plan = planQuery(childQuery, index, today, aliases, { field: relationship.field });
+        const plan = planQuery(childQuery, translation, { field: relationship.field });
         children.push({ key: subquery.relationshipName, plan, ...(subquery.limit !== undefined ? { limit: Number(subquery.limit) } : {}) });
         break;
       }
@@ -456,7 +528,7 @@ function planQuery(query: Query, index: SchemaIndex, today: string, aliases: Ali
     parentAlias = `${builder.alias}_parent_id`;
     selects.push(`${builder.alias}.${quoteIdent(parentLink.field.name)} AS ${parentAlias}`);
   }
-  const where = query.where ? ` WHERE ${builder.where(query.where, false)}` : "";
+  const where = builder.whereClause(query.where);
   const group = groupExprs.length > 0 ? ` GROUP BY ${groupExprs.join(", ")}` : "";
   const having = query.having ? ` HAVING ${builder.where(query.having as WhereClause, true)}` : "";
   const order = builder.orderBy(query.orderBy, aggregate);

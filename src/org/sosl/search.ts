@@ -1,6 +1,6 @@
 import { runSoql } from "../soql/execute.js";
 import { SalesforceError } from "../soql/errors.js";
-import { sqlString, translateSoql } from "../soql/translate.js";
+import { mentionsAllRows, notDeleted, sqlString, translateSoql } from "../soql/translate.js";
 import { SchemaIndex } from "../soql/schema-index.js";
 import { quoteIdent } from "../introspect.js";
 import type { OrgStore } from "../store.js";
@@ -86,10 +86,12 @@ function prefilter(expr: SearchExpr, columns: readonly string[]): string {
   }
 }
 
-async function matchingIds(org: OrgStore, object: ObjectInfo, idField: FieldInfo, fields: readonly FieldInfo[], expr: SearchExpr): Promise<{ ids: string[]; truncated: boolean }> {
+async function matchingIds(org: OrgStore, index: SchemaIndex, object: ObjectInfo, fields: readonly FieldInfo[], expr: SearchExpr): Promise<{ ids: string[]; truncated: boolean }> {
   if (fields.length === 0) return { ids: [], truncated: false };
   const columns = fields.map((field) => quoteIdent(field.name));
-  const sql = `SELECT ${quoteIdent(idField.name)} AS record_id, ${columns.join(", ")} FROM ${quoteIdent(object.name)} WHERE ${prefilter(expr, columns)}`;
+  // A search never finds recycle-bin records; leaving them out here keeps them from the 2,000 cap too.
+  const live = notDeleted(index, object);
+  const sql = `SELECT ${quoteIdent(index.idField(object).name)} AS record_id, ${columns.join(", ")} FROM ${quoteIdent(object.name)} WHERE ${prefilter(expr, columns)}${live ? ` AND ${live}` : ""}`;
   const outcome = await org.query(sql, { maxRows: 20_000, maxBytes: 20_000_000 });
   if (!outcome.ok) throw new SalesforceError("MALFORMED_SEARCH", `${outcome.code}: ${outcome.message}`);
   const ids = outcome.rows
@@ -119,8 +121,11 @@ export async function runSosl(org: OrgStore, text: string, today: string): Promi
         return `SELECT ${target.fields ?? idField.name} FROM ${object.name}${where}${orderBy}${limit}`;
       };
       // The RETURNING clause is checked even when nothing matches, as Salesforce does.
-      translateSoql(soqlFor(["000000000000000"]), org.schema, today);
-      const { ids, truncated: cut } = await matchingIds(org, object, idField, searchFields(object, query.scope), query.search);
+      const check = soqlFor(["000000000000000"]);
+      // SOSL has no ALL ROWS; at the end of a RETURNING clause it would reach the SOQL translator, which honours it.
+      if (mentionsAllRows(check)) throw new SalesforceError("MALFORMED_SEARCH", "ALL ROWS is not part of SOSL: a search never returns deleted records");
+      translateSoql(check, org.schema, today);
+      const { ids, truncated: cut } = await matchingIds(org, index, object, searchFields(object, query.scope), query.search);
       truncated ||= cut;
       if (ids.length === 0) continue;
       const outcome = await runSoql(org, soqlFor(ids), today);

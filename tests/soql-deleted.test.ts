@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { introspectSchema, openOrg, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore, type ObjectInfo, type OrgStore } from "../src/org/index.js";
+import { loadOrgImage, introspectSchema, openOrg, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore, type ObjectInfo, type OrgStore } from "../src/org/index.js";
 import { SAMPLE_ORG } from "./helpers.js";
 import { SOQL_CORPUS } from "./soql-corpus-cases.js";
 import { flatten, round, sorted } from "./soql-helpers.js";
@@ -35,7 +35,8 @@ interface RecycleBin {
 
 /** A copy of the base org with `IsDeleted` (INTEGER 0/1, as the assessment adds it) on every object. */
 function withDeletedFlag(source: OrgStore, label: string, fill: (db: Database.Database, objects: readonly ObjectInfo[]) => void = () => {}): OrgStore {
-  const db = new Database(source.image);
+  // The store's image is private to the backend: read the same source again.
+  const db = new Database(loadOrgImage(source.source).image);
   try {
     for (const object of source.schema.objects) db.exec(`ALTER TABLE ${quoteIdent(object.name)} ADD COLUMN "IsDeleted" INTEGER NOT NULL DEFAULT 0`);
     fill(db, source.schema.objects);

@@ -102,12 +102,28 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     try {
       db.transaction(() => {
         for (const change of changes) applyChange(db, this.schema, change);
+        // Records are kept in Id order, as an org returns them when a query names no order:
+        // records a change added sit among the real ones, not after them.
+        for (const object of new Set(changes.filter((change) => change.op === "insert_records").map((change) => change.object))) storeInIdOrder(db, this.schema, object);
       })();
       return new SqliteOrgStore(schema, source, db.serialize(), this.options);
     } finally {
       db.close();
     }
   }
+}
+
+/** Rebuilds a table with its rows in Id order (same columns and types; the old table is dropped). */
+function storeInIdOrder(db: Database.Database, schema: OrgSchema, object: string): void {
+  const idField = schema.objects.find((candidate) => candidate.name === object)?.fields.find((field) => field.type === "id")?.name ?? "Id";
+  const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(object) as string | undefined) ?? "";
+  const staging = `${object}__ordered`;
+  const create = ddl.replace(/^CREATE TABLE\s+("(?:[^"]|"")*"|\S+)/i, `CREATE TABLE ${quoteIdent(staging)}`);
+  if (create === ddl) throw new Error(`cannot read the definition of table ${object}`);
+  db.exec(create);
+  db.exec(`INSERT INTO ${quoteIdent(staging)} SELECT * FROM ${quoteIdent(object)} ORDER BY ${quoteIdent(idField)}`);
+  db.exec(`DROP TABLE ${quoteIdent(object)}`);
+  db.exec(`ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(object)}`);
 }
 
 const SQL_TYPE: Record<FieldSpec["type"], string> = { id: "TEXT", reference: "TEXT", string: "TEXT", date: "TEXT", datetime: "TEXT", int: "INTEGER", double: "REAL", boolean: "INTEGER" };

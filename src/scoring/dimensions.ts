@@ -100,7 +100,8 @@ export function totalScore(scores: DimensionScores, weights: Weights): number {
     weighted += weights[dimension] * value;
     weight += weights[dimension];
   }
-  return weight === 0 ? 0 : weighted / weight;
+  // A weighted mean of values in [0, 100] is in [0, 100]; floating point can overshoot by an ulp (100.00000000000001).
+  return weight === 0 ? 0 : Math.min(100, Math.max(0, weighted / weight));
 }
 
 /** Fields a category needs that drift renamed, as `Object.Field`, from the run's rename map. */

@@ -10,12 +10,19 @@ export type Share = Readonly<Record<Level, number>>;
 const DATETIME = /^(\d{4}-\d{2}-\d{2})(T.*)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A fresh 18-character Id with the object's key prefix, unused in the org. */
-export function newId(prefix: string, rng: Random, taken: Set<string>): string {
+/**
+ * A fresh 18-character Id unused in the org that looks like its neighbours: the first ten
+ * characters of a real Id of the object (key prefix, pod, leading zeros) and five new ones, so it
+ * sorts among the real records, as a record created at about the same time would. `like` falls
+ * back to the key prefix when the object has no records.
+ */
+export function newId(prefix: string, rng: Random, taken: Set<string>, like: readonly string[] = []): string {
+  const models = like.filter((id) => SALESFORCE_ID.test(id) && id.startsWith(prefix.slice(0, 3)));
   for (;;) {
+    const head = models.length > 0 ? rng.pick(models).slice(0, 10) : `${prefix.slice(0, 3)}Wt00000`;
     let body = "";
-    for (let i = 0; i < 10; i++) body += BASE62[rng.int(0, 61)];
-    const id15 = `${prefix.slice(0, 3)}Wt${body}`;
+    for (let i = head.length; i < 15; i++) body += BASE62[rng.int(0, 61)];
+    const id15 = `${head}${body}`;
     const id = id15 + caseSafeSuffix(id15);
     if (!taken.has(id)) {
       taken.add(id);
@@ -53,10 +60,11 @@ export function nearDuplicates(object: ObjectInfo, rows: readonly SqlRow[], coun
   if (rows.length === 0 || count === 0) return [];
   const idField = idFieldOf(object);
   const prefix = object.keyPrefix ?? String(rows[0]![idField] ?? "a99").slice(0, 3);
+  const ids = rows.map((row) => String(row[idField]));
   return Array.from({ length: count }, () => {
     const source = rng.pick(rows);
     const clone: SqlRow = {};
-    for (const [column, value] of Object.entries(source)) clone[column] = column === idField ? newId(prefix, rng, taken) : nearValue(value, rng);
+    for (const [column, value] of Object.entries(source)) clone[column] = column === idField ? newId(prefix, rng, taken, ids) : nearValue(value, rng);
     return { ...clone, ...extra(source) };
   });
 }

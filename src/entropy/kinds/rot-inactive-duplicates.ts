@@ -23,7 +23,7 @@ export const inactiveDuplicates: PerturbationKind = {
     const taken = new Set(rows.map((row) => String(row[idField])));
     const copies: SqlRow[] = rng.sample(rows, doseOf(SHARE, input.level, rows.length)).map((source, i) => {
       const copy: SqlRow = { ...source, IsActive: typeof source.IsActive === "string" ? "False" : 0 };
-      copy[idField] = newId(object.keyPrefix ?? "01t", rng, taken);
+      copy[idField] = newId(object.keyPrefix ?? "01t", rng, taken, [String(source[idField])]);
       if ("External_ID__c" in source) copy.External_ID__c = `${String(source.External_ID__c ?? "PRD")}-OLD${i + 1}`;
       return copy;
     });

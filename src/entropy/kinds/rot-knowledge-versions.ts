@@ -37,7 +37,7 @@ export const knowledgeVersions: PerturbationKind = {
     const prefix = object.keyPrefix ?? "ka0";
     const versionOf = (source: SqlRow, status: string, latest: number, number: number): SqlRow => {
       const copy: SqlRow = {};
-      for (const [column, value] of Object.entries(source)) copy[column] = column === idField ? newId(prefix, rng, taken) : typeof value === "string" && /answer|body|summary/i.test(column) ? reword(value, rng) : value;
+      for (const [column, value] of Object.entries(source)) copy[column] = column === idField ? newId(prefix, rng, taken, [...taken]) : typeof value === "string" && /answer|body|summary/i.test(column) ? reword(value, rng) : value;
       return { ...copy, PublishStatus: status, IsLatestVersion: latest, VersionNumber: number };
     };
     const archivedSources = rng.sample(rows, doseOf(ARCHIVED, input.level, rows.length));

@@ -67,7 +67,8 @@ export class SchemaIndex {
   /** `Account` → AccountId, `Owner` → OwnerId, `OrderItemId__r` → OrderItemId__c. */
   parent(object: ObjectInfo, relationship: string): ParentRelationship {
     const lower = relationship.toLowerCase();
-    const candidates = lower.endsWith("__r") ? [`${lower.slice(0, -3)}__c`] : [`${lower}id`, `${lower}__c`];
+    // As on Salesforce: a custom lookup (X__c) is reached only as X__r, a standard one (XId) as X.
+    const candidates = lower.endsWith("__r") ? [`${lower.slice(0, -3)}__c`] : [`${lower}id`];
     for (const candidate of candidates) {
       const field = object.fields.find((f) => f.name.toLowerCase() === candidate && f.type === "reference");
       if (field && field.references.length > 0) {

@@ -28,8 +28,9 @@ export function searchFields(object: ObjectInfo, scope: SearchScope): FieldInfo[
     case "NAME": {
       const names = text.filter((field) => ["Name", "First Name", "Last Name"].includes(field.label));
       if (names.length > 0) return names;
-      // Objects without a Name field are named by their Title (Knowledge) or Subject (Case, Task, ...).
-      return text.filter((field) => field.label === "Title" || field.label === "Subject").slice(0, 1);
+      // Objects without a Name field are named by their Title (Knowledge) or Subject (Case, Task, ...);
+      // a deprecated copy beside its replacement is not the name the search uses.
+      return text.filter((field) => (field.label === "Title" || field.label === "Subject") && !field.replacedBy).slice(0, 1);
     }
   }
 }

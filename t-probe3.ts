@@ -1,0 +1,11 @@
+import { openOrg } from "./src/org/index.js";
+import { loadTaskFile } from "./src/tasks/load.js";
+import { OrgView } from "./src/world/index.js";
+import { summarisePlan } from "./src/entropy/index.js";
+const org = openOrg("data/sample/org", { workers: 1 });
+const tasks = loadTaskFile("data/sample/tasks.json");
+const view = OrgView.plan(org, { drift: "none", rot: "high", seed: 4 }, tasks.tasks, tasks.tasks);
+const t = tasks.tasks.find((x) => x.task === "activity_priority")!;
+console.log(view.text(t).requiredContext.slice(0, 3000));
+console.log(summarisePlan(view.plan).kinds.map(k => k.kind + ": " + k.summary));
+await view.close(); await org.close();

@@ -2,11 +2,13 @@ import { Command } from "commander";
 import { PACKAGE_VERSION } from "../version.js";
 import { registerAssess } from "./assess.js";
 import { registerCalibrate } from "./calibrate.js";
+import { registerCompare } from "./compare.js";
 import { registerData } from "./data.js";
 import { registerOrg } from "./org.js";
 import { registerPurple } from "./purple.js";
 import { registerRescore } from "./rescore.js";
 import { registerServe } from "./serve.js";
+import { registerShow } from "./show.js";
 import { registerValidity } from "./validity.js";
 
 /** The `entropic-crmarena` command: one module per subcommand group. */
@@ -22,5 +24,7 @@ export function buildProgram(): Command {
   registerRescore(program);
   registerData(program);
   registerValidity(program);
+  registerShow(program);
+  registerCompare(program);
   return program;
 }

@@ -6,6 +6,7 @@ import { registerCompare } from "./compare.js";
 import { registerData } from "./data.js";
 import { registerOrg } from "./org.js";
 import { registerPurple } from "./purple.js";
+import { registerReport } from "./report.js";
 import { registerRescore } from "./rescore.js";
 import { registerServe } from "./serve.js";
 import { registerShow } from "./show.js";
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerRescore(program);
   registerData(program);
   registerValidity(program);
+  registerReport(program);
   registerShow(program);
   registerCompare(program);
   return program;

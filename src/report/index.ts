@@ -15,3 +15,4 @@ export {
   type StepView,
   type ShowOptions,
 } from "./view/index.js";
+export { reportModel, renderReport, escapeHtml, jsonForScript, type ReportInput, type ReportModel, type ReportAssets, type ChartSpec } from "./html/index.js";

@@ -68,6 +68,32 @@ const TaskEntrySchema = z.object({
   trajectory: z.object({ termination: z.string(), steps: z.array(StepSchema) }).default({ termination: "unknown", steps: [] }),
 });
 
+/** One org change of an entropy plan, read leniently: the views print what they recognise. */
+const OrgChangeSchema = z
+  .object({
+    op: z.string(),
+    object: z.string().default(""),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    field: z.union([z.string(), z.object({ name: z.string() }).loose()]).optional(),
+    note: z.string().optional(),
+    ids: z.array(z.string()).optional(),
+    records: z.array(z.unknown()).optional(),
+  })
+  .loose();
+export type OrgChangeInput = z.infer<typeof OrgChangeSchema>;
+
+const PlannedKindSchema = z.object({
+  kind: z.string(),
+  family: z.string(),
+  level: z.string(),
+  description: z.string().default(""),
+  summary: z.string().default(""),
+  changes: z.array(OrgChangeSchema).default([]),
+  text: z.array(z.unknown()).default([]),
+  distractor_ids: z.array(z.string()).default([]),
+});
+
 const CategorySchema = z.object({ count: z.number(), passed: z.number(), total_score: z.number(), pass_rate: z.number(), avg_score: z.number() });
 const UsageSchema = z.object({ calls: z.number(), failures: z.number(), input_tokens: z.number(), output_tokens: z.number() });
 
@@ -105,8 +131,11 @@ export const ReportResultsSchema = z.object({
   calibration: z.object({ source: z.string(), digest: z.string() }).optional(),
   entropy: z
     .object({
+      /** Layout of this version: the drift renames per object, the rot records per object. */
       rename_map: z.record(z.string(), z.record(z.string(), z.string())).default({}),
       injected_records: z.record(z.string(), z.number()).default({}),
+      /** Layout of the entropy plan (one entry per kind of perturbation, with its org changes). */
+      kinds: z.array(PlannedKindSchema).optional(),
     })
     .loose()
     .default({ rename_map: {}, injected_records: {} }),

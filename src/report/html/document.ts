@@ -37,14 +37,14 @@ export function renderReport(model: ReportModel, assets: ReportAssets): string {
   <p>Run <code>${r.run.id}</code> · ${r.timestamp} UTC · ${r.dataset} dataset · ${model.label}</p>
   <p>${r.summary.total_passed} of ${r.summary.total_tasks} tasks passed · drift ${r.extension_metrics.drift_level}, rot ${r.extension_metrics.rot_level}, seed ${r.seed}</p>
 </header>
-<nav class="toc"><a href="#summary">Summary</a><a href="#config">Configuration</a><a href="#categories">Categories</a><a href="#dimensions">Dimensions</a><a href="#entropy">Drift and rot</a>${model.comparison ? html`<a href="#comparison">Comparison</a>` : html``}<a href="#episodes">Episodes</a></nav>
+<nav class="toc"><a href="#summary">Summary</a><a href="#categories">Categories</a><a href="#dimensions">Dimensions</a><a href="#entropy">Drift and rot</a>${model.comparison ? html`<a href="#comparison">Comparison</a>` : html``}<a href="#config">Configuration</a><a href="#episodes">Episodes</a></nav>
 <main>
 ${summarySection(model)}
-${configSection(model)}
 ${categoriesSection(model)}
 ${dimensionsSection(model)}
 ${entropySection(model)}
 ${comparisonSection(model)}
+${configSection(model)}
 ${episodesSection(model)}
 </main>`;
   return `<!DOCTYPE html>

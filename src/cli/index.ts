@@ -2,12 +2,15 @@ import { Command } from "commander";
 import { PACKAGE_VERSION } from "../version.js";
 import { registerAssess } from "./assess.js";
 import { registerCalibrate } from "./calibrate.js";
+import { registerCompare } from "./compare.js";
 import { registerData } from "./data.js";
 import { registerMerge } from "./merge.js";
 import { registerOrg } from "./org.js";
 import { registerPurple } from "./purple.js";
+import { registerReport } from "./report.js";
 import { registerRescore } from "./rescore.js";
 import { registerServe } from "./serve.js";
+import { registerShow } from "./show.js";
 import { registerValidity } from "./validity.js";
 
 /** The `entropic-crmarena` command: one module per subcommand group. */
@@ -24,5 +27,8 @@ export function buildProgram(): Command {
   registerMerge(program);
   registerData(program);
   registerValidity(program);
+  registerReport(program);
+  registerShow(program);
+  registerCompare(program);
   return program;
 }

@@ -1,3 +1,4 @@
+import { summarisePlan } from "../entropy/index.js";
 import { DIMENSIONS, type AssessmentLog, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
 import { pythonRepr } from "../util/python-literal.js";
 import { naiveUtcIso, pyRound } from "../util/python-round.js";
@@ -247,7 +248,7 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     aggregates: sums,
     weights: header.weights,
     calibration: header.calibration,
-    entropy: header.entropy,
+    entropy: summarisePlan(header.entropy),
     judge: judgeSummary(log),
     terminations: terminationCounts(records),
     ...(options.logFile ? { log_file: options.logFile } : {}),

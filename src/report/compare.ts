@@ -1,0 +1,147 @@
+import { DIMENSIONS, type Dimension } from "../log/index.js";
+import type { ReportResults, TaskEntry } from "./view/index.js";
+
+/** A figure in two runs and its change (`after − before`); null where either side has no value. */
+export interface Delta {
+  readonly before: number | null;
+  readonly after: number | null;
+  readonly delta: number | null;
+}
+
+export type DimensionDeltas = Readonly<Record<Dimension, Delta>>;
+
+/** Who and what one side of a comparison was. */
+export interface RunSide {
+  readonly label: string;
+  readonly runId: string;
+  readonly agent: string;
+  readonly tasks: number;
+  readonly dataset: string;
+  readonly driftLevel: string;
+  readonly rotLevel: string;
+  readonly seed: number;
+}
+
+export interface CategoryDelta {
+  readonly category: string;
+  readonly countBefore: number;
+  readonly countAfter: number;
+  /** 0..1 */
+  readonly passRate: Delta;
+  readonly avgScore: Delta;
+  readonly dimensions: DimensionDeltas;
+}
+
+/** A task that passed in one run and failed in the other. */
+export interface Flip {
+  readonly idx: string;
+  readonly category: string;
+  readonly direction: "fixed" | "broken";
+  readonly scoreBefore: number;
+  readonly scoreAfter: number;
+  readonly terminationAfter: string;
+}
+
+export interface Comparison {
+  readonly before: RunSide;
+  readonly after: RunSide;
+  /** 0..1 */
+  readonly passRate: Delta;
+  readonly avgScore: Delta;
+  readonly dimensions: DimensionDeltas;
+  readonly categories: readonly CategoryDelta[];
+  readonly flipped: readonly Flip[];
+  readonly onlyBefore: readonly string[];
+  readonly onlyAfter: readonly string[];
+  /** Config keys (and the dataset) whose values differ, as JSON. */
+  readonly configDifferences: readonly { readonly key: string; readonly before: string; readonly after: string }[];
+}
+
+const delta = (before: number | null | undefined, after: number | null | undefined): Delta => ({
+  before: before ?? null,
+  after: after ?? null,
+  delta: before === null || before === undefined || after === null || after === undefined ? null : after - before,
+});
+
+function side(results: ReportResults, label: string): RunSide {
+  return {
+    label,
+    runId: results.run.id,
+    agent: results.participants.agent,
+    tasks: results.summary.total_tasks,
+    dataset: results.dataset,
+    driftLevel: results.extension_metrics.drift_level,
+    rotLevel: results.extension_metrics.rot_level,
+    seed: results.seed,
+  };
+}
+
+/** The mean of a dimension over the tasks where it applies; null where it applies to none. */
+export function dimensionMean(tasks: readonly TaskEntry[], dimension: Dimension): number | null {
+  const values = tasks.map((task) => task.dimension_scores[dimension]).filter((value): value is number => typeof value === "number");
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Each category's tasks, in first-appearance order. */
+export function tasksByCategory(results: ReportResults): Map<string, TaskEntry[]> {
+  const groups = new Map<string, TaskEntry[]>();
+  for (const task of results.results) groups.set(task.task_category, [...(groups.get(task.task_category) ?? []), task]);
+  return groups;
+}
+
+/** How run `after` differs from run `before`: per category and per dimension, and the tasks that flipped. */
+export function compareResults(before: ReportResults, after: ReportResults, labels: { before: string; after: string }): Comparison {
+  const groupsBefore = tasksByCategory(before);
+  const groupsAfter = tasksByCategory(after);
+  const categories = [...new Set([...groupsBefore.keys(), ...groupsAfter.keys()])].map((category): CategoryDelta => {
+    const a = before.by_category[category];
+    const b = after.by_category[category];
+    const tasksA = groupsBefore.get(category) ?? [];
+    const tasksB = groupsAfter.get(category) ?? [];
+    return {
+      category,
+      countBefore: a?.count ?? 0,
+      countAfter: b?.count ?? 0,
+      passRate: delta(a?.pass_rate, b?.pass_rate),
+      avgScore: delta(a?.avg_score, b?.avg_score),
+      dimensions: perDimension((dimension) => delta(dimensionMean(tasksA, dimension), dimensionMean(tasksB, dimension))),
+    };
+  });
+  const firstByIdx = (results: ReportResults) => {
+    const map = new Map<string, TaskEntry>();
+    for (const task of results.results) if (!map.has(task.task_idx)) map.set(task.task_idx, task);
+    return map;
+  };
+  const tasksA = firstByIdx(before);
+  const tasksB = firstByIdx(after);
+  const flipped: Flip[] = [];
+  for (const [idx, a] of tasksA) {
+    const b = tasksB.get(idx);
+    if (!b || a.success === b.success) continue;
+    flipped.push({ idx, category: b.task_category, direction: b.success ? "fixed" : "broken", scoreBefore: a.total_score, scoreAfter: b.total_score, terminationAfter: b.termination });
+  }
+  return {
+    before: side(before, labels.before),
+    after: side(after, labels.after),
+    passRate: delta(before.summary.pass_rate, after.summary.pass_rate),
+    avgScore: delta(before.summary.avg_score, after.summary.avg_score),
+    dimensions: perDimension((dimension) => delta(before.dimension_averages[dimension], after.dimension_averages[dimension])),
+    categories,
+    flipped,
+    onlyBefore: [...tasksA.keys()].filter((idx) => !tasksB.has(idx)),
+    onlyAfter: [...tasksB.keys()].filter((idx) => !tasksA.has(idx)),
+    configDifferences: configDifferences(before, after),
+  };
+}
+
+function perDimension(value: (dimension: Dimension) => Delta): DimensionDeltas {
+  return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, value(dimension)])) as Record<Dimension, Delta>;
+}
+
+function configDifferences(before: ReportResults, after: ReportResults): Comparison["configDifferences"] {
+  const a: Record<string, unknown> = { dataset: before.dataset, ...before.config };
+  const b: Record<string, unknown> = { dataset: after.dataset, ...after.config };
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .map((key) => ({ key, before: JSON.stringify(a[key]) ?? "(unset)", after: JSON.stringify(b[key]) ?? "(unset)" }))
+    .filter((difference) => difference.before !== difference.after);
+}

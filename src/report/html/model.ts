@@ -1,0 +1,92 @@
+import { DIMENSIONS, type Dimension } from "../../log/index.js";
+import { compareResults, dimensionMean, tasksByCategory, type Comparison } from "../compare.js";
+import type { EpisodeView, ReportResults } from "../view/index.js";
+import { chartSpecs, type ChartSpec } from "./charts.js";
+import { entropyModel, type EntropyModel } from "./entropy.js";
+
+/** What the report is made from: a results file, its episodes (completed from the log) and, optionally, a run to compare with. */
+export interface ReportInput {
+  readonly results: ReportResults;
+  /** The results file's name, as the reader knows it. */
+  readonly label: string;
+  /** Where the trajectories come from (the run log, or the compact ones and why). */
+  readonly source: string;
+  readonly episodes: readonly EpisodeView[];
+  /** Another run: the comparison section shows how this run differs from it (deltas = this − baseline). */
+  readonly baseline?: { readonly results: ReportResults; readonly label: string };
+}
+
+export interface CategoryRow {
+  readonly category: string;
+  readonly count: number;
+  readonly passed: number;
+  /** 0..1 */
+  readonly passRate: number;
+  readonly avgScore: number;
+  readonly dimensions: Readonly<Record<Dimension, number | null>>;
+}
+
+/** An episode and where its long texts are in `ReportModel.texts` (loaded when a reader opens them). */
+export interface EpisodeCard {
+  readonly view: EpisodeView;
+  readonly observationRefs: readonly (number | null)[];
+  readonly replyRefs: readonly (number | null)[];
+}
+
+/** Everything the HTML shows, computed; rendering only formats it. */
+export interface ReportModel {
+  readonly label: string;
+  readonly source: string;
+  readonly results: ReportResults;
+  readonly categories: readonly CategoryRow[];
+  readonly charts: readonly ChartSpec[];
+  readonly entropy: EntropyModel;
+  readonly episodes: readonly EpisodeCard[];
+  /** Full observations and raw replies, each once (a run repeats the same schema description many times). */
+  readonly texts: readonly string[];
+  readonly filters: { readonly categories: readonly string[]; readonly terminations: readonly string[] };
+  readonly comparison: Comparison | null;
+}
+
+export function reportModel(input: ReportInput): ReportModel {
+  const { results } = input;
+  const groups = tasksByCategory(results);
+  const categories = Object.entries(results.by_category).map(([category, group]): CategoryRow => ({
+    category,
+    count: group.count,
+    passed: group.passed,
+    passRate: group.pass_rate,
+    avgScore: group.avg_score,
+    dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, dimensionMean(groups.get(category) ?? [], dimension)])) as Record<Dimension, number | null>,
+  }));
+  const texts: string[] = [];
+  const seen = new Map<string, number>();
+  const ref = (text: string | null): number | null => {
+    if (text === null) return null;
+    let index = seen.get(text);
+    if (index === undefined) {
+      index = texts.push(text) - 1;
+      seen.set(text, index);
+    }
+    return index;
+  };
+  const episodes = input.episodes.map((view) => ({ view, observationRefs: view.steps.map((step) => ref(step.fullObservation)), replyRefs: view.steps.map((step) => ref(step.rawReply)) }));
+  // Deltas read "this run − baseline", as `compare BASELINE THIS` prints them.
+  const comparison = input.baseline ? compareResults(input.baseline.results, results, { before: input.baseline.label, after: input.label }) : null;
+  const entropy = entropyModel(results, input.episodes);
+  return {
+    label: input.label,
+    source: input.source,
+    results,
+    categories,
+    charts: chartSpecs(results, categories, entropy.injected, comparison),
+    entropy,
+    episodes,
+    texts,
+    filters: {
+      categories: [...new Set(input.episodes.map((episode) => episode.category))],
+      terminations: [...new Set(input.episodes.map((episode) => episode.termination))].sort(),
+    },
+    comparison,
+  };
+}

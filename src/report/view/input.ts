@@ -1,0 +1,180 @@
+import { z } from "zod";
+
+/**
+ * The parts of a results object that the report, `show` and `compare` read, checked at the
+ * boundary: a results file is read from disk and may come from another version or be edited.
+ * Keys the views do not read are dropped; keys a failed episode lacks are optional.
+ */
+const NumberOrNull = z.number().nullable();
+
+const StepSchema = z.object({
+  turn: z.number(),
+  action: z.string(),
+  ok: z.boolean().optional(),
+  observation: z.string().optional(),
+  rows: z.number().optional(),
+  purple_ms: z.number(),
+  green_ms: z.number(),
+  sent_tokens: z.number(),
+  received_tokens: z.number(),
+  reported_usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }).optional(),
+});
+
+const EntropyEventsSchema = z.object({
+  renamed_in_text: z.array(z.string()).default([]),
+  drift_exposure: z.array(z.string()).default([]),
+  passages: z.array(z.string()).default([]),
+  distractor_records_seen: z.number().default(0),
+  distractor_ids_in_answer: z.array(z.string()).default([]),
+});
+
+const TaskEntrySchema = z.object({
+  task_idx: z.union([z.string(), z.number()]).transform(String),
+  task_category: z.string(),
+  task_query: z.string().default(""),
+  dataset_reference: z.object({ reward_metric: z.string().optional() }).optional(),
+  crm_reward: z.number(),
+  total_score: z.number(),
+  dimension_scores: z.record(z.string(), NumberOrNull),
+  agent_answer: z.string().optional(),
+  expected_answer: z.string().optional(),
+  success: z.boolean(),
+  error: z.string().optional(),
+  unscored: z.string().nullable().optional(),
+  metrics: z
+    .object({
+      turns: z.number(),
+      tokens_estimate: z.number(),
+      tool_calls: z.number(),
+      queries: z.number(),
+      failed_queries: z.number(),
+      invalid_actions: z.number(),
+      errors: z.number(),
+      errors_recovered: z.number(),
+      reported_tokens: NumberOrNull,
+      answer_ids: z.object({ live: z.number(), distractor: z.number(), absent: z.number() }),
+    })
+    .optional(),
+  timing: z.object({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number() }).optional(),
+  original: z.object({ reward: z.number(), parsed_answer: z.array(z.string()) }).optional(),
+  termination: z.string(),
+  entropy_events: EntropyEventsSchema.default({ renamed_in_text: [], drift_exposure: [], passages: [], distractor_records_seen: 0, distractor_ids_in_answer: [] }),
+  judge: z
+    .object({ method: z.string(), source: z.string(), model: z.string().nullable(), raw_output: z.string().nullable(), fallback: z.string().optional() })
+    .optional(),
+  not_applicable: z.record(z.string(), z.string()).optional(),
+  optimum: z.object({ turns: z.number(), queries: z.number(), tokens: z.number() }).optional(),
+  warnings: z.array(z.string()).optional(),
+  trajectory: z.object({ termination: z.string(), steps: z.array(StepSchema) }).default({ termination: "unknown", steps: [] }),
+});
+
+/** One org change of an entropy plan, read leniently: the views print what they recognise. */
+const OrgChangeSchema = z
+  .object({
+    op: z.string(),
+    object: z.string().default(""),
+    from: z.string().optional(),
+    to: z.string().optional(),
+    field: z.union([z.string(), z.object({ name: z.string() }).loose()]).optional(),
+    note: z.string().optional(),
+    ids: z.array(z.string()).optional(),
+    records: z.array(z.unknown()).optional(),
+  })
+  .loose();
+export type OrgChangeInput = z.infer<typeof OrgChangeSchema>;
+
+const PlannedKindSchema = z.object({
+  kind: z.string(),
+  family: z.string(),
+  level: z.string(),
+  description: z.string().default(""),
+  summary: z.string().default(""),
+  changes: z.array(OrgChangeSchema).default([]),
+  text: z.array(z.unknown()).default([]),
+  distractor_ids: z.array(z.string()).default([]),
+});
+
+const CategorySchema = z.object({ count: z.number(), passed: z.number(), total_score: z.number(), pass_rate: z.number(), avg_score: z.number() });
+const UsageSchema = z.object({ calls: z.number(), failures: z.number(), input_tokens: z.number(), output_tokens: z.number() });
+
+export const ReportResultsSchema = z.object({
+  participants: z.object({ agent: z.string() }),
+  results: z.array(TaskEntrySchema),
+  summary: z.object({ pass_rate: z.number(), total_tasks: z.number(), total_passed: z.number(), avg_score: z.number() }),
+  dimension_averages: z.record(z.string(), NumberOrNull),
+  by_category: z.record(z.string(), CategorySchema),
+  extension_metrics: z.object({ drift_level: z.string(), rot_level: z.string() }),
+  timestamp: z.string(),
+  version: z.string(),
+  original: z.object({ scores: z.object({ accuracy: NumberOrNull, accuracy_percent: NumberOrNull }) }),
+  timing: z.object({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number(), avg_seconds_per_task: z.number(), purple_agent_percent: z.number() }),
+  green_agent: z.object({ name: z.string(), versions: z.record(z.string(), z.string()) }).optional(),
+  seed: z.number(),
+  dataset: z.string(),
+  data_sources: z
+    .object({
+      tasks: z.object({ path: z.string(), kind: z.string() }),
+      org: z.object({ path: z.string(), kind: z.string() }),
+      check: z.object({ referenced_ids: z.number(), missing_ids: z.number(), examples: z.array(z.string()), allowed_mismatch: z.boolean() }).optional(),
+    })
+    .optional(),
+  config: z.record(z.string(), z.unknown()),
+  ignored_config_keys: z.array(z.string()).default([]),
+  status: z.string().optional(),
+  run: z.object({
+    id: z.string(),
+    shard_index: z.number(),
+    num_shards: z.number(),
+    selection: z.object({ mode: z.string(), size: z.number(), seed: z.number(), in_this_shard: z.number() }),
+  }),
+  weights: z.record(z.string(), z.number()),
+  calibration: z.object({ source: z.string(), digest: z.string() }).optional(),
+  entropy: z
+    .object({
+      /** Layout of this version: the drift renames per object, the rot records per object. */
+      rename_map: z.record(z.string(), z.record(z.string(), z.string())).default({}),
+      injected_records: z.record(z.string(), z.number()).default({}),
+      /** Layout of the entropy plan (one entry per kind of perturbation, with its org changes). */
+      kinds: z.array(PlannedKindSchema).optional(),
+    })
+    .loose()
+    .default({ rename_map: {}, injected_records: {} }),
+  judge: z.object({
+    mode: z.string(),
+    primary_model: z.string().nullable(),
+    cheap_model: z.string().nullable(),
+    verdicts: z.record(z.string(), z.number()),
+    usage: z.record(z.string(), UsageSchema).nullable(),
+  }),
+  terminations: z.record(z.string(), z.number()).default({}),
+  log_file: z.string().optional(),
+});
+
+export type ReportResults = z.infer<typeof ReportResultsSchema>;
+export type TaskEntry = ReportResults["results"][number];
+export type CompactStep = TaskEntry["trajectory"]["steps"][number];
+
+/** A results object that cannot be read: the message names the source and the field. */
+export class ResultsInputError extends Error {
+  override readonly name = "ResultsInputError";
+}
+
+/**
+ * Checks a results object (the green agent's data part; a leaderboard file wrapping it in
+ * `results[0]` is unwrapped) and returns the parts the views read.
+ */
+export function parseReportResults(document: unknown, source: string): ReportResults {
+  const parsed = ReportResultsSchema.safeParse(unwrap(document));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ResultsInputError(`${source} is not a results object of this green agent: field '${issue.path.map(String).join(".")}': ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+function unwrap(document: unknown): unknown {
+  if (typeof document !== "object" || document === null) return document;
+  const results = (document as { results?: unknown }).results;
+  const first: unknown = Array.isArray(results) ? results[0] : undefined;
+  return typeof first === "object" && first !== null && "version" in first && "summary" in first ? first : document;
+}

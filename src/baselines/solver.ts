@@ -14,8 +14,7 @@ export const solverStrategy: Strategy = async (task, tools) => {
   const described = await tools.describe();
   const solve = SOLVERS[task.category];
   if (!solve) return "None";
-  // Rot: reference material and superseded policy versions follow the task's own context; a careful reader stops there.
-  const current = { ...task, requiredContext: task.requiredContext.split("\n## Additional reference material")[0]! };
+  const current = { ...task, requiredContext: ownContext(task.requiredContext) };
   // Drift and rot: map known names to the org's current ones through the labels, keep live records.
   const adapter = new SchemaAdapter((described.objects as ObjectInfo[] | undefined) ?? []);
   return solve(current, {
@@ -44,6 +43,17 @@ export const naiveAllRowsStrategy: Strategy = async (task, tools) => {
   if (!solve) return "None";
   return solve(task, { ...tools, soql: (query) => tools.soql(`${query} ALL ROWS`) }).catch(() => "None");
 };
+
+/**
+ * Rot puts notes of earlier requests before a task's context ("This request" starts the task's
+ * own) and reference material after it ("Additional reference material"): a careful reader keeps
+ * to the request.
+ */
+function ownContext(context: string): string {
+  const start = context.indexOf("## This request\n");
+  const own = start >= 0 ? context.slice(start + "## This request\n".length) : context;
+  return own.split("\n## Additional reference material")[0]!;
+}
 
 const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const NEGATION = /\b(not|no|don't|haven't|isn't|never)\b/i;

@@ -27,5 +27,5 @@ export {
   type EntropyInput,
   type PlanSummary,
 } from "./plan.js";
-export { driftText, movedNames, taskText, plainTaskText, type TaskText } from "./text.js";
+export { driftText, movedNames, taskText, plainTaskText, NOTES_HEADING, THIS_REQUEST_HEADING, REFERENCE_HEADING, type TaskText } from "./text.js";
 export { SUPERSEDED_TITLE, guidanceOf } from "./kinds/index.js";

@@ -13,8 +13,11 @@ export type Family = "drift" | "rot";
 
 /** What a perturbation adds to the text of one task. */
 export const TextChangeSchema = z.discriminatedUnion("op", [
-  /** A passage under "Additional reference material", after the task's context. */
-  z.object({ op: z.literal("add_passage"), task: z.number().int(), title: z.string(), text: z.string() }),
+  /**
+   * A passage: `after` the task's context under "Additional reference material", or `before` it
+   * under "Notes from earlier requests" (the task's own context then follows under "This request").
+   */
+  z.object({ op: z.literal("add_passage"), task: z.number().int(), title: z.string(), text: z.string(), placement: z.enum(["before", "after"]).default("after") }),
   /** A line in front of the task's context. */
   z.object({ op: z.literal("prefix_context"), task: z.number().int(), text: z.string() }),
 ]);

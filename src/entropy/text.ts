@@ -13,6 +13,11 @@ export interface TaskText {
   readonly passages: readonly string[];
 }
 
+/** The headings around a task's own context when rot adds passages: a careful reader keeps to "This request". */
+export const NOTES_HEADING = "## Notes from earlier requests (other records; not this request)";
+export const THIS_REQUEST_HEADING = "## This request";
+export const REFERENCE_HEADING = "## Additional reference material";
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
@@ -50,8 +55,12 @@ export function taskText(task: TaskRecord, plan: EntropyPlan, moved: ReadonlyMap
   const changes = plan.kinds.flatMap((kind) => kind.text.filter((change) => change.task === task.idx));
   const prefixes = changes.flatMap((change) => (change.op === "prefix_context" ? [change.text] : []));
   const passages = changes.flatMap((change) => (change.op === "add_passage" ? [change] : []));
+  const render = (placement: "before" | "after") => passages.filter((passage) => passage.placement === placement).map((passage) => `### ${passage.title}\n${passage.text}`).join("\n\n");
   let required = [...prefixes, task.metadata.required].join("\n");
-  if (passages.length > 0) required = `${required}\n\n## Additional reference material\n${passages.map((passage) => `### ${passage.title}\n${passage.text}`).join("\n\n")}`;
+  const before = render("before");
+  if (before) required = `${NOTES_HEADING}\n${before}\n\n${THIS_REQUEST_HEADING}\n${required}`;
+  const after = render("after");
+  if (after) required = `${required}\n\n${REFERENCE_HEADING}\n${after}`;
   const prompt = driftText(task.query, moved);
   const requiredContext = driftText(required, moved);
   const optionalContext = driftText(task.metadata.optional, moved);

@@ -2,8 +2,6 @@ import type { TaskRecord } from "../../tasks/schema.js";
 import { Random } from "../../util/random.js";
 import type { KindPlan, PerturbationKind, TextChange } from "../plan.js";
 
-const PASSAGES_PER_TASK = { none: 0, low: 0, medium: 1, high: 2 } as const;
-
 /** A category's reusable guidance: its required context without the task-specific lines (Ids, dates, regions). */
 export function guidanceOf(requiredContext: string): string {
   return requiredContext
@@ -31,24 +29,36 @@ export const titleOf = (text: string) => text.split("\n")[0]!.replace(/^#+\s*/, 
 /** A passage's body: what follows its first line when that line is a heading, else all of it. */
 export const bodyOf = (text: string) => (/^#+\s/.test(text) ? text.split("\n").slice(1).join("\n").trim() : text);
 
+/** Per level: notes of other requests put before a task's context, and other categories' guidance after it. */
+const DOSE = { none: [0, 0], low: [1, 0], medium: [1, 1], high: [2, 2] } as const;
+
 /**
- * Distractor passages: other categories' guidance added to a task's context as reference
- * material. Task-specific lines are dropped, so a passage never contradicts the task's own
- * instructions; it only costs attention.
+ * Distractor passages, as a CRM's context accretes them: notes from earlier requests about other
+ * records (another task's whole context, its Ids and dates included) in front of the task's own
+ * context, and other categories' guidance after it as reference material. Nothing in them is
+ * about this request: a reader who keeps to "This request" loses nothing; one who takes the
+ * first Id or date in sight takes another record's.
  */
 export const distractorPassages: PerturbationKind = {
   name: "rot.distractor_passages",
   family: "rot",
-  description: "guidance of other task categories added to a task's context as reference material",
+  description: "notes from earlier requests about other records before a task's context, other categories' guidance after it",
   plan(input): KindPlan {
-    const count = PASSAGES_PER_TASK[input.level];
+    const [notes, guides] = DOSE[input.level];
     const text: TextChange[] = [];
-    if (count > 0) {
+    if (notes + guides > 0) {
       const library = [...guidanceByCategory(input.library)].sort(([a], [b]) => a.localeCompare(b));
       for (const task of input.tasks) {
         const rng = new Random(`${this.name}:${input.seed}:${input.level}:${task.idx}`);
-        const others = library.filter(([category]) => category !== task.task);
-        for (const [, passage] of rng.sample(others, count)) text.push({ op: "add_passage", task: task.idx, title: titleOf(passage), text: bodyOf(passage) });
+        // Notes of the same kind of request are the likeliest to be mistaken for this one.
+        const others = input.library.filter((other) => other.idx !== task.idx && other.metadata.required.trim().length > 0);
+        const same = others.filter((other) => other.task === task.task);
+        for (const note of rng.sample(same.length >= notes ? same : others, notes)) {
+          text.push({ op: "add_passage", task: task.idx, title: `Notes from request ${note.idx}`, text: note.metadata.required.trim(), placement: "before" });
+        }
+        for (const [, passage] of rng.sample(library.filter(([category]) => category !== task.task), guides)) {
+          text.push({ op: "add_passage", task: task.idx, title: titleOf(passage), text: bodyOf(passage), placement: "after" });
+        }
       }
     }
     return { summary: `${text.length} distractor passages over ${new Set(text.map((change) => change.task)).size} tasks`, changes: [], text, distractorIds: [] };

@@ -50,7 +50,7 @@ export const supersededPolicies: PerturbationKind = {
         const old = supersede(guidanceOf(task.metadata.required), rng);
         if (!old) continue;
         text.push({ op: "prefix_context", task: task.idx, text: `(Current policy, in force since ${CURRENT_FROM}; it replaces every earlier version.)` });
-        text.push({ op: "add_passage", task: task.idx, title: SUPERSEDED_TITLE, text: old });
+        text.push({ op: "add_passage", task: task.idx, title: SUPERSEDED_TITLE, text: old, placement: "after" });
       }
     }
     const tasks = text.length / 2;

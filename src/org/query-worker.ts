@@ -1,28 +1,44 @@
 /**
- * Runs SQL against a read-only copy of the org in a child process. A process, not a
- * thread: SQLite's native loop cannot be interrupted from JavaScript, so a runaway
- * query is stopped by killing the process that runs it.
+ * Runs SQL against read-only copies of orgs in a child process. A process, not a thread:
+ * SQLite's native loop cannot be interrupted from JavaScript, so a runaway query is stopped by
+ * killing the process that runs it. One process serves several orgs (the base org and each
+ * assessment's perturbed copy), each loaded once and dropped when its store closes.
  */
 import Database from "better-sqlite3";
 import { leadingKeyword } from "./sql-guard.js";
 import type { SqlRow, SqlValue } from "./types.js";
 
-export interface WorkerRequest {
+export interface WorkerQuery {
+  readonly kind: "query";
   readonly id: number;
+  readonly imageId: number;
   readonly sql: string;
   readonly maxRows: number;
   readonly maxBytes: number;
 }
 
+/** Load an org image under an id (the pool sends it before the first query on it). */
+export interface WorkerLoad {
+  readonly kind: "load";
+  readonly imageId: number;
+  readonly image: Uint8Array;
+}
+
+/** Forget an org image. */
+export interface WorkerDrop {
+  readonly kind: "drop";
+  readonly imageId: number;
+}
+
+export type WorkerMessage = WorkerQuery | WorkerLoad | WorkerDrop;
+
 export type WorkerResponse =
   | { readonly id: number; readonly ok: true; readonly columns: string[]; readonly rows: SqlRow[]; readonly truncated: boolean }
   | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
 
-export type WorkerInit = { readonly image: Uint8Array };
+const databases = new Map<number, Database.Database>();
 
-let db: Database.Database | undefined;
-
-function run(db: Database.Database, request: WorkerRequest): WorkerResponse {
+function run(db: Database.Database, request: WorkerQuery): WorkerResponse {
   const keyword = leadingKeyword(request.sql);
   if (keyword !== "SELECT" && keyword !== "WITH") {
     return {
@@ -86,18 +102,25 @@ function uniqueNames(names: string[]): string[] {
   });
 }
 
-process.on("message", (message: WorkerInit | WorkerRequest) => {
-  if ("image" in message) {
-    db = new Database(Buffer.from(message.image), { readonly: true });
+process.on("message", (message: WorkerMessage) => {
+  if (message.kind === "load") {
+    const db = new Database(Buffer.from(message.image), { readonly: true });
     db.pragma("query_only = ON");
-    process.send!({ ready: true });
+    databases.set(message.imageId, db);
     return;
   }
+  if (message.kind === "drop") {
+    databases.get(message.imageId)?.close();
+    databases.delete(message.imageId);
+    return;
+  }
+  const db = databases.get(message.imageId);
   if (!db) {
-    process.send!({ id: message.id, ok: false, code: "QUERY_FAILED", message: "the query engine is not ready" });
+    process.send!({ id: message.id, ok: false, code: "QUERY_FAILED", message: "the query engine has not loaded this org" });
     return;
   }
   process.send!(run(db, message));
 });
+process.send!({ ready: true });
 // The parent owns this process; if it goes away, so do we.
 process.on("disconnect", () => process.exit(0));

@@ -1,10 +1,9 @@
-import { cpus } from "node:os";
 import Database from "better-sqlite3";
 import { quoteIdent } from "./introspect.js";
 import { loadOrgImage } from "./load.js";
 import type { OrgBackend } from "./backend.js";
 import { schemaAfter, type FieldSpec, type OrgChange } from "./changes.js";
-import { QueryPool } from "./query-pool.js";
+import { QueryPool, sharedQueryPool } from "./query-pool.js";
 import { runOrgTool, type OrgRequest, type QueryContext, type ToolOutcome } from "./tools.js";
 import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type QueryLimits, type QueryOutcome, type SqlRow } from "./types.js";
 
@@ -18,16 +17,19 @@ export interface OrgStore {
 }
 
 export interface OpenOrgOptions {
-  /** Worker threads answering queries; defaults to the number of cores, at most 4. */
+  /** Query processes of the org's own pool; without it the org (and its copies) use the process's shared pool. */
   readonly workers?: number;
   readonly limits?: Partial<QueryLimits>;
 }
 
 /** An org held in memory as a SQLite image, queried through a pool of read-only worker copies. */
 export class SqliteOrgStore implements OrgStore, OrgBackend {
-  private readonly pool: QueryPool;
   private readonly limits: QueryLimits;
   private readonly objectsByLowerName: Map<string, ObjectInfo>;
+  private readonly imageId: number;
+  /** Whether this store made its pool (and closes it) or uses one it was given. */
+  private readonly ownsPool: boolean;
+  private readonly pool: QueryPool;
 
   constructor(
     readonly schema: OrgSchema,
@@ -35,8 +37,11 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     /** The serialized database; private, so nothing outside the backend depends on SQLite. */
     private readonly image: Buffer,
     private readonly options: OpenOrgOptions = {},
+    pool?: QueryPool,
   ) {
-    this.pool = new QueryPool(image, options.workers ?? Math.min(4, Math.max(1, cpus().length)));
+    this.ownsPool = pool === undefined && options.workers !== undefined;
+    this.pool = pool ?? (options.workers !== undefined ? new QueryPool(options.workers) : sharedQueryPool());
+    this.imageId = this.pool.register(image);
     this.limits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
     this.objectsByLowerName = new Map(schema.objects.map((object) => [object.name.toLowerCase(), object]));
   }
@@ -53,11 +58,13 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
   }
 
   query(sql: string, limits: Partial<QueryLimits> = {}): Promise<QueryOutcome> {
-    return this.pool.run(sql, { ...this.limits, ...limits });
+    return this.pool.run(this.imageId, sql, { ...this.limits, ...limits });
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  /** Releases the image; a store that made its own pool also stops its processes (its copies with them). */
+  async close(): Promise<void> {
+    this.pool.release(this.imageId);
+    if (this.ownsPool) await this.pool.close();
   }
 
   runTool(request: OrgRequest, context: QueryContext): Promise<ToolOutcome> {
@@ -106,7 +113,8 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
         // records a change added sit among the real ones, not after them.
         for (const object of new Set(changes.filter((change) => change.op === "insert_records").map((change) => change.object))) storeInIdOrder(db, this.schema, object);
       })();
-      return new SqliteOrgStore(schema, source, db.serialize(), this.options);
+      // The copy queries through the same processes: an assessment costs an image, not a process.
+      return new SqliteOrgStore(schema, source, db.serialize(), this.options, this.pool);
     } finally {
       db.close();
     }

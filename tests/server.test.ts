@@ -170,9 +170,42 @@ describe("malformed requests are rejected before any work", () => {
     ["unknown category", { config: { task_categories: ["foo"] } }, /config\.task_categories: unknown 'foo'; the categories are lead_qualification/],
     ["timeout of the wrong type", { config: { timeout: "fast" } }, /timeout must be a number of seconds \(got "fast"\)/],
     ["shard outside the shards", { config: { shard_index: 3, num_shards: 2 } }, /shard_index must be below num_shards/],
-    ["org type without data", { config: { org_type: "b2c" } }, /org_type 'b2c' needs its tasks and org data/],
+    ["org type without data", { config: { org_type: "b2c" } }, /config\.org_type: org_type 'b2c' needs the CRMArena-Pro B2C tasks and org/],
     ["config that is not an object", { config: 5 }, /config must be a JSON object/],
     ["concurrency too high", { config: { concurrency: 1000 } }, /concurrency must be at most 256/],
+    ["concurrency zero", { config: { concurrency: 0 } }, /config\.concurrency: concurrency must be at least 1/],
+    ["participants as a list", { participants: ["http://x/"] }, /participants must be an object mapping the role "agent"/],
+    ["participants null", { participants: null }, /participants must be an object mapping the role "agent"/],
+    ["an empty agent URL", { participants: { agent: "" } }, /participants\.agent is not a valid URL/],
+    ["a mailto agent", { participants: { agent: "mailto:a@b.c" } }, /participants\.agent must be an http:\/\/ or https:\/\/ URL/],
+    ["a file agent", { participants: { agent: "file:///etc/passwd" } }, /participants\.agent must be an http:\/\/ or https:\/\/ URL/],
+    ["max_steps above 100", { config: { max_steps: 101 } }, /config\.max_steps: max_steps must be at most 100/],
+    ["max_steps a fraction", { config: { max_steps: 2.5 } }, /config\.max_steps: max_steps must be a whole number/],
+    ["timeout zero", { config: { timeout: 0 } }, /config\.timeout: timeout must be more than 0 seconds/],
+    ["timeout above an hour", { config: { timeout: 4000 } }, /config\.timeout: timeout must be at most 3600 seconds/],
+    ["a negative seed", { config: { seed: -1 } }, /config\.seed: seed must be at least 0/],
+    ["a seed that is text", { config: { seed: "42" } }, /config\.seed: seed must be a whole number \(got "42"\)/],
+    ["task_limit zero", { config: { task_limit: 0 } }, /config\.task_limit: task_limit must be at least 1/],
+    ["task_limit beyond the task set", { config: { task_limit: 1e12 } }, /config\.task_limit: 1000000000000 is more than the 44 tasks/],
+    ["num_instances beyond the task set", { config: { num_instances: 45 } }, /config\.num_instances: 45 is more than the 44 tasks/],
+    ["num_instances zero", { config: { num_instances: 0 } }, /config\.num_instances: num_instances must be at least 1/],
+    ["task_ids empty", { config: { task_ids: [] } }, /config\.task_ids: task_ids must not be empty/],
+    ["task_ids negative", { config: { task_ids: [-1] } }, /config\.task_ids: task_ids must hold whole numbers >= 0/],
+    ["task_ids not numbers", { config: { task_ids: ["a1"] } }, /config\.task_ids: task_ids must hold whole numbers >= 0 \(got "a1"\)/],
+    ["task_ids an object", { config: { task_ids: { a: 1 } } }, /config\.task_ids: task_ids must be a list of task indices/],
+    ["task_categories a number", { config: { task_categories: 5 } }, /config\.task_categories: task_categories must be a list of category names/],
+    ["num_shards zero", { config: { num_shards: 0 } }, /config\.num_shards: num_shards must be at least 1/],
+    ["shard_index negative", { config: { shard_index: -1 } }, /config\.shard_index: shard_index must be at least 0/],
+    ["skip_original as text", { config: { skip_original: "yes" } }, /config\.skip_original: skip_original must be true or false \(got "yes"\)/],
+    ["allow_data_mismatch as a number", { config: { allow_data_mismatch: 1 } }, /config\.allow_data_mismatch: allow_data_mismatch must be true or false/],
+    ["weights that do not sum to 1", { config: { weights: { FUNCTIONAL: 1, DRIFT_ADAPTATION: 1, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 } } }, /config\.weights: they must sum to 1 \(got 2\)/],
+    ["weights missing dimensions", { config: { weights: { FUNCTIONAL: 1 } } }, /config\.weights: missing DRIFT_ADAPTATION, TOKEN_EFFICIENCY/],
+    ["weights with an unknown dimension", { config: { weights: { FUNCTIONAL: 0.3, DRIFT_ADAPTATION: 0.2, TOKEN_EFFICIENCY: 0.12, QUERY_EFFICIENCY: 0.12, ERROR_RECOVERY: 0.08, TRAJECTORY_EFFICIENCY: 0.1, HALLUCINATION_RATE: 0.08, SPEED: 0 } } }, /config\.weights: unknown SPEED/],
+    ["a negative weight", { config: { weights: { FUNCTIONAL: 1.2, DRIFT_ADAPTATION: -0.2, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 } } }, /config\.weights: DRIFT_ADAPTATION must be a number >= 0 \(got -0\.2\)/],
+    ["weights as a list", { config: { weights: [0.3] } }, /config\.weights: weights must be an object of the seven dimensions' weights/],
+    ["an unknown perturbation kind", { config: { perturbations: ["drift.everything"] } }, /config\.perturbations: perturbations: unknown drift\.everything; the kinds are rot\.recycle_bin/],
+    ["perturbations empty", { config: { perturbations: [] } }, /config\.perturbations: perturbations must name at least one kind/],
+    ["a run_id with a slash", { config: { run_id: "../etc" } }, /config\.run_id: run_id must be 1-80 letters, digits/],
   ];
   for (const [name, document, expected] of cases) {
     it(`rejects ${name}`, async () => {
@@ -183,6 +216,39 @@ describe("malformed requests are rejected before any work", () => {
       expect(body.result.status.state).toBe("rejected");
       expect(statusText(body.result)).toMatch(expected);
       expect(body.result.artifacts ?? []).toHaveLength(0);
+      expect(statusText(body.result)).not.toMatch(/is not a function|Cannot read properties|undefined/);
+    });
+  }
+});
+
+describe("malformed A2A calls get a JSON-RPC error naming the field, never internal error text", () => {
+  const message = (overrides: Record<string, unknown>) => ({ message: { kind: "message", role: "user", messageId: "m-1", parts: [{ kind: "text", text: "{}" }], ...overrides } });
+  const cases: [string, string, unknown, RegExp][] = [
+    ["parts that is not a list", "message/send", message({ parts: "hello" }), /params\.message\.parts must be a list of parts/],
+    ["parts an object", "message/stream", message({ parts: { kind: "text", text: "x" } }), /params\.message\.parts must be a list of parts/],
+    ["no parts", "message/send", message({ parts: [] }), /params\.message\.parts must hold at least one part/],
+    ["a part of unknown kind", "message/send", message({ parts: [{ kind: "image", url: "x" }] }), /params\.message\.parts\.0\.kind each part must be an object with kind text, data or file \(got "image"\)/],
+    ["a part that is a string", "message/send", message({ parts: ["hello"] }), /params\.message\.parts\.0 each part must be an object/],
+    ["a text part without text", "message/send", message({ parts: [{ kind: "text" }] }), /params\.message\.parts\.0\.text a text part needs a string 'text'/],
+    ["a data part with text data", "message/send", message({ parts: [{ kind: "data", data: "x" }] }), /params\.message\.parts\.0\.data a data part needs an object 'data'/],
+    ["no message", "message/send", {}, /params\.message must be an A2A message object/],
+    ["a message that is a string", "message/send", { message: "hello" }, /params\.message must be an A2A message object/],
+    ["no role", "message/send", message({ role: undefined }), /params\.message\.role must be "user" or "agent"/],
+    ["a system role", "message/send", message({ role: "system" }), /params\.message\.role must be "user" or "agent"/],
+    ["no messageId", "message/send", message({ messageId: undefined }), /params\.message\.messageId must be a string/],
+    ["a numeric messageId", "message/stream", message({ messageId: 7 }), /params\.message\.messageId must be a string/],
+    ["a numeric contextId", "message/send", message({ contextId: 7 }), /params\.message\.contextId must be a string/],
+    ["configuration as text", "message/send", { ...message({}), configuration: "blocking" }, /params\.configuration must be an object/],
+    ["tasks/get without an id", "tasks/get", {}, /params\.id must be a task id string/],
+    ["tasks/cancel with a numeric id", "tasks/cancel", { id: 5 }, /params\.id must be a task id string/],
+    ["tasks/get with an empty id", "tasks/get", { id: "" }, /params\.id must not be empty/],
+  ];
+  for (const [name, method, params, expected] of cases) {
+    it(`answers ${name}`, async () => {
+      const { body } = await rawRpc(green.url, method, params);
+      expect(body.error?.code, JSON.stringify(body)).toBe(-32602);
+      expect(body.error.message).toMatch(expected);
+      expect(body.error.message).not.toMatch(/is not a function|Cannot read properties|TypeError/);
     });
   }
 });

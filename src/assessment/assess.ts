@@ -27,6 +27,8 @@ export interface AssessOptions {
   /** Start over even if the run's journal exists (it is replaced). */
   readonly force?: boolean;
   readonly signal?: AbortSignal;
+  /** Stops the run gently: no new episodes; those in flight finish. */
+  readonly drain?: AbortSignal;
   /** The judge for exact_match extraction and privacy; the deterministic heuristic by default. */
   readonly judge?: Judge;
 }
@@ -72,6 +74,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       calibration: options.calibration,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.drain ? { drain: options.drain } : {}),
       ...(journal ? { journal } : {}),
       ...(resume ? { resume } : {}),
     });

@@ -85,7 +85,10 @@ export const AssessmentConfigSchema = z
       .positive({ error: (issue) => `timeout must be more than 0 seconds (got ${JSON.stringify(issue.input)})` })
       .max(3600, { error: (issue) => `timeout must be at most 3600 seconds (got ${JSON.stringify(issue.input)})` })
       .default(300),
-    org_type: z.enum(["b2b", "b2c"], { error: (issue) => `org_type must be one of b2b|b2c (got ${JSON.stringify(issue.input)})` }).default("b2b"),
+    // B2C needs CRMArena-Pro's B2C tasks and org, which this green agent does not host yet: refused, never ignored.
+    org_type: z
+      .literal("b2b", { error: (issue) => (issue.input === "b2c" ? "org_type 'b2c' needs the CRMArena-Pro B2C tasks and org, which this green agent does not host yet; use b2b" : `org_type must be b2b (got ${JSON.stringify(issue.input)})`) })
+      .default("b2b"),
     seed: integer("seed", 0).default(42),
     concurrency: integer("concurrency", 1, 256).default(4),
     skip_original: bool("skip_original").default(false),

@@ -37,8 +37,10 @@ export interface RunOptions {
   readonly judge: Judge;
   readonly calibration: Calibration;
   readonly onEvent?: (event: AssessmentEvent) => void;
-  /** Stops the run: no new episodes, and purple calls in flight are aborted. */
+  /** Stops the run at once: no new episodes, and purple calls in flight are aborted (their episodes are not recorded). */
   readonly signal?: AbortSignal;
+  /** Stops the run gently: no new episodes; those in flight finish. */
+  readonly drain?: AbortSignal;
   /** Where each finished episode is made durable before it is reported. */
   readonly journal?: Journal;
   /** A journal of an earlier, interrupted attempt at the same run: its episodes are kept, not re-run. */
@@ -77,7 +79,7 @@ export async function scoreRecord(position: number, task: EpisodeTask, trajector
  * errors throw before any work; episode failures are recorded, never thrown.
  */
 export async function runAssessment(data: AssessmentData, purple: PurpleClient, options: RunOptions): Promise<AssessmentLog> {
-  const { config, judge, signal, journal } = options;
+  const { config, judge, signal, drain, journal } = options;
   const onEvent = options.onEvent ?? (() => undefined);
   const selection = selectTasks(data.tasks, config);
   const check = checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
@@ -115,7 +117,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const queue = selection.tasks.map((task, i) => ({ task, position: i + 1 })).filter((entry) => !kept.has(entry.position));
   let next = 0;
   const worker = async () => {
-    while (next < queue.length && !signal?.aborted) {
+    while (next < queue.length && !signal?.aborted && !drain?.aborted) {
       const { task, position } = queue[next++]!;
       onEvent({ kind: "task_started", position, total, task });
       const { brief, text } = view.brief(task, config.max_steps);
@@ -146,7 +148,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     kind: "footer",
     finished_at: new Date().toISOString(),
     wall_ms: performance.now() - started + (options.resume?.footer?.wall_ms ?? 0),
-    status: records.length === total ? "completed" : signal?.reason === CANCELED ? "canceled" : "interrupted",
+    status: records.length === total ? "completed" : signal?.reason === CANCELED || drain?.reason === CANCELED ? "canceled" : "interrupted",
     judge_usage: judgeUsage(judge),
   };
   await journal?.finish(footer);

@@ -39,7 +39,17 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     const runId = runIdFor({ participantUrl: agentUrl, purpleIdentity, config, tasksSource: data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
     const outPath = options.out ?? join(DEFAULT_OUT_DIR, `${runId}.results.json`);
     refuseOtherRun(outPath, runId, options.force === true);
+    // Ctrl-C or SIGTERM: stop, keep every finished episode (in the journal and the partial results); twice: now.
+    const stop = new AbortController();
+    const onSignal = () => {
+      if (stop.signal.aborted) process.exit(130);
+      process.stderr.write("\nStopping: finished episodes are kept; run the same command with --resume to continue.\n");
+      stop.abort("interrupted");
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
     const { results, logFile } = await assess(data, new A2APurpleClient(agentUrl), {
+      signal: stop.signal,
       participantUrl: agentUrl,
       runId,
       config,
@@ -53,7 +63,11 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     });
     await mkdir(dirname(outPath), { recursive: true });
     await writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`${summaryText(results)}\nResults written to ${outPath}\nRun log (every episode in full) in ${logFile}\n`);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    const partial = results.status === "completed" ? "" : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
+    process.stdout.write(`${summaryText(results)}\nResults written to ${outPath}\nRun log (every episode in full) in ${logFile}${partial}\n`);
+    if (results.status !== "completed") process.exitCode = 1;
     return results;
   } finally {
     await data.org.close();

@@ -14,11 +14,13 @@ export function registerServe(program: Command): void {
       .option("--port <port>", "port to listen on", int("--port"), 9009)
       .option("--card-url <url>", "public URL advertised in the agent card (default http://HOST:PORT/)")
       .option("--proxy-url <url>", "the AgentBeats gateway's proxy: loopback participant URLs are reached through it (default: PROXY_URL)", process.env.PROXY_URL || undefined)
+      .option("--max-assessments <n>", "assessments in flight at once; more are rejected", int("--max-assessments"), 8)
+      .option("--shutdown-grace <seconds>", "on SIGTERM/SIGINT, how long episodes in flight may finish before they are aborted", int("--shutdown-grace"), 5)
       .option("--runs-dir <dir>", "keep each assessment's journal here; the same request again continues it (default: ENTROPIC_RUNS_DIR)", process.env.ENTROPIC_RUNS_DIR),
-  ).action(async (options: { host: string; port: number; cardUrl?: string; tasks?: string; org?: string; runsDir?: string; proxyUrl?: string }) => {
+  ).action(async (options: { host: string; port: number; cardUrl?: string; tasks?: string; org?: string; runsDir?: string; proxyUrl?: string; maxAssessments: number; shutdownGrace: number }) => {
     const logger = createLogger();
     const data = loadAssessmentData(options, logger);
-    const { url } = await serve({
+    const green = await serve({
       host: options.host,
       port: options.port,
       data,
@@ -28,7 +30,21 @@ export function registerServe(program: Command): void {
       ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}),
       ...(options.runsDir ? { runsDir: options.runsDir } : {}),
       ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
+      maxAssessments: options.maxAssessments,
     });
-    logger.info({ url, host: options.host, port: options.port }, "green agent listening");
+    logger.info({ url: green.url, host: options.host, port: options.port }, "green agent listening");
+    let stopping = false;
+    const stop = (signal: string) => {
+      // A second signal while stopping means: now.
+      if (stopping) process.exit(130);
+      stopping = true;
+      logger.warn({ signal, graceSeconds: options.shutdownGrace }, "shutting down: no new episodes; assessments end with their partial results");
+      void green.shutdown(options.shutdownGrace * 1000).then(async () => {
+        await data.org.close();
+        process.exit(0);
+      });
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
   });
 }

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { AGENT_CARD_PATH } from "@a2a-js/sdk";
-import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
+import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
@@ -9,6 +9,8 @@ import { HeuristicJudge, type Calibration, type Judge } from "../scoring/index.j
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
+import { internalErrors, rpcGuard } from "./rpc-guard.js";
+import { ExpiringTaskStore } from "./task-store.js";
 
 export interface ServeOptions {
   readonly host: string;
@@ -25,6 +27,18 @@ export interface ServeOptions {
   readonly runsDir?: string;
   /** Builds each assessment's judge; the deterministic heuristic when absent. */
   readonly createJudge?: () => Judge;
+  /** Assessments in flight at once (default 8). */
+  readonly maxAssessments?: number;
+  /** How long finished A2A tasks stay readable through tasks/get (default 15 minutes). */
+  readonly finishedTaskTtlMs?: number;
+}
+
+/** A running green agent: its address, and how to stop it cleanly. */
+export interface GreenServer {
+  readonly server: Server;
+  readonly url: string;
+  /** Ends every assessment with its partial results (no new episodes; `graceMs` for those in flight), then closes the server. */
+  shutdown(graceMs: number): Promise<void>;
 }
 
 export const MAX_BODY = "50mb";
@@ -42,7 +56,7 @@ const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: num
   });
 };
 
-export function createApp(options: ServeOptions & { cardUrl: string }) {
+export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor } {
   const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION);
   const executor = new AssessmentExecutor({
     data: options.data,
@@ -52,21 +66,23 @@ export function createApp(options: ServeOptions & { cardUrl: string }) {
     calibration: options.calibration,
     ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     ...(options.runsDir ? { runsDir: options.runsDir } : {}),
+    ...(options.maxAssessments ? { maxAssessments: options.maxAssessments } : {}),
   });
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const handler = new DefaultRequestHandler(card, new ExpiringTaskStore(options.finishedTaskTtlMs ?? 15 * 60_000), executor);
   const app = express();
   app.use(express.json({ limit: MAX_BODY }));
   app.use(jsonRpcErrors);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
   app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler }));
-  app.use("/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  return app;
+  app.use("/", rpcGuard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(internalErrors(options.logger));
+  return { app, executor };
 }
 
 /** Starts the green agent's HTTP server; resolves once it listens. */
-export async function serve(options: ServeOptions): Promise<{ server: Server; url: string }> {
+export async function serve(options: ServeOptions): Promise<GreenServer> {
   // The card needs the bound port (port 0 in tests), so requests go to an app built right after listen().
-  let app: ReturnType<typeof createApp> | undefined;
+  let app: express.Express | undefined;
   const front = express().use((req, res, next) => (app ? app(req, res, next) : res.status(503).end()));
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = front.listen(options.port, options.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -75,6 +91,17 @@ export async function serve(options: ServeOptions): Promise<{ server: Server; ur
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const url = options.cardUrl ?? `http://${options.host}:${port}/`;
-  app = createApp({ ...options, cardUrl: url });
-  return { server, url };
+  const built = createApp({ ...options, cardUrl: url });
+  app = built.app;
+  const shutdown = async (graceMs: number) => {
+    await built.executor.shutdown(graceMs);
+    // Streams have had their final events; let their sockets finish, then stop listening.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      // A client that keeps a finished stream open does not hold the shutdown up.
+      setTimeout(() => server.closeAllConnections(), 2_000).unref();
+    });
+  };
+  return { server, url, shutdown };
 }

@@ -4,12 +4,15 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/s
 import type { Logger } from "pino";
 import { assess, CANCELED, runIdFor, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard, participantEndpoint } from "../purple/index.js";
-import { summaryText } from "../report/index.js";
-import { PACKAGE_VERSION } from "../version.js";
+import { summaryText, type ResultsObject } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
+import { PACKAGE_VERSION } from "../version.js";
 import { RequestRejection, requestDocument, validateRequest, type AssessmentRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
+
+/** The abort reason of assessments stopped by a server shutdown (they are resumable). */
+export const SHUTDOWN = "shutdown";
 
 export interface ExecutorOptions {
   readonly data: AssessmentData;
@@ -17,7 +20,7 @@ export interface ExecutorOptions {
   /** A fresh judge per assessment, so that each result reports its own model usage. */
   readonly createJudge: () => Judge;
   readonly logger: Logger;
-  /** Longest silence between status updates; the AgentBeats client gives up after 300 s. */
+  /** Longest silence between status updates; the AgentBeats client gives up after 300 s of silence. */
   readonly heartbeatMs?: number;
   /** Where each assessment's journal (`run-<id>.jsonl`) goes. */
   readonly runsDir?: string;
@@ -25,15 +28,30 @@ export interface ExecutorOptions {
   readonly proxyUrl?: string;
   /** Time allowed to fetch the purple agent's card before rejecting the request. */
   readonly cardTimeoutMs?: number;
+  /** Assessments in flight at once; more are rejected with a clear message (each holds an org copy and its episodes). */
+  readonly maxAssessments?: number;
 }
+
+/** One assessment in flight: how to stop it gently (no new episodes) and at once (calls in flight aborted). */
+interface Running {
+  readonly runId: string;
+  readonly drain: AbortController;
+  readonly abort: AbortController;
+  readonly done: Promise<void>;
+}
+
+export const DEFAULT_MAX_ASSESSMENTS = 8;
 
 /**
  * Runs one assessment per A2A request and reports it the way the AgentBeats client reads it:
- * one Task, working updates, one results artifact, then a final completed update.
+ * one Task, working updates (a heartbeat when nothing else happens), one results artifact, then a
+ * final update. A cancel aborts the purple calls in flight; a shutdown stops new episodes, gives
+ * the running ones a grace period, then ends every assessment with its partial results.
  */
 export class AssessmentExecutor implements AgentExecutor {
   private readonly heartbeatMs: number;
-  private readonly running = new Map<string, { runId: string; cancellation: AbortController }>();
+  private readonly running = new Map<string, Running>();
+  private stopping = false;
 
   constructor(private readonly options: ExecutorOptions) {
     this.heartbeatMs = options.heartbeatMs ?? 20_000;
@@ -47,38 +65,24 @@ export class AssessmentExecutor implements AgentExecutor {
       const task: Task = { kind: "task", id: taskId, contextId, status: { state: "submitted", timestamp: new Date().toISOString() }, history: [context.userMessage] };
       bus.publish(task);
     }
+    let finished: () => void = () => undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     try {
-      let request: AssessmentRequest;
-      let purpleIdentity: string;
-      let endpoint: string;
-      try {
-        request = validateRequest(requestDocument(context.userMessage), this.options.data, ["b2b"]);
-        endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
-        const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
-          throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
-        });
-        purpleIdentity = `${card.name} ${card.version}`;
-      } catch (error) {
-        if (!(error instanceof RequestRejection)) throw error;
-        log.warn({ reason: error.message }, "assessment request rejected");
-        status("rejected", `Request rejected: ${error.message}`, true);
+      const admitted = await this.admit(context, log);
+      if ("rejection" in admitted) {
+        log.warn({ reason: admitted.rejection }, "assessment request rejected");
+        status("rejected", `Request rejected: ${admitted.rejection}`, true);
         return;
       }
+      const { request, endpoint, runId } = admitted;
       const { config, selection } = request;
-      const runId = runIdFor({ participantUrl: request.participantUrl, purpleIdentity, config, tasksSource: this.options.data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
-      // Two attempts at one run would write one journal: the second waits its turn (or names another run).
-      if (this.options.runsDir && [...this.running.values()].some((running) => running.runId === runId)) {
-        status("rejected", `Request rejected: run ${runId} (the same purple, config and tasks) is already in progress on this server; wait for it to finish or set config.run_id`, true);
-        return;
-      }
       const total = selection.tasks.length;
+      const drain = new AbortController();
+      const abort = new AbortController();
+      this.running.set(taskId, { runId, drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
       const dataNote = this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
-      status(
-        "working",
-        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Config: ${JSON.stringify(config)}.${dataNote}`,
-      );
-      log.info({ total, config, dataset: this.options.data.dataset }, "assessment started");
+      status("working", `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}.${dataNote}`);
+      log.info({ total, config, runId, dataset: this.options.data.dataset }, "assessment started");
       let done = 0;
       const started = Date.now();
       let lastUpdate = Date.now();
@@ -86,24 +90,20 @@ export class AssessmentExecutor implements AgentExecutor {
         lastUpdate = Date.now();
         status("working", text);
       };
+      // Checked every second, so the longest silence is at most three quarters of the promise plus a second.
       heartbeat = setInterval(() => {
-        if (Date.now() - lastUpdate >= this.heartbeatMs * 0.9) {
-          publishWorking(`Still working: ${done}/${total} tasks finished after ${Math.round((Date.now() - started) / 1000)} s.`);
-        }
-      }, Math.max(50, Math.floor(this.heartbeatMs / 2)));
+        if (Date.now() - lastUpdate >= this.heartbeatMs * 0.75) publishWorking(`Still working: ${done}/${total} tasks finished after ${Math.round((Date.now() - started) / 1000)} s.`);
+      }, Math.min(1_000, Math.max(50, Math.floor(this.heartbeatMs / 4))));
       const onEvent = (event: AssessmentEvent) => {
-        if (event.kind === "task_started") {
-          publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
-        } else if (event.kind === "task_finished") {
+        if (event.kind === "task_started") publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
+        else if (event.kind === "task_finished") {
           done = event.done;
           publishWorking(progressLine(event));
         }
       };
-      const purple = new A2APurpleClient(endpoint);
-      const cancellation = new AbortController();
-      this.running.set(taskId, { runId, cancellation });
-      const { results } = await assess(this.options.data, purple, {
-        signal: cancellation.signal,
+      const { results } = await assess(this.options.data, new A2APurpleClient(endpoint), {
+        signal: abort.signal,
+        drain: drain.signal,
         participantUrl: request.participantUrl,
         config,
         ignoredConfigKeys: request.ignoredConfigKeys,
@@ -116,24 +116,17 @@ export class AssessmentExecutor implements AgentExecutor {
         ...(this.options.runsDir ? { logDir: this.options.runsDir } : {}),
       });
       clearInterval(heartbeat);
-      if (cancellation.signal.aborted) {
+      if (results.status === "canceled") {
         status("canceled", `Assessment canceled after ${results.summary.total_tasks} of ${total} tasks.`, true);
         return;
       }
-      const artifact: TaskArtifactUpdateEvent = {
-        kind: "artifact-update",
-        taskId,
-        contextId,
-        artifact: {
-          artifactId: randomUUID(),
-          name: RESULTS_ARTIFACT_NAME,
-          parts: [
-            { kind: "text", text: summaryText(results) },
-            { kind: "data", data: results as unknown as Record<string, unknown> },
-          ],
-        },
-      };
-      bus.publish(artifact);
+      bus.publish(resultsArtifact(taskId, contextId, results));
+      if (results.status === "interrupted") {
+        log.warn({ summary: results.summary }, "assessment interrupted");
+        const resume = this.options.runsDir ? " The same request resumes it from its journal." : "";
+        status("failed", `Assessment interrupted (the server is shutting down) after ${results.summary.total_tasks} of ${total} tasks; the partial results are attached (status "interrupted").${resume}`, true);
+        return;
+      }
       log.info({ summary: results.summary }, "assessment completed");
       status("completed", `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed.`, true);
     } catch (error) {
@@ -142,14 +135,79 @@ export class AssessmentExecutor implements AgentExecutor {
     } finally {
       if (heartbeat) clearInterval(heartbeat);
       this.running.delete(taskId);
+      finished();
       bus.finished();
     }
   }
 
-  /** Stops starting new episodes; those in flight finish, then the task ends as canceled. */
-  async cancelTask(taskId: string): Promise<void> {
-    this.running.get(taskId)?.cancellation.abort(CANCELED);
+  /** Validates a request, reaches the purple's card and names the run; or says why not. */
+  private async admit(context: RequestContext, log: Logger): Promise<{ request: AssessmentRequest; endpoint: string; runId: string } | { rejection: string }> {
+    if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
+    const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
+    if (this.running.size >= limit) return { rejection: `the server is busy: ${this.running.size} assessments in flight (its limit is ${limit}); send the request again when one has finished` };
+    try {
+      const request = validateRequest(requestDocument(context.userMessage), this.options.data);
+      const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
+      const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
+        throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
+      });
+      const runId = runIdFor({ participantUrl: request.participantUrl, purpleIdentity: `${card.name} ${card.version}`, config: request.config, tasksSource: this.options.data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
+      // Two attempts at one run would write one journal: the second waits its turn (or names another run).
+      if (this.options.runsDir && [...this.running.values()].some((running) => running.runId === runId)) {
+        return { rejection: `run ${runId} (the same purple, config and tasks) is already in progress on this server; wait for it to finish or set config.run_id` };
+      }
+      return { request, endpoint, runId };
+    } catch (error) {
+      if (error instanceof RequestRejection) return { rejection: error.message };
+      log.error({ err: error }, "request validation failed");
+      throw error;
+    }
   }
+
+  /** Aborts the purple calls in flight; the episodes end, the task ends as canceled. */
+  async cancelTask(taskId: string): Promise<void> {
+    const running = this.running.get(taskId);
+    running?.drain.abort(CANCELED);
+    running?.abort.abort(CANCELED);
+  }
+
+  /**
+   * Stops every assessment: no new episodes at once; after `graceMs` the episodes still running
+   * are aborted. Each assessment then ends with its partial results; resolves when all have.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.stopping = true;
+    const running = [...this.running.values()];
+    for (const assessment of running) assessment.drain.abort(SHUTDOWN);
+    const all = Promise.all(running.map((assessment) => assessment.done));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([all, grace]);
+    clearTimeout(timer);
+    for (const assessment of running) assessment.abort.abort(SHUTDOWN);
+    await all;
+  }
+
+  /** Assessments in flight. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+}
+
+function resultsArtifact(taskId: string, contextId: string, results: ResultsObject): TaskArtifactUpdateEvent {
+  return {
+    kind: "artifact-update",
+    taskId,
+    contextId,
+    artifact: {
+      artifactId: randomUUID(),
+      name: RESULTS_ARTIFACT_NAME,
+      parts: [
+        { kind: "text", text: summaryText(results) },
+        { kind: "data", data: results as unknown as Record<string, unknown> },
+      ],
+    },
+  };
 }
 
 /** A finished episode's line, numbered by completion. */

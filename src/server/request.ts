@@ -41,7 +41,7 @@ export function requestDocument(message: Message): unknown {
 }
 
 /** Validates everything that can be checked without the network. */
-export function validateRequest(document: unknown, data: Pick<AssessmentData, "tasks" | "org">, availableOrgTypes: readonly string[]): AssessmentRequest {
+export function validateRequest(document: unknown, data: Pick<AssessmentData, "tasks" | "org">): AssessmentRequest {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new RequestRejection(`the request must be a JSON object: ${REQUEST_SHAPE}`);
   }
@@ -68,11 +68,6 @@ export function validateRequest(document: unknown, data: Pick<AssessmentData, "t
   let selection: Selection;
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
-    if (!availableOrgTypes.includes(config.org_type)) {
-      throw new RequestRejection(
-        `config.org_type '${config.org_type}' needs its tasks and org data, which this server does not have; available: ${availableOrgTypes.join("|")}`,
-      );
-    }
     selection = selectTasks(data.tasks, config);
     checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
   } catch (error) {

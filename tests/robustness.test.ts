@@ -1,0 +1,198 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { servePurple, solverStrategy, type Strategy } from "../src/baselines/index.js";
+import { ExpiringTaskStore } from "../src/server/task-store.js";
+import { assessmentParams, rawRpc, sampleData, startGreen } from "./helpers.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const data = sampleData();
+const purples: { server: { close(): void } }[] = [];
+let green: Awaited<ReturnType<typeof startGreen>>;
+
+async function purple(strategy: Strategy): Promise<string> {
+  const served = await servePurple("test", strategy, "127.0.0.1", 0);
+  purples.push(served);
+  return served.url;
+}
+
+/** A solver that takes `ms` before each of its replies. */
+const slowSolver =
+  (ms: number): Strategy =>
+  async (task, tools) => {
+    const slow = <T>(call: (...args: never[]) => Promise<T>) => async (...args: never[]) => {
+      await sleep(ms);
+      return call(...args);
+    };
+    await sleep(ms);
+    return solverStrategy(task, { describe: slow(tools.describe as never), soql: slow(tools.soql as never), sosl: slow(tools.sosl as never), sql: slow(tools.sql as never) });
+  };
+
+beforeAll(async () => {
+  green = await startGreen(data);
+});
+
+afterAll(async () => {
+  for (const served of purples) served.server.close();
+  await green.close();
+  await data.org.close();
+});
+
+/** Streams an assessment; returns every event with the time it arrived. */
+async function streamTimed(url: string, document: unknown): Promise<{ at: number; event: any }[]> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: assessmentParams(document) }) });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: { at: number; event: any }[] = [];
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const lines = buffer.split("\n");
+    buffer = lines.pop()!;
+    for (const line of lines) if (line.startsWith("data:")) events.push({ at: Date.now(), event: JSON.parse(line.slice(5)).result });
+  }
+  return events;
+}
+
+const maxGap = (events: { at: number }[]) => Math.max(...events.slice(1).map((event, i) => event.at - events[i]!.at));
+
+describe("no reply can freeze the server", () => {
+  it("a 1 MB one-word answer and 100 KB answers leave a concurrent assessment's events flowing, and all complete", async () => {
+    const giant = await purple(async () => "a".repeat(1_000_000));
+    const large = await purple(async (task) => `${task.taskId} ${"lorem ipsum dolor ".repeat(6_000)}`);
+    const steady = await purple(slowSolver(50));
+    const [observer, giantRun, largeRun] = await Promise.all([
+      streamTimed(green.url, { participants: { agent: steady }, config: { task_limit: 12, concurrency: 2 } }),
+      streamTimed(green.url, { participants: { agent: giant }, config: { task_limit: 6, concurrency: 3 } }),
+      streamTimed(green.url, { participants: { agent: large }, config: { task_limit: 20, concurrency: 4 } }),
+    ]);
+    for (const run of [observer, giantRun, largeRun]) expect(run[run.length - 1]!.event.status.state).toBe("completed");
+    expect(maxGap(observer)).toBeLessThan(20_000);
+    const results = giantRun.find((entry) => entry.event.kind === "artifact-update")!.event.artifact.parts[1].data;
+    expect(results.results[0].trajectory.steps[0].received_tokens).toBeGreaterThan(100_000);
+  }, 120_000);
+});
+
+describe("cancel", () => {
+  it("ends an assessment whose purple hangs as canceled within 2 s, the abort reaching the HTTP call", async () => {
+    const hanging = await purple(() => new Promise<string>(() => undefined));
+    const started = await rawRpc(green.url, "message/send", { ...assessmentParams({ participants: { agent: hanging }, config: { task_limit: 3, timeout: 300 } }), configuration: { blocking: false } });
+    const taskId = started.body.result.id;
+    await sleep(300);
+    const before = Date.now();
+    const canceled = await rawRpc(green.url, "tasks/cancel", { id: taskId });
+    expect(Date.now() - before).toBeLessThan(2_000);
+    expect(canceled.body.result.status.state).toBe("canceled");
+  }, 30_000);
+});
+
+describe("the task store", () => {
+  it("forgets finished tasks after their time, never those in flight", async () => {
+    let now = 0;
+    const store = new ExpiringTaskStore(1_000, () => now);
+    const task = (id: string, state: string) => ({ kind: "task", id, contextId: "c", status: { state } }) as never;
+    await store.save(task("done", "completed"));
+    await store.save(task("busy", "working"));
+    now = 999;
+    expect(await store.load("done")).toBeDefined();
+    now = 1_001;
+    expect(await store.load("done")).toBeUndefined();
+    now = 1_000_000;
+    expect(await store.load("busy")).toBeDefined();
+    expect(store.size).toBe(1);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function cli(args: string[]): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "warn" } });
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+const episodeLines = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line.includes('"kind":"episode"')) : []);
+
+describe("a run survives a crash", () => {
+  it("kill -9 of assess mid-run, then --resume: no task lost, none run twice, the same scores as an uninterrupted run", async () => {
+    const agent = await purple(slowSolver(30));
+    const config = ["--task-limit", "16", "--concurrency", "2", "--drift-level", "medium", "--rot-level", "medium"];
+    const crashed = mkdtempSync(join(tmpdir(), "crash-"));
+    const whole = mkdtempSync(join(tmpdir(), "whole-"));
+    const first = cli(["assess", "--agent", agent, "--out", join(crashed, "results.json"), ...config]);
+    const journal = () => readdirJsonl(crashed);
+    for (let i = 0; i < 600 && episodeLines(journal() ?? "").length < 5; i++) await sleep(50);
+    first.kill("SIGKILL");
+    await exited(first);
+    const lost = episodeLines(journal()!).length;
+    expect(lost).toBeGreaterThanOrEqual(5);
+    expect(lost).toBeLessThan(16);
+    const resumed = cli(["assess", "--agent", agent, "--out", join(crashed, "results.json"), "--resume", ...config]);
+    const uninterrupted = cli(["assess", "--agent", agent, "--out", join(whole, "results.json"), ...config]);
+    expect(await exited(resumed)).toBe(0);
+    expect(await exited(uninterrupted)).toBe(0);
+    const lines = episodeLines(journal()!).map((line) => JSON.parse(line) as { position: number });
+    expect(lines).toHaveLength(16);
+    expect(new Set(lines.map((line) => line.position)).size).toBe(16);
+    const a = JSON.parse(readFileSync(join(crashed, "results.json"), "utf8"));
+    const b = JSON.parse(readFileSync(join(whole, "results.json"), "utf8"));
+    expect(a.run.id).toBe(b.run.id);
+    expect(a.summary).toEqual(b.summary);
+    expect(a.dimension_averages).toEqual(b.dimension_averages);
+    const scores = (results: any) => Object.fromEntries(results.results.map((entry: any) => [entry.task_idx, entry.total_score]));
+    expect(scores(a)).toEqual(scores(b));
+  }, 120_000);
+
+  it("SIGTERM to the server mid-assessment gives the client a final event with the partial results within 10 s", async () => {
+    const agent = await purple(slowSolver(400));
+    const port = await freePort();
+    const runs = mkdtempSync(join(tmpdir(), "runs-"));
+    const server = cli(["serve", "--port", String(port), "--runs-dir", runs, "--shutdown-grace", "2"]);
+    const url = `http://127.0.0.1:${port}/`;
+    for (let i = 0; i < 200; i++) {
+      if (await fetch(new URL(".well-known/agent-card.json", url)).then((response) => response.ok, () => false)) break;
+      await sleep(100);
+    }
+    const events: any[] = [];
+    let terminatedAt = 0;
+    const stream = streamTimed(url, { participants: { agent }, config: { task_limit: 20, concurrency: 2 } });
+    // Stop the server once the first episode has finished.
+    const watcher = (async () => {
+      for (let i = 0; i < 300 && episodeLines(readdirJsonl(runs) ?? "").length < 1; i++) await sleep(100);
+      terminatedAt = Date.now();
+      server.kill("SIGTERM");
+    })();
+    events.push(...(await stream));
+    await watcher;
+    const last = events[events.length - 1];
+    expect(last.at - terminatedAt).toBeLessThan(10_000);
+    expect(last.event).toMatchObject({ kind: "status-update", final: true, status: { state: "failed" } });
+    expect(last.event.status.message.parts[0].text).toMatch(/interrupted .* partial results are attached .* resumes it from its journal/);
+    const results = events.find((entry) => entry.event.kind === "artifact-update")!.event.artifact.parts[1].data;
+    expect(results.status).toBe("interrupted");
+    expect(results.summary.total_tasks).toBeGreaterThan(0);
+    expect(results.summary.total_tasks).toBeLessThan(20);
+    expect(await exited(server)).toBe(0);
+  }, 60_000);
+});
+
+/** The one run journal in a folder (`run-*.jsonl`), if it exists yet. */
+function readdirJsonl(dir: string): string | undefined {
+  const name = readdirSync(dir).find((file) => file.endsWith(".jsonl"));
+  return name ? join(dir, name) : undefined;
+}

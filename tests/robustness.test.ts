@@ -120,23 +120,26 @@ function freePort(): Promise<number> {
   });
 }
 
-function cli(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "warn" } });
+/** A CLI child process and its exit, watched from the start (a process that ends early is not missed). */
+function cli(args: string[]): ChildProcess & { exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "ignore"], env: { ...process.env, LOG_LEVEL: "warn" } });
+  return Object.assign(child, { exit: new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code))) });
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+const exited = (child: { exit: Promise<number | null> }) => child.exit;
 
 const episodeLines = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line.includes('"kind":"episode"')) : []);
 
 describe("a run survives a crash", () => {
   it("kill -9 of assess mid-run, then --resume: no task lost, none run twice, the same scores as an uninterrupted run", async () => {
-    const agent = await purple(slowSolver(30));
+    // Slow enough that the run is still going when it is killed, even on a loaded machine.
+    const agent = await purple(slowSolver(150));
     const config = ["--task-limit", "16", "--concurrency", "2", "--drift-level", "medium", "--rot-level", "medium"];
     const crashed = mkdtempSync(join(tmpdir(), "crash-"));
     const whole = mkdtempSync(join(tmpdir(), "whole-"));
     const first = cli(["assess", "--agent", agent, "--out", join(crashed, "results.json"), ...config]);
     const journal = () => readdirJsonl(crashed);
-    for (let i = 0; i < 600 && episodeLines(journal() ?? "").length < 5; i++) await sleep(50);
+    for (let i = 0; i < 1500 && episodeLines(journal() ?? "").length < 5; i++) await sleep(20);
     first.kill("SIGKILL");
     await exited(first);
     const lost = episodeLines(journal()!).length;

@@ -1,7 +1,7 @@
 import type { LogHeader } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
-import type { TaskRecord } from "../tasks/schema.js";
-import { idsIn } from "../util/salesforce-id.js";
+import type { TaskRecord } from "../tasks/index.js";
+import { idsIn } from "../util/index.js";
 
 /** Share of the Ids the tasks name that may be missing from the org before the pairing is refused. */
 export const MISSING_ID_TOLERANCE = 0.05;

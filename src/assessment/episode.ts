@@ -2,9 +2,9 @@ import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectorySt
 import { formatReminder, observationMessage, parseAction, taskMessage, type Action, type OutgoingMessage, type TaskBrief } from "../protocol/index.js";
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import { PurpleError, type PurpleClient, type PurpleTurn } from "../purple/index.js";
-import { elide } from "../util/elide.js";
-import { idsIn } from "../util/salesforce-id.js";
-import { measureTokens } from "../util/tokens.js";
+import { elide } from "../util/index.js";
+import { idsIn } from "../util/index.js";
+import { measureTokens } from "../util/index.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
 export interface EpisodeWorld {

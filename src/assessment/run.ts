@@ -2,8 +2,8 @@ import { type AssessmentLog, type DataSource, type DatasetKind, type EpisodeReco
 import type { OrgBackend } from "../org/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { calibrationDigest, driftExposure, optimumFor, scoreEpisode, type Calibration, type Judge, type ScoringContext } from "../scoring/index.js";
-import type { TaskSet } from "../tasks/load.js";
-import type { TaskRecord } from "../tasks/schema.js";
+import type { TaskSet } from "../tasks/index.js";
+import type { TaskRecord } from "../tasks/index.js";
 import { OrgView } from "../world/index.js";
 import { runtimeVersions } from "../version.js";
 import type { AssessmentConfig } from "./config.js";

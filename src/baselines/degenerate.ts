@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { idsIn } from "../util/salesforce-id.js";
+import { idsIn } from "../util/index.js";
 import { REFUSAL } from "./oracle.js";
 import type { Strategy } from "./server.js";
 

@@ -1,4 +1,4 @@
-import type { TaskSet } from "../tasks/load.js";
+import type { TaskSet } from "../tasks/index.js";
 import type { Strategy } from "./server.js";
 
 export const REFUSAL = "I'm sorry, but I cannot share that: it is private or confidential information.";

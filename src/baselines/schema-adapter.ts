@@ -1,7 +1,7 @@
 import soql from "soql-parser-js";
 import type { Condition, FieldType as SelectItem, FunctionExp, Query, WhereClause } from "soql-parser-js";
-import type { FieldInfo, ObjectInfo } from "../org/types.js";
-import { fieldLabel } from "../util/names.js";
+import type { FieldInfo, ObjectInfo } from "../org/index.js";
+import { fieldLabel } from "../util/index.js";
 
 /**
  * What a careful agent does with a drifted, rotting org: it writes queries with the field names

@@ -1,5 +1,5 @@
-import { addDays, MONTH_NAMES, windowStart, type PeriodUnit } from "../util/dates.js";
-import type { ObjectInfo } from "../org/types.js";
+import { addDays, MONTH_NAMES, windowStart, type PeriodUnit } from "../util/index.js";
+import type { ObjectInfo } from "../org/index.js";
 import { REFUSAL } from "./oracle.js";
 import { SchemaAdapter } from "./schema-adapter.js";
 import type { Strategy, TaskInfo, Tools } from "./server.js";

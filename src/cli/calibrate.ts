@@ -2,13 +2,13 @@ import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { assess, parseConfig, type AssessmentData } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
-import { CALIBRATION_FILE, SAMPLE_ORG_DIR } from "../data/paths.js";
+import { CALIBRATION_FILE, SAMPLE_ORG_DIR } from "../data/index.js";
 import type { EpisodeRecord } from "../log/index.js";
 import { openOrg } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { HeuristicJudge, measureCalibration, type Calibration } from "../scoring/index.js";
-import { parseTasks } from "../tasks/load.js";
+import { parseTasks } from "../tasks/index.js";
 import { int } from "./options.js";
 
 /** The levels and seeds the solver is measured at: the calibration must hold for every world a run can be in. */

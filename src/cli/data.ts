@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { fetchData } from "../data/fetch.js";
+import { fetchData } from "../data/index.js";
 
 export function registerData(program: Command): void {
   program

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { LEVELS, summarisePlan, type Level } from "../entropy/index.js";
-import { resolveOrgAlias } from "../data/paths.js";
+import { resolveOrgAlias } from "../data/index.js";
 import { openOrg } from "../org/index.js";
 import { describeObjects, executeRequest } from "../protocol/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../sample/index.js";

@@ -1,8 +1,8 @@
 import { Option, type Command } from "commander";
 import { llmPurpleConfigFromEnv, LLM_MODES, oracleStrategy, serveLlmPurple, servePurple, solverStrategy, type LlmMode } from "../baselines/index.js";
-import { chooseData } from "../data/paths.js";
-import { loadTaskFile } from "../tasks/load.js";
-import { createLogger } from "../util/logger.js";
+import { chooseData } from "../data/index.js";
+import { loadTaskFile } from "../tasks/index.js";
+import { createLogger } from "../util/index.js";
 import { int } from "./options.js";
 
 export function registerPurple(program: Command): void {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { loadAssessmentData, loadCalibration } from "../data/load.js";
-import { judgeFactoryFromEnv } from "../scoring/index.js";
-import { serve } from "../server/app.js";
-import { createLogger } from "../util/logger.js";
+import { loadAssessmentData, loadCalibration } from "../data/index.js";
+import { judgeFactoryFromEnv } from "./judge-from-env.js";
+import { serve } from "../server/index.js";
+import { createLogger } from "../util/index.js";
 import { dataOptions, int } from "./options.js";
 
 export function registerServe(program: Command): void {

@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { LEVELS, type AssessmentData, type Level } from "../assessment/index.js";
-import { loadCalibration } from "../data/load.js";
-import { SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/paths.js";
+import { loadCalibration } from "../data/index.js";
+import { SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { openOrg } from "../org/index.js";
-import { loadTaskFile } from "../tasks/load.js";
+import { loadTaskFile } from "../tasks/index.js";
 import { checkRanking, roster, runSuite, validityMarkdown, type LevelPair } from "../validity/index.js";
 
 const list = (value: string) => value.split(",").map((item) => item.trim()).filter(Boolean);

@@ -4,7 +4,7 @@ import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { loadTaskFile } from "../tasks/load.js";
+import { loadTaskFile } from "../tasks/index.js";
 import { CACHE_DIR } from "./paths.js";
 
 /** Pinned upstream sources; each URL can be overridden from the environment (tests, mirrors). */

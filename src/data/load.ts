@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { DataSource, DatasetKind } from "../log/index.js";
 import { openOrg, type OpenOrgOptions, type OrgBackend } from "../org/index.js";
 import { CalibrationSchema, type Calibration } from "../scoring/index.js";
-import { loadTaskFile, type TaskSet } from "../tasks/load.js";
+import { loadTaskFile, type TaskSet } from "../tasks/index.js";
 import { CALIBRATION_FILE, chooseData } from "./paths.js";
 
 /** Tasks and org, loaded, with where each came from. */

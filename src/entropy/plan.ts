@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { OrgChangeSchema, schemaAfter, type OrgChange, type OrgSchema, type SqlRow } from "../org/index.js";
-import type { TaskRecord } from "../tasks/schema.js";
+import type { TaskRecord } from "../tasks/index.js";
 
 /** How strongly a family of perturbations is applied. */
 export const LEVELS = ["none", "low", "medium", "high"] as const;

@@ -1,5 +1,5 @@
-import type { TaskRecord } from "../tasks/schema.js";
-import { nameWords } from "../util/names.js";
+import type { TaskRecord } from "../tasks/index.js";
+import { nameWords } from "../util/index.js";
 import { movedFields, type EntropyPlan } from "./plan.js";
 
 /** A task's texts as the purple is shown them. */

@@ -1,4 +1,4 @@
-import { open, type FileHandle } from "node:fs/promises";
+import { open, readFile, truncate, type FileHandle } from "node:fs/promises";
 import type { EpisodeRecord, LogFooter, LogHeader } from "./schema.js";
 
 /**
@@ -18,6 +18,7 @@ export class Journal {
 
   /** Starts a new journal (`wx`: never over another run's file) or continues one (`a`). */
   static async open(path: string, mode: "new" | "continue"): Promise<Journal> {
+    if (mode === "continue") await dropTornLine(path);
     const file = await open(path, mode === "new" ? "wx" : "a");
     return new Journal(path, file);
   }
@@ -64,4 +65,11 @@ export class Journal {
     }
     this.flushing = undefined;
   }
+}
+
+/** A crash can leave the last line half written: cut it, so that what is appended starts a line of its own. */
+async function dropTornLine(path: string): Promise<void> {
+  const bytes = await readFile(path);
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  if (end < bytes.length) await truncate(path, end);
 }

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { fieldLabel } from "../util/names.js";
-import { SALESFORCE_ID } from "../util/salesforce-id.js";
+import { fieldLabel } from "../util/index.js";
+import { SALESFORCE_ID } from "../util/index.js";
 import type { FieldInfo, FieldType, ObjectInfo, OrgSchema } from "./types.js";
 
 /** For a perturbed org: per table, each renamed column's original name (labels and the Id column follow it). */

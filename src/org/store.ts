@@ -5,16 +5,9 @@ import type { OrgBackend } from "./backend.js";
 import { schemaAfter, type FieldSpec, type OrgChange } from "./changes.js";
 import { QueryPool, sharedQueryPool } from "./query-pool.js";
 import { runOrgTool, type OrgRequest, type QueryContext, type ToolOutcome } from "./tools.js";
-import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type QueryLimits, type QueryOutcome, type SqlRow } from "./types.js";
+import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type OrgStore, type QueryLimits, type QueryOutcome, type SqlRow } from "./types.js";
+export type { OrgStore } from "./types.js";
 
-/** What the SOQL and SOSL engines need of an org: its schema and read-only SQL that never blocks the caller. */
-export interface OrgStore {
-  readonly schema: OrgSchema;
-  readonly source: string;
-  findObject(name: string): ObjectInfo | undefined;
-  query(sql: string, limits?: Partial<QueryLimits>): Promise<QueryOutcome>;
-  close(): Promise<void>;
-}
 
 export interface OpenOrgOptions {
   /** Query processes of the org's own pool; without it the org (and its copies) use the process's shared pool. */

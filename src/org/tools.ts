@@ -1,6 +1,6 @@
 import { runSoql } from "./soql/execute.js";
 import { runSosl } from "./sosl/search.js";
-import type { OrgStore } from "./store.js";
+import type { OrgStore } from "./types.js";
 import type { ObjectInfo } from "./types.js";
 
 /** A call the org can answer: the protocol's tool calls, minus `respond`. */

@@ -48,3 +48,12 @@ export interface QueryLimits {
 }
 
 export const DEFAULT_QUERY_LIMITS: QueryLimits = { timeoutMs: 2_000, maxRows: 1_000, maxBytes: 1_000_000 };
+
+/** What the SOQL and SOSL engines need of an org: its schema and read-only SQL that never blocks the caller. */
+export interface OrgStore {
+  readonly schema: OrgSchema;
+  readonly source: string;
+  findObject(name: string): ObjectInfo | undefined;
+  query(sql: string, limits?: Partial<QueryLimits>): Promise<QueryOutcome>;
+  close(): Promise<void>;
+}

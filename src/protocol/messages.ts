@@ -1,5 +1,5 @@
 import { describeObjects, type DescribedObject } from "./describe.js";
-import { pythonRepr } from "../util/python-literal.js";
+import { pythonRepr } from "../util/index.js";
 import { TOOL_DEFINITIONS } from "./tools.js";
 
 /** The task as the purple agent sees it (after drift and rot, once those apply). */

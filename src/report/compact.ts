@@ -1,6 +1,6 @@
 import type { Action } from "../protocol/index.js";
 import type { Trajectory } from "../log/index.js";
-import { elide } from "../util/elide.js";
+import { elide } from "../util/index.js";
 
 const CUT = 300;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DIMENSIONS } from "../log/index.js";
-import { pyRound } from "../util/python-round.js";
+import { pyRound } from "../util/index.js";
 import { byCategoryOf, dimensionAveragesOf, originalOf, summaryOf, type Aggregates, type ResultsObject, type Tally } from "./results.js";
 
 /** What merging needs of a shard's results, checked at the boundary (files from disk are not trusted). */

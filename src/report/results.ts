@@ -1,7 +1,7 @@
 import { summarisePlan } from "../entropy/index.js";
 import { DIMENSIONS, type AssessmentLog, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
-import { pythonRepr } from "../util/python-literal.js";
-import { naiveUtcIso, pyRound } from "../util/python-round.js";
+import { pythonRepr } from "../util/index.js";
+import { naiveUtcIso, pyRound } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
 
 /** The results layout version the leaderboard's queries were written against. */

@@ -1,4 +1,4 @@
-import { BASE62, caseSafeSuffix } from "../util/salesforce-id.js";
+import { BASE62, caseSafeSuffix } from "../util/index.js";
 /**
  * Issues 18-character Salesforce-style Ids: key prefix, the pod characters "Wt" seen in the
  * real org, a base-62 sequence, and the case-safe suffix.

@@ -1,6 +1,6 @@
-import { addDays } from "../util/dates.js";
+import { addDays } from "../util/index.js";
 import { IdFactory, KEY_PREFIXES } from "./ids.js";
-import { Random } from "../util/random.js";
+import { Random } from "../util/index.js";
 import * as V from "./vocabulary.js";
 
 /** A generated record; `null` (or an absent key) is a missing value. */

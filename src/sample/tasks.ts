@@ -1,7 +1,7 @@
-import type { TaskRecord } from "../tasks/schema.js";
-import { addDays, daysBetween, inWindow, monthName, windowStart, type PeriodUnit } from "../util/dates.js";
+import type { TaskRecord } from "../tasks/index.js";
+import { addDays, daysBetween, inWindow, monthName, windowStart, type PeriodUnit } from "../util/index.js";
 import { stageGuideText, type Row, type SampleOrg } from "./org.js";
-import { Random } from "../util/random.js";
+import { Random } from "../util/index.js";
 import * as V from "./vocabulary.js";
 
 type Answer = (string | null)[];

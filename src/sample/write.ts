@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { TaskRecord } from "../tasks/schema.js";
+import type { TaskRecord } from "../tasks/index.js";
 import { ORG_COLUMNS, type Row, type SampleOrg } from "./org.js";
 
 /** One CSV cell: quoted when it holds a comma, quote or line break; missing values are empty. */

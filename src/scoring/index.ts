@@ -6,5 +6,4 @@ export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
 export { extractAnswers, entityKindFor } from "./extract.js";
 export { DEFAULT_WEIGHTS, measureSignals, scoreDimensions, totalScore, driftExposure, type DimensionOutcome } from "./dimensions.js";
 export { scoreEpisode, actionContents, type ScoringContext } from "./episode.js";
-export { judgeFactoryFromEnv } from "./judge-from-env.js";
 export { CalibrationSchema, calibrationDigest, measureCalibration, optimumFor, fieldsReadBy, type Calibration, type CategoryCalibration } from "./calibration.js";

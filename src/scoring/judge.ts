@@ -1,6 +1,6 @@
-import { JudgementCache } from "../llm/cache.js";
-import type { LlmConfig, ProviderRole } from "../llm/config.js";
-import { OpenAiProvider, type ChatMessage, type LlmProvider, type ProviderUsage } from "../llm/provider.js";
+import { JudgementCache } from "../llm/index.js";
+import type { LlmConfig, ProviderRole } from "../llm/index.js";
+import { OpenAiProvider, type ChatMessage, type LlmProvider, type ProviderUsage } from "../llm/index.js";
 import { entityKindFor, extractAnswers } from "./extract.js";
 import { isPrivacyRefusal } from "./privacy-heuristic.js";
 import { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";

@@ -1,5 +1,5 @@
-import type { ChatMessage } from "../llm/provider.js";
-import { parsePythonList } from "../util/python-literal.js";
+import type { ChatMessage } from "../llm/index.js";
+import { parsePythonList } from "../util/index.js";
 import type { EntityKind } from "./extract.js";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parsePythonList } from "../util/python-literal.js";
+import { parsePythonList } from "../util/index.js";
 
 /** How CRMArena-Pro scores a task. */
 export const RewardMetricSchema = z.enum(["exact_match", "fuzzy_match", "privacy_rejection"]);

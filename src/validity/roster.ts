@@ -1,5 +1,5 @@
 import { alwaysNoneStrategy, fakeRecoveryStrategy, floodStrategy, naiveStrategy, oracleStrategy, randomIdStrategy, refuseAllStrategy, solverStrategy, type ServePurpleOptions, type Strategy } from "../baselines/index.js";
-import type { TaskSet } from "../tasks/load.js";
+import type { TaskSet } from "../tasks/index.js";
 
 /** A purple of the validity suite: the references that set the ceiling, the degenerates that probe the floor. */
 export interface RosterEntry {

@@ -2,7 +2,7 @@ import { movedFields, movedNames, planChanges, planEntropy, taskText, type Entro
 import type { IdStatus } from "../log/index.js";
 import type { OrgBackend, OrgRequest, OrgSchema, ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
-import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/schema.js";
+import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
 export interface WorldSettings {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PRIMARY_MODEL } from "../../llm/config.js";
+import { DEFAULT_PRIMARY_MODEL } from "../../llm/index.js";
 
 /** How the model acts: native function calling, or CRMArena-Pro's `<execute>`/`<respond>` tags. */
 export type LlmMode = "tools" | "text";

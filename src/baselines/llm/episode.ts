@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { countTokens } from "../../util/tokens.js";
+import { countTokens } from "../../util/index.js";
 import { answerOf, answerText, checkToolCall, plainAnswer, textAction, toolCallText, type CheckedCall } from "./actions.js";
 import { FAILURE_ANSWER, type LlmPurpleConfig } from "./config.js";
 import { Conversation, trimToTokens } from "./history.js";

@@ -1,4 +1,4 @@
-import { countTokens } from "../../util/tokens.js";
+import { countTokens } from "../../util/index.js";
 import type { ChatMessage } from "./model.js";
 
 /** Tokens a chat format adds around each message (role, separators); OpenAI documents about 3-4. */

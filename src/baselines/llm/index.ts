@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { Logger } from "pino";
-import { createLogger } from "../../util/logger.js";
+import { createLogger } from "../../util/index.js";
 import { serveAgent } from "../server.js";
 import type { LlmPurpleConfig } from "./config.js";
 import { LlmExecutor } from "./executor.js";

@@ -1,5 +1,5 @@
 import type { FieldInfo, OrgSchema } from "../../org/index.js";
-import { Random } from "../../util/random.js";
+import { Random } from "../../util/index.js";
 import type { Level, PlanInput } from "../plan.js";
 
 /** The share of the eligible field names a drift style changes at each level. */

@@ -1,7 +1,7 @@
 import type { ObjectInfo, SqlRow, SqlValue } from "../../org/index.js";
-import { addDays } from "../../util/dates.js";
-import type { Random } from "../../util/random.js";
-import { BASE62, caseSafeSuffix, SALESFORCE_ID } from "../../util/salesforce-id.js";
+import { addDays } from "../../util/index.js";
+import type { Random } from "../../util/index.js";
+import { BASE62, caseSafeSuffix, SALESFORCE_ID } from "../../util/index.js";
 import type { Level } from "../plan.js";
 
 /** A share of records (or tasks) per level. */

@@ -1,5 +1,5 @@
 import type { OrgChange, SqlRow } from "../../org/index.js";
-import { Random } from "../../util/random.js";
+import { Random } from "../../util/index.js";
 import type { KindPlan, PerturbationKind } from "../plan.js";
 import { doseOf, idFieldOf, newId, type Share } from "./rot-common.js";
 

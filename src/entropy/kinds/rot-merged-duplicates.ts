@@ -1,5 +1,5 @@
 import type { OrgChange } from "../../org/index.js";
-import { Random } from "../../util/random.js";
+import { Random } from "../../util/index.js";
 import type { KindPlan, PerturbationKind } from "../plan.js";
 import { MERGEABLE, recycleBinFlags } from "./rot-recycle-bin.js";
 import { doseOf, idFieldOf, nearDuplicates, type Share } from "./rot-common.js";

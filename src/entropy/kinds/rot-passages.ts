@@ -1,5 +1,5 @@
-import type { TaskRecord } from "../../tasks/schema.js";
-import { Random } from "../../util/random.js";
+import type { TaskRecord } from "../../tasks/index.js";
+import { Random } from "../../util/index.js";
 import type { KindPlan, PerturbationKind, TextChange } from "../plan.js";
 
 /** A category's reusable guidance: its required context without the task-specific lines (Ids, dates, regions). */

@@ -1,5 +1,5 @@
 import type { OrgChange, OrgSchema } from "../../org/index.js";
-import { Random } from "../../util/random.js";
+import { Random } from "../../util/index.js";
 import type { KindPlan, PerturbationKind } from "../plan.js";
 import { doseOf, nearDuplicates, type Share } from "./rot-common.js";
 

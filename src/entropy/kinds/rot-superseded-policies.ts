@@ -1,4 +1,4 @@
-import { Random } from "../../util/random.js";
+import { Random } from "../../util/index.js";
 import type { KindPlan, PerturbationKind, TextChange } from "../plan.js";
 import type { Share } from "./rot-common.js";
 import { guidanceOf } from "./rot-passages.js";

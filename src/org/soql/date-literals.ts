@@ -1,4 +1,4 @@
-import { addDays, addMonths } from "../../util/dates.js";
+import { addDays, addMonths } from "../../util/index.js";
 
 /** A date range [start, end) in ISO dates. */
 export interface DateRange {

@@ -1,4 +1,4 @@
-import type { OrgStore } from "../store.js";
+import type { OrgStore } from "../types.js";
 import type { SqlRow } from "../types.js";
 import { SalesforceError } from "./errors.js";
 import { translateSoql, type QueryPlan } from "./translate.js";

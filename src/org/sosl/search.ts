@@ -3,7 +3,7 @@ import { SalesforceError } from "../soql/errors.js";
 import { mentionsAllRows, notDeleted, sqlString, translateSoql } from "../soql/translate.js";
 import { SchemaIndex } from "../soql/schema-index.js";
 import { quoteIdent } from "../introspect.js";
-import type { OrgStore } from "../store.js";
+import type { OrgStore } from "../types.js";
 import type { FieldInfo, ObjectInfo } from "../types.js";
 import { parseSosl, type ReturningObject, type SearchExpr, type SearchScope } from "./parse.js";
 

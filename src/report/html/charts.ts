@@ -2,7 +2,7 @@ import { DIMENSIONS } from "../../log/index.js";
 import type { Comparison } from "../compare.js";
 import type { ReportResults } from "../view/index.js";
 import type { EntropyModel } from "./entropy.js";
-import type { CategoryRow } from "./model.js";
+import type { CategoryRow } from "./rows.js";
 
 /** A bar chart, drawn in the page by Chart.js from this description. Null values are shown as n/a. */
 export interface ChartSpec {

@@ -3,6 +3,8 @@ import { compareResults, dimensionMean, tasksByCategory, type Comparison } from 
 import type { EpisodeView, ReportResults } from "../view/index.js";
 import { chartSpecs, type ChartSpec } from "./charts.js";
 import { entropyModel, type EntropyModel } from "./entropy.js";
+import type { CategoryRow } from "./rows.js";
+export type { CategoryRow } from "./rows.js";
 
 /** What the report is made from: a results file, its episodes (completed from the log) and, optionally, a run to compare with. */
 export interface ReportInput {
@@ -16,15 +18,6 @@ export interface ReportInput {
   readonly baseline?: { readonly results: ReportResults; readonly label: string };
 }
 
-export interface CategoryRow {
-  readonly category: string;
-  readonly count: number;
-  readonly passed: number;
-  /** 0..1 */
-  readonly passRate: number;
-  readonly avgScore: number;
-  readonly dimensions: Readonly<Record<Dimension, number | null>>;
-}
 
 /** An episode and where its long texts are in `ReportModel.texts` (loaded when a reader opens them). */
 export interface EpisodeCard {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { CACHE_DIR } from "../data/paths.js";
-import { llmConfigFromEnv } from "../llm/config.js";
-import { createJudge, type Judge } from "./judge.js";
+import { CACHE_DIR } from "../data/index.js";
+import { llmConfigFromEnv } from "../llm/index.js";
+import { createJudge, type Judge } from "../scoring/index.js";
 
 /**
  * The judge factory for a process: model judges when OPENAI_API_KEY is set (with the judgement

@@ -1,0 +1,3 @@
+export * from "./fetch.js";
+export * from "./load.js";
+export * from "./paths.js";

@@ -1,0 +1,3 @@
+export * from "./cache.js";
+export * from "./config.js";
+export * from "./provider.js";

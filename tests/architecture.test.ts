@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The architecture's rules, read from the imports themselves: every folder of src/ is reached
+ * from other folders through its index.ts only; some folders must not know others at all; and no
+ * module depends on itself through others.
+ */
+const SRC = fileURLToPath(new URL("../src/", import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Relative imports of a module (type-only ones too: a type cycle is a design cycle), resolved to files. */
+function imports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/(?:import|export)\s[^;]*?\sfrom\s+"(\.{1,2}\/[^"]+)"/g), ...text.matchAll(/import\("(\.{1,2}\/[^"]+)"\)/g)].map((match) => resolve(dirname(file), match[1]!.replace(/\.js$/, ".ts")));
+}
+
+/** The top-level folder of a module under src/; a module at the top (src/cli.ts, src/version.ts) is a unit of its own. */
+const folderOf = (file: string) => relative(SRC, file).split("/")[0]!;
+const isFolder = (unit: string) => !unit.endsWith(".ts");
+
+const graph = new Map(files(SRC).map((file) => [file, imports(file)]));
+const rel = (file: string) => relative(SRC, file);
+
+describe("the architecture", () => {
+  it("reaches every folder from outside through its index.ts only", () => {
+    const violations: string[] = [];
+    for (const [file, targets] of graph) {
+      for (const target of targets) {
+        const from = folderOf(file);
+        const to = folderOf(target);
+        if (!isFolder(to) || from === to) continue;
+        if (rel(target) !== `${to}/index.ts`) violations.push(`${rel(file)} -> ${rel(target)}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("keeps entropy from the runner, protocol from the org, scoring from the data folder", () => {
+    const forbidden: [string, string][] = [
+      ["entropy", "assessment"],
+      ["protocol", "org"],
+      ["scoring", "data"],
+    ];
+    const violations: string[] = [];
+    for (const [file, targets] of graph) {
+      for (const target of targets) for (const [from, to] of forbidden) if (folderOf(file) === from && folderOf(target) === to) violations.push(`${rel(file)} -> ${rel(target)}`);
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("has no import cycles, between files or between folders", () => {
+    const cycles = stronglyConnected([...graph.keys()], (file) => graph.get(file) ?? []).filter((component) => component.length > 1);
+    expect(cycles.map((component) => component.map(rel).sort().join(" <-> "))).toEqual([]);
+    const folders = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) for (const target of targets) if (folderOf(file) !== folderOf(target)) folders.set(folderOf(file), (folders.get(folderOf(file)) ?? new Set()).add(folderOf(target)));
+    const folderCycles = stronglyConnected([...folders.keys()], (folder) => [...(folders.get(folder) ?? [])]).filter((component) => component.length > 1);
+    expect(folderCycles).toEqual([]);
+  });
+});
+
+/** Tarjan's strongly connected components. */
+function stronglyConnected(nodes: readonly string[], next: (node: string) => readonly string[]): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    indices.set(node, index);
+    low.set(node, index++);
+    stack.push(node);
+    onStack.add(node);
+    for (const target of next(node)) {
+      if (!indices.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(node, Math.min(low.get(node)!, indices.get(target)!));
+    }
+    if (low.get(node) === indices.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      components.push(component);
+    }
+  };
+  for (const node of nodes) if (!indices.has(node)) visit(node);
+  return components;
+}

@@ -63,7 +63,11 @@ async function oneTurn(result: unknown) {
 
 describe("reading a Task reply", () => {
   it("counts a text repeated in status.message and in an artifact once", async () => {
-    const turn = await oneTurn(task("completed", { status: [text("None")], artifacts: [artifact("a1", text("None"))] }));
+    // The example of docs/protocol.md, section 4, as it comes over the wire.
+    const wire = JSON.parse(`{"jsonrpc": "2.0", "id": 1, "result": {"kind": "task", "id": "t1", "contextId": "c1",
+  "status": {"state": "completed", "message": {"kind": "message", "role": "agent", "messageId": "m2", "parts": [{"kind": "text", "text": "None"}]}},
+  "artifacts": [{"artifactId": "a1", "parts": [{"kind": "text", "text": "None"}]}]}}`);
+    const turn = await oneTurn(wire.result);
     expect(turn.reply).toEqual({ texts: ["None"], data: [] });
     expect(parseAction(turn.reply)).toEqual({ kind: "answer", answer: "None", source: "text" });
     expect(turn.openTaskId).toBeUndefined();

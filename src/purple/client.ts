@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import type { AgentCard, Message, Part, Task } from "@a2a-js/sdk";
+import { createHash, randomUUID } from "node:crypto";
+import type { AgentCard, Artifact, Message, Part, Task } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver, JsonRpcTransport } from "@a2a-js/sdk/client";
 import type { OutgoingMessage, PurpleReply } from "../protocol/index.js";
 import { createPurpleFetch, ReplyTooLargeError } from "./fetch.js";
@@ -80,6 +80,8 @@ function withTimeout(fetchImpl: typeof fetch, timeoutMs: number): typeof fetch {
 export class A2APurpleClient implements PurpleClient {
   private readonly transport: JsonRpcTransport;
   private readonly pollIntervalMs: number;
+  /** Per task left open (input-required): the keys of the artifact parts already read in its earlier turns. */
+  private readonly artifactsRead = new Map<string, ReadonlySet<string>>();
 
   constructor(
     readonly url: string,
@@ -109,7 +111,7 @@ export class A2APurpleClient implements PurpleClient {
         await sleep(this.pollIntervalMs, signal);
         result = await this.transport.getTask({ id: result.id }, { signal });
       }
-      return toTurn(result);
+      return this.toTurn(result);
     } catch (error) {
       if (error instanceof PurpleError) throw error;
       if (stop?.aborted) throw new PurpleError("canceled", "the call was aborted: the assessment is stopping");
@@ -122,27 +124,82 @@ export class A2APurpleClient implements PurpleClient {
       throw new PurpleError(kind, `the purple agent's reply could not be used: ${text}`);
     }
   }
+
+  private toTurn(result: Message | Task): PurpleTurn {
+    if (result.kind === "message") {
+      return { reply: readParts(result.parts), contextId: result.contextId, openTaskId: undefined, usage: usageFrom(result.metadata, result.parts), bytes: JSON.stringify(result).length };
+    }
+    const state = result.status.state;
+    const { parts, artifactKeys } = taskReplyParts(result, this.artifactsRead.get(result.id));
+    this.artifactsRead.delete(result.id);
+    if (state !== "completed" && state !== "input-required") {
+      const said = readParts(parts).texts.join(" ").slice(0, 300);
+      throw new PurpleError("task_failed", `the purple agent's task ended in state '${state}'${said ? `: ${said}` : ""}`);
+    }
+    if (state === "input-required") {
+      // The next turn continues this task, whose artifacts accumulate: remember what was read.
+      this.artifactsRead.set(result.id, new Set(artifactKeys));
+      if (this.artifactsRead.size > OPEN_TASKS_REMEMBERED) this.artifactsRead.delete(this.artifactsRead.keys().next().value!);
+    }
+    return {
+      reply: readParts(parts),
+      contextId: result.contextId,
+      openTaskId: state === "input-required" ? result.id : undefined,
+      usage: usageFrom(result.metadata ?? result.status.message?.metadata, parts),
+      bytes: JSON.stringify(result).length,
+    };
+  }
 }
 
-function toTurn(result: Message | Task): PurpleTurn {
-  if (result.kind === "message") {
-    return { reply: readParts(result.parts), contextId: result.contextId, openTaskId: undefined, usage: usageFrom(result.metadata, result.parts), bytes: JSON.stringify(result).length };
-  }
-  const state = result.status.state;
-  const statusParts = result.status.message?.parts ?? [];
-  const artifactParts = (result.artifacts ?? []).flatMap((artifact) => artifact.parts);
-  const parts = [...statusParts, ...artifactParts];
-  if (state !== "completed" && state !== "input-required") {
-    const said = readParts(parts).texts.join(" ").slice(0, 300);
-    throw new PurpleError("task_failed", `the purple agent's task ended in state '${state}'${said ? `: ${said}` : ""}`);
-  }
-  return {
-    reply: readParts(parts),
-    contextId: result.contextId,
-    openTaskId: state === "input-required" ? result.id : undefined,
-    usage: usageFrom(result.metadata ?? result.status.message?.metadata, parts),
-    bytes: JSON.stringify(result).length,
-  };
+/** Open tasks whose read artifacts are remembered (an episode that ends with its task open leaves one behind). */
+const OPEN_TASKS_REMEMBERED = 1_000;
+
+/**
+ * The parts of a Task reply the green reads, in this order (docs/protocol.md, "What is read"):
+ * 1. the parts of the task's artifacts, in order, except those already read in an earlier turn
+ *    of the same task (a task left `input-required` keeps its artifacts, and they accumulate);
+ * 2. then the parts of `status.message`, except those that repeat step 1: a text part whose text
+ *    (whitespace aside) equals that of one of those artifact text parts, or of all of them joined
+ *    by newlines; a data part equal to one of those artifact data parts.
+ * Nothing else is dropped: a status message that says something else is read after the artifacts.
+ * `artifactKeys` identifies every artifact part of the task, for the next turn of an open task.
+ */
+export function taskReplyParts(task: Task, alreadyRead: ReadonlySet<string> = new Set()): { parts: Part[]; artifactKeys: string[] } {
+  const artifactKeys: string[] = [];
+  const fresh: Part[] = [];
+  (task.artifacts ?? []).forEach((artifact: Artifact, artifactIndex) => {
+    artifact.parts.forEach((part, partIndex) => {
+      const key = `${artifact.artifactId ?? `#${artifactIndex}`}/${partIndex}/${createHash("sha256").update(canonicalJson(partContent(part))).digest("base64url")}`;
+      artifactKeys.push(key);
+      if (!alreadyRead.has(key)) fresh.push(part);
+    });
+  });
+  const freshTexts = fresh.flatMap((part) => (part.kind === "text" ? [normalizeText(part.text)] : []));
+  const repeatedTexts = new Set([...freshTexts, normalizeText(freshTexts.join("\n"))]);
+  const repeatedData = new Set(fresh.flatMap((part) => (part.kind === "data" ? [canonicalJson(part.data)] : [])));
+  const status = (task.status.message?.parts ?? []).filter((part) => {
+    if (part.kind === "text") return freshTexts.length === 0 || !repeatedTexts.has(normalizeText(part.text));
+    if (part.kind === "data") return !repeatedData.has(canonicalJson(part.data));
+    return true;
+  });
+  return { parts: [...fresh, ...status], artifactKeys };
+}
+
+function partContent(part: Part): unknown {
+  if (part.kind === "text") return { text: part.text };
+  if (part.kind === "data") return { data: part.data };
+  return { file: part.file };
+}
+
+function normalizeText(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** JSON with object keys sorted, so that equal data compare equal whatever their key order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item) ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
+  );
 }
 
 function readParts(parts: readonly Part[]): PurpleReply {

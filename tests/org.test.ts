@@ -108,3 +108,13 @@ describe("queries", () => {
     expect(await runOrgTool(sample, { tool: "describe_schema", object: "Widget" })).toMatchObject({ ok: false, code: "INVALID_TYPE", message: expect.stringMatching(/^sObject type 'Widget' is not supported/) });
   });
 });
+
+describe("describe_schema", () => {
+  it("names the relationship of every lookup SOQL can walk, and none for a field of several Ids", () => {
+    const caseObject = sample.schema.objects.find((object) => object.name === "Case")!;
+    expect(caseObject.fields.find((field) => field.name === "AccountId")).toMatchObject({ type: "reference", relationshipName: "Account" });
+    expect(caseObject.fields.find((field) => field.name === "OrderItemId__c")).toMatchObject({ type: "reference", relationshipName: "OrderItemId__r" });
+    const email = sample.schema.objects.find((object) => object.name === "EmailMessage")!;
+    expect(email.fields.find((field) => field.name === "ToIds")?.relationshipName).toBeUndefined();
+  });
+});

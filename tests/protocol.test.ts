@@ -72,3 +72,11 @@ describe("reported token usage", () => {
     expect(usageFrom({ usage: { input_tokens: -1, output_tokens: 2 } }, [{ kind: "text", text: "hi" }])).toBeUndefined();
   });
 });
+
+describe("tool calls in the shapes models write them", () => {
+  it("reads OpenAI's raw tool_calls shape and tau2-bench's respond with content", () => {
+    const raw = { tool_calls: [{ id: "call_1", type: "function", function: { name: "soql_query", arguments: '{"query": "SELECT Id FROM Case"}' } }] };
+    expect(parseAction({ texts: [], data: [raw] })).toMatchObject({ kind: "tool", tool: "soql_query", args: { query: "SELECT Id FROM Case" }, source: "data_part" });
+    expect(parseAction({ texts: [JSON.stringify({ name: "respond", arguments: { content: "005Wt000003NDqDIAW" } })], data: [] })).toMatchObject({ kind: "answer", answer: "005Wt000003NDqDIAW" });
+  });
+});

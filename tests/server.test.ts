@@ -252,3 +252,19 @@ describe("malformed A2A calls get a JSON-RPC error naming the field, never inter
     });
   }
 });
+
+describe("the purple's agent card", () => {
+  it("is checked: JSON without a name and version is no card, and the request is rejected naming participants.agent", async () => {
+    const { createServer } = await import("node:http");
+    const fake = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    try {
+      const agent = `http://127.0.0.1:${(fake.address() as { port: number }).port}/`;
+      const { body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent } }));
+      expect(body.result.status.state).toBe("rejected");
+      expect(statusText(body.result)).toMatch(/participants\.agent: the agent card at .* is not an A2A agent card: 'name' must be a non-empty string/);
+    } finally {
+      fake.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { fieldLabel } from "../util/index.js";
 import { SALESFORCE_ID } from "../util/index.js";
+import { relationshipNameOf } from "./changes.js";
 import type { FieldInfo, FieldType, ObjectInfo, OrgSchema } from "./types.js";
 
 /** For a perturbed org: per table, each renamed column's original name (labels and the Id column follow it). */
@@ -74,7 +75,11 @@ function inferField(db: Database.Database, table: string, column: string, origin
   const label = fieldLabel(originalName);
   if (originalName === "Id") return { name: column, label, type: "id", references: [], nullable: false };
   const references = referencedObjects(values, prefixOwners);
-  if (references.length > 0) return { name: column, label, type: "reference", references, nullable };
+  if (references.length > 0) {
+    // SOQL walks a lookup as X for XId and X__r for X__c; a field holding several Ids (ToIds) is no lookup.
+    const walkable = /Id$/.test(column) || column.endsWith("__c");
+    return { name: column, label, type: "reference", references, nullable, ...(walkable ? { relationshipName: relationshipNameOf(column) } : {}) };
+  }
   return { name: column, label, type: inferScalarType(originalName, values), references: [], nullable };
 }
 

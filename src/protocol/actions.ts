@@ -61,6 +61,9 @@ export function parseAction(reply: PurpleReply): Action {
 function actionFromObject(value: Record<string, unknown>, source: ActionSource): Action | undefined {
   if (Array.isArray(value.tool_calls) && value.tool_calls.length > 0) {
     const first = value.tool_calls[0] as Record<string, unknown>;
+    // OpenAI's raw shape nests the call: {"tool_calls": [{"type": "function", "function": {"name", "arguments"}}]}.
+    const fn = typeof first.function === "object" && first.function !== null ? (first.function as Record<string, unknown>) : undefined;
+    if (fn) return toolCall(fn.name, fn.arguments, source);
     return toolCall(first.tool_name ?? first.name, first.arguments, source);
   }
   if (typeof value.name === "string" && ("arguments" in value || "parameters" in value || TOOL_NAMES.includes(value.name as never))) {

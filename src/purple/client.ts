@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { createHash, randomUUID } from "node:crypto";
 import type { AgentCard, Artifact, Message, Part, Task } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver, JsonRpcTransport } from "@a2a-js/sdk/client";
@@ -60,14 +61,26 @@ export async function fetchAgentCard(url: string, timeoutMs = 10_000): Promise<A
   const failures: string[] = [];
   for (const path of [".well-known/agent-card.json", ".well-known/agent.json"]) {
     const resolver = new DefaultAgentCardResolver({ fetchImpl: withTimeout(fetchImpl, timeoutMs) });
+    let card: AgentCard;
     try {
-      return await resolver.resolve(base, path);
+      card = await resolver.resolve(base, path);
     } catch (error) {
       failures.push(`${new URL(path, base).href}: ${describeError(error)}`);
+      continue;
     }
+    // Any JSON is not a card: the name and version identify the purple (and its runs).
+    const checked = CardIdentitySchema.safeParse(card);
+    if (!checked.success) throw new PurpleError("protocol", `the agent card at ${new URL(path, base).href} is not an A2A agent card: '${checked.error.issues[0]!.path.join(".")}' ${checked.error.issues[0]!.message}`);
+    return card;
   }
   throw new PurpleError("unreachable", `cannot read the agent card of ${url} (${failures.join("; ")})`);
 }
+
+/** What the green needs of a purple's card. */
+const CardIdentitySchema = z.looseObject({
+  name: z.string({ error: "must be a non-empty string" }).min(1, { error: "must be a non-empty string" }),
+  version: z.string({ error: "must be a non-empty string" }).min(1, { error: "must be a non-empty string" }),
+});
 
 function withTimeout(fetchImpl: typeof fetch, timeoutMs: number): typeof fetch {
   return ((input: RequestInfo | URL, init?: RequestInit) => fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs) })) as typeof fetch;

@@ -80,8 +80,12 @@ export class QueryPool {
   private nextImageId = 1;
   private closed = false;
 
-  constructor(readonly size: number) {
-    for (let i = 0; i < Math.max(1, size); i++) this.slots.push({ ...startWorker(), busy: false });
+  constructor(readonly size: number) {}
+
+  /** Processes start with the first query: a command that never queries forks none. */
+  private start(): void {
+    if (this.slots.length > 0 || this.closed) return;
+    for (let i = 0; i < Math.max(1, this.size); i++) this.slots.push({ ...startWorker(), busy: false });
   }
 
   /** Makes an image queryable; its id names it in `run` until `release`. */
@@ -107,6 +111,7 @@ export class QueryPool {
 
   run(imageId: number, sql: string, limits: QueryLimits): Promise<QueryOutcome> {
     if (this.closed || !this.images.has(imageId)) return Promise.resolve({ ok: false, code: "ORG_CLOSED", message: "the org is closed", elapsedMs: 0 });
+    this.start();
     return new Promise((resolve) => {
       this.queue.push({ imageId, sql, limits, resolve });
       this.dispatch();

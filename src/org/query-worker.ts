@@ -121,6 +121,8 @@ process.on("message", (message: WorkerMessage) => {
   }
   process.send!(run(db, message));
 });
-process.send!({ ready: true });
-// The parent owns this process; if it goes away, so do we.
+// The parent owns this process; if it goes away (even before this process is up), so do we.
 process.on("disconnect", () => process.exit(0));
+process.on("error", () => process.exit(0));
+if (process.connected) process.send!({ ready: true });
+else process.exit(0);

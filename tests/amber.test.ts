@@ -42,7 +42,15 @@ const scenario = load("scenario.json5");
 
 /** The AgentBeats gateway's interface (its amber-manifest.json5 at tag v0.3): slots and exports. */
 const GATEWAY = {
-  slots: { green: { kind: "a2a" }, green_mcp: { kind: "mcp", optional: true }, purple1: { kind: "a2a" }, purple2: { kind: "a2a", optional: true }, purple3: { kind: "a2a", optional: true }, purple4: { kind: "a2a", optional: true }, purple5: { kind: "a2a", optional: true } } as Record<string, Capability>,
+  slots: {
+    green: { kind: "a2a" },
+    green_mcp: { kind: "mcp", optional: true },
+    purple1: { kind: "a2a" },
+    purple2: { kind: "a2a", optional: true },
+    purple3: { kind: "a2a", optional: true },
+    purple4: { kind: "a2a", optional: true },
+    purple5: { kind: "a2a", optional: true },
+  } as Record<string, Capability>,
   exports: { proxy: { kind: "a2a" }, results: { kind: "http" } } as Record<string, Capability>,
   config: ["assessment_config", "participant_roles"],
 };
@@ -175,7 +183,11 @@ describe("the leaderboard scenario", () => {
     }
     for (const name of Object.keys(components)) {
       for (const [slot, capability] of Object.entries(manifestOf(name).slots ?? {})) {
-        if (!capability.optional) expect(scenario.bindings!.map((binding) => binding.to), `#${name}.${slot}`).toContain(`#${name}.${slot}`);
+        if (!capability.optional)
+          expect(
+            scenario.bindings!.map((binding) => binding.to),
+            `#${name}.${slot}`,
+          ).toContain(`#${name}.${slot}`);
       }
     }
     expect(scenario.bindings).toContainEqual({ to: "#green.proxy", from: "#gateway.proxy", weak: true });

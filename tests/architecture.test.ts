@@ -20,7 +20,9 @@ function files(dir: string): string[] {
 /** Relative imports of a module (type-only ones too: a type cycle is a design cycle), resolved to files. */
 function imports(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/(?:import|export)\s[^;]*?\sfrom\s+"(\.{1,2}\/[^"]+)"/g), ...text.matchAll(/import\("(\.{1,2}\/[^"]+)"\)/g)].map((match) => resolve(dirname(file), match[1]!.replace(/\.js$/, ".ts")));
+  return [...text.matchAll(/(?:import|export)\s[^;]*?\sfrom\s+"(\.{1,2}\/[^"]+)"/g), ...text.matchAll(/import\("(\.{1,2}\/[^"]+)"\)/g)].map((match) =>
+    resolve(dirname(file), match[1]!.replace(/\.js$/, ".ts")),
+  );
 }
 
 /** The top-level folder of a module under src/; a module at the top (src/cli.ts, src/version.ts) is a unit of its own. */
@@ -61,7 +63,8 @@ describe("the architecture", () => {
     const cycles = stronglyConnected([...graph.keys()], (file) => graph.get(file) ?? []).filter((component) => component.length > 1);
     expect(cycles.map((component) => component.map(rel).sort().join(" <-> "))).toEqual([]);
     const folders = new Map<string, Set<string>>();
-    for (const [file, targets] of graph) for (const target of targets) if (folderOf(file) !== folderOf(target)) folders.set(folderOf(file), (folders.get(folderOf(file)) ?? new Set()).add(folderOf(target)));
+    for (const [file, targets] of graph)
+      for (const target of targets) if (folderOf(file) !== folderOf(target)) folders.set(folderOf(file), (folders.get(folderOf(file)) ?? new Set()).add(folderOf(target)));
     const folderCycles = stronglyConnected([...folders.keys()], (folder) => [...(folders.get(folder) ?? [])]).filter((component) => component.length > 1);
     expect(folderCycles).toEqual([]);
   });

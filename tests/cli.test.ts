@@ -21,8 +21,12 @@ describe("the command line", () => {
     expect(JSON.parse((await cli(["org", "query", "FIND {Login} IN NAME FIELDS RETURNING Issue__c(Name)"])).stdout)).toEqual([{ Name: "Login Problems" }]);
     const described = JSON.parse((await cli(["org", "describe", "--json"])).stdout);
     expect(described.objects).toHaveLength(27);
-    await expect(cli(["org", "query", "DELETE FROM Account", "--sql"])).rejects.toMatchObject({ stderr: expect.stringMatching(/READ_ONLY: only SELECT or WITH queries are allowed/) });
-    await expect(cli(["org", "query", "SELECT Statuz FROM Case"])).rejects.toMatchObject({ stderr: expect.stringMatching(/INVALID_FIELD: No such column 'Statuz' on entity 'Case'/) });
+    await expect(cli(["org", "query", "DELETE FROM Account", "--sql"])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/READ_ONLY: only SELECT or WITH queries are allowed/),
+    });
+    await expect(cli(["org", "query", "SELECT Statuz FROM Case"])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/INVALID_FIELD: No such column 'Statuz' on entity 'Case'/),
+    });
   }, 60_000);
 
   it("org synth writes an org and tasks that the loader accepts", async () => {

@@ -45,7 +45,12 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-const env = (overrides: Record<string, string> = {}) => ({ ENTROPIC_TASKS_URL: `${base}/tasks.json`, ENTROPIC_ORG_URL: `${base}/org.db`, ENTROPIC_ORG_SHA1: expectedSha1, ...overrides });
+const env = (overrides: Record<string, string> = {}) => ({
+  ENTROPIC_TASKS_URL: `${base}/tasks.json`,
+  ENTROPIC_ORG_URL: `${base}/org.db`,
+  ENTROPIC_ORG_SHA1: expectedSha1,
+  ...overrides,
+});
 const quiet = () => undefined;
 
 describe("data fetch", () => {
@@ -99,6 +104,8 @@ describe("data fetch", () => {
 
   it("rejects a task file that does not validate", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "fetch-"));
-    await expect(fetchData({ cacheDir, env: env({ ENTROPIC_TASKS_URL: `${base}/org.db` }), progress: quiet })).rejects.toThrow(/the downloaded task file is not usable and was removed/);
+    await expect(fetchData({ cacheDir, env: env({ ENTROPIC_TASKS_URL: `${base}/org.db` }), progress: quiet })).rejects.toThrow(
+      /the downloaded task file is not usable and was removed/,
+    );
   });
 });

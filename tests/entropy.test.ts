@@ -2,13 +2,13 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, type AssessmentData } from "../src/assessment/index.js";
-import { naiveAllRowsStrategy, naiveStrategy, servePurple, solverStrategy, type Strategy } from "../src/baselines/index.js";
-import { LEVELS, perturbationKinds, planEntropy, type EntropyPlan, type Level } from "../src/entropy/index.js";
-import { generateOrg, generateTasks } from "../src/sample/index.js";
-import { parseTasks } from "../src/tasks/load.js";
+import { type AssessmentData, assess, parseConfig } from "../src/assessment/index.js";
+import { naiveAllRowsStrategy, naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
+import { type EntropyPlan, LEVELS, type Level, perturbationKinds, planEntropy } from "../src/entropy/index.js";
 import type { SqliteOrgStore } from "../src/org/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
+import { generateOrg, generateTasks } from "../src/sample/index.js";
+import { parseTasks } from "../src/tasks/load.js";
 import { OrgView } from "../src/world/index.js";
 import { entropyDigest } from "./fixtures/entropy-digest.js";
 import { STANDARD_FIELD_NAMES } from "./fixtures/standard-fields.js";
@@ -21,14 +21,20 @@ const purples: Record<string, Awaited<ReturnType<typeof servePurple>>> = {};
 beforeAll(async () => {
   data = sampleData();
   org = data.org as SqliteOrgStore;
-  for (const [name, strategy] of [["solver", solverStrategy], ["naive", naiveStrategy], ["naive-all-rows", naiveAllRowsStrategy]] as [string, Strategy][]) purples[name] = await servePurple(name, strategy, "127.0.0.1", 0);
+  for (const [name, strategy] of [
+    ["solver", solverStrategy],
+    ["naive", naiveStrategy],
+    ["naive-all-rows", naiveAllRowsStrategy],
+  ] as [string, Strategy][])
+    purples[name] = await servePurple(name, strategy, "127.0.0.1", 0);
 });
 afterAll(async () => {
   for (const purple of Object.values(purples)) purple.server.close();
   await data.org.close();
 });
 
-const plan = (seed: number, drift: Level, rot: Level): EntropyPlan => planEntropy({ seed, drift, rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows: (object) => org.rows(object) });
+const plan = (seed: number, drift: Level, rot: Level): EntropyPlan =>
+  planEntropy({ seed, drift, rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows: (object) => org.rows(object) });
 const kindOf = (p: EntropyPlan, name: string) => p.kinds.find((kind) => kind.kind === name)!;
 
 async function run(purple: string, config: Record<string, unknown>) {
@@ -50,7 +56,9 @@ describe("the entropy plan", () => {
     for (const kind of perturbationKinds()) {
       const size = (level: Level) => {
         const planned = kindOf(plans[level]!, kind.name);
-        const changed = planned.changes.filter((change) => change.op !== "add_field").reduce((sum, change) => sum + (change.op === "insert_records" ? change.records.length : change.op === "set_values" ? 1 : 1), 0);
+        const changed = planned.changes
+          .filter((change) => change.op !== "add_field")
+          .reduce((sum, change) => sum + (change.op === "insert_records" ? change.records.length : change.op === "set_values" ? 1 : 1), 0);
         return changed + planned.text.length;
       };
       expect(size("none"), `${kind.name} at none`).toBe(0);
@@ -78,13 +86,20 @@ describe("the entropy plan", () => {
     const p = plan(7, "high", "high");
     const view = OrgView.open(org, p);
     try {
-      const renamedLookup = p.kinds.flatMap((kind) => kind.changes).find((change) => change.op === "rename_field" && org.schema.objects.find((o) => o.name === change.object)!.fields.find((f) => f.name === change.from)!.type === "reference");
+      const renamedLookup = p.kinds
+        .flatMap((kind) => kind.changes)
+        .find(
+          (change) => change.op === "rename_field" && org.schema.objects.find((o) => o.name === change.object)!.fields.find((f) => f.name === change.from)!.type === "reference",
+        );
       expect(renamedLookup, "a renamed lookup at high drift, seed 7").toBeDefined();
       if (renamedLookup?.op !== "rename_field") return;
       const field = view.schema.objects.find((o) => o.name === renamedLookup.object)!.fields.find((f) => f.name === renamedLookup.to)!;
       expect(field.relationshipName).toBe(renamedLookup.to.replace(/__c$/, "__r"));
       const target = field.references[0]!;
-      const outcome = await view.runTool({ tool: "soql_query", query: `SELECT Id, ${field.relationshipName}.Id FROM ${renamedLookup.object} WHERE ${renamedLookup.to} != null LIMIT 3` }, "2024-01-01");
+      const outcome = await view.runTool(
+        { tool: "soql_query", query: `SELECT Id, ${field.relationshipName}.Id FROM ${renamedLookup.object} WHERE ${renamedLookup.to} != null LIMIT 3` },
+        "2024-01-01",
+      );
       expect(outcome, `relationship query through ${field.relationshipName} to ${target}`).toMatchObject({ ok: true });
       const stale = await view.runTool({ tool: "soql_query", query: `SELECT ${renamedLookup.from} FROM ${renamedLookup.object} LIMIT 1` }, "2024-01-01");
       expect(stale).toMatchObject({ ok: false, code: "INVALID_FIELD" });
@@ -121,7 +136,9 @@ describe("fairness: a careful agent still solves every task", () => {
     it(`the solver passes 100% at every level, seed ${seed}`, async () => {
       for (const [drift, rot] of [...LEVELS.map((level) => [level, level]), ["high", "none"], ["none", "high"]] as [Level, Level][]) {
         const results = await run("solver", { drift_level: drift, rot_level: rot, seed });
-        const failures = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? entry.agent_answer : entry.error}`);
+        const failures = results.results
+          .filter((entry) => !entry.success)
+          .map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? entry.agent_answer : entry.error}`);
         expect(failures, `drift ${drift}, rot ${rot}, seed ${seed}`).toEqual([]);
         expect(results.summary.avg_score, `drift ${drift}, rot ${rot}, seed ${seed}`).toBeGreaterThanOrEqual(95);
       }
@@ -148,7 +165,8 @@ describe("bite: a purple that ignores a kind of perturbation loses points", () =
       const config = { perturbations: [kind.name], drift_level: "high", rot_level: "high", seed: 1 };
       const { config: parsed } = parseConfig({ concurrency: 16, ...config });
       const tasks = wide();
-      const runWith = async (purple: string) => (await assess(tasks, new A2APurpleClient(purples[purple]!.url), { participantUrl: purples[purple]!.url, config: parsed, ignoredConfigKeys: [], calibration })).results;
+      const runWith = async (purple: string) =>
+        (await assess(tasks, new A2APurpleClient(purples[purple]!.url), { participantUrl: purples[purple]!.url, config: parsed, ignoredConfigKeys: [], calibration })).results;
       const [solver, naive] = await Promise.all([runWith("solver"), runWith(careless)]);
       expect(solver.summary.total_passed).toBe(220);
       expect(naive.summary.total_passed).toBeLessThan(220);

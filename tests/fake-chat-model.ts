@@ -77,14 +77,18 @@ export class FakeChatModel {
     if (res.destroyed) return;
     const failure = this.alwaysFail ?? this.failures.shift();
     if (failure) {
-      res.writeHead(failure.status, { "content-type": "application/json", ...failure.headers }).end(JSON.stringify(failure.body ?? { error: { message: `scripted ${failure.status}`, type: "server_error" } }));
+      res
+        .writeHead(failure.status, { "content-type": "application/json", ...failure.headers })
+        .end(JSON.stringify(failure.body ?? { error: { message: `scripted ${failure.status}`, type: "server_error" } }));
       return;
     }
     const chars = promptChars(request);
     if (this.maxPromptChars !== undefined && chars > this.maxPromptChars) {
       this.overflows++;
       res.writeHead(400, { "content-type": "application/json" }).end(
-        JSON.stringify({ error: { message: `Your input exceeds the context window of this model (${chars} characters).`, type: "invalid_request_error", code: "context_length_exceeded" } }),
+        JSON.stringify({
+          error: { message: `Your input exceeds the context window of this model (${chars} characters).`, type: "invalid_request_error", code: "context_length_exceeded" },
+        }),
       );
       return;
     }
@@ -109,7 +113,13 @@ export class FakeChatModel {
         object: "chat.completion",
         created: 0,
         model: request.model,
-        choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls.length > 0 ? "tool_calls" : "stop" }],
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: reply.content ?? null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+            finish_reason: toolCalls.length > 0 ? "tool_calls" : "stop",
+          },
+        ],
         usage,
       }),
     );

@@ -51,7 +51,12 @@ export class FakeLlm {
     let content: string;
     if (system.includes("extract")) {
       const ids = user.match(/\b[a-zA-Z0-9]{3}Wt[a-zA-Z0-9]{13}\b/g);
-      const items = ids ?? user.split(",").map((item) => item.trim()).filter(Boolean);
+      const items =
+        ids ??
+        user
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean);
       content = `Here you go:\n\`\`\`json\n${JSON.stringify({ extracted_answers: items.length > 0 ? items : ["None"] })}\n\`\`\``;
     } else {
       content = /cannot|can't/i.test(user) ? "YES" : "NO";

@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { AssessmentData } from "../src/assessment/index.js";
+import { loadCalibration } from "../src/data/load.js";
 import { openOrg, type SqliteOrgStore } from "../src/org/index.js";
 import { serve } from "../src/server/app.js";
-import { loadCalibration } from "../src/data/load.js";
 import { loadTaskFile } from "../src/tasks/load.js";
 import { createLogger } from "../src/util/logger.js";
 
@@ -16,13 +16,21 @@ export const quietLogger = () => createLogger("silent");
 
 export function sampleData(tasksPath = SAMPLE_TASKS): AssessmentData & { org: SqliteOrgStore } {
   const kind = tasksPath === SAMPLE_TASKS ? "sample" : "custom";
-  return { tasks: loadTaskFile(tasksPath), org: openOrg(SAMPLE_ORG, { workers: 2 }), dataset: kind, sources: { tasks: { path: tasksPath, kind }, org: { path: SAMPLE_ORG, kind: "sample" } } };
+  return {
+    tasks: loadTaskFile(tasksPath),
+    org: openOrg(SAMPLE_ORG, { workers: 2 }),
+    dataset: kind,
+    sources: { tasks: { path: tasksPath, kind }, org: { path: SAMPLE_ORG, kind: "sample" } },
+  };
 }
 
 /** The calibration shipped in data/calibration.json. */
 export const calibration = loadCalibration();
 
-export async function startGreen(data: AssessmentData, options: { heartbeatMs?: number; runsDir?: string } = {}): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+export async function startGreen(
+  data: AssessmentData,
+  options: { heartbeatMs?: number; runsDir?: string } = {},
+): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const { server, url } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, ...options });
   return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
@@ -37,7 +45,11 @@ export async function rawRpc(url: string, method: string, params: unknown): Prom
 
 /** A raw `message/stream` call: every SSE `data:` line, parsed. */
 export async function rawStream(url: string, params: unknown): Promise<any[]> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "message/stream", params }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "message/stream", params }),
+  });
   const text = await response.text();
   return text
     .split("\n")

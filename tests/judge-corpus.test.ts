@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { entityKindFor, extractAnswers, isPrivacyRefusal } from "../src/scoring/index.js";
 import { loadTaskFile } from "../src/tasks/load.js";
+import { REAL_TASKS } from "./helpers.js";
 import { EXTRACTION_CORPUS, type ExtractionCase } from "./judge-corpus.js";
 import { PRIVACY_CORPUS } from "./judge-corpus-privacy.js";
-import { REAL_TASKS } from "./helpers.js";
 
 /** The heuristic judge must agree with the labels on at least this share of each task type. */
 const MIN_AGREEMENT = 0.95;
@@ -37,7 +37,9 @@ const share = (row: Row) => row.agreed / row.total;
 
 describe("the heuristic judge against the labelled corpus", () => {
   it("prints the agreement per task type and overall", () => {
-    const lines = [...rows, overall].map((row) => `${row.type.padEnd(8)} ${String(row.agreed).padStart(3)}/${String(row.total).padEnd(3)} ${(100 * share(row)).toFixed(1).padStart(5)}%`);
+    const lines = [...rows, overall].map(
+      (row) => `${row.type.padEnd(8)} ${String(row.agreed).padStart(3)}/${String(row.total).padEnd(3)} ${(100 * share(row)).toFixed(1).padStart(5)}%`,
+    );
     const misses = rows.flatMap((row) => row.misses.map((miss) => `  ${row.type}: ${miss}`));
     console.log(["heuristic judge agreement with the labelled corpus:", ...lines, ...(misses.length > 0 ? ["disagreements:", ...misses] : [])].join("\n"));
     expect(overall.total).toBeGreaterThanOrEqual(150);
@@ -52,7 +54,8 @@ describe("the heuristic judge against the labelled corpus", () => {
   it("stays fast on a huge answer (a purple may send megabytes)", () => {
     const answer = "The lead meets Budget but fails Authority in March and may; OK, TX and Texas; it should be Quote rather than Closed. 00TWt000002zEpkMAE. ".repeat(4000);
     const started = performance.now();
-    for (const category of ["lead_qualification", "monthly_trend_analysis", "best_region_identification", "wrong_stage_rectification", "activity_priority"]) extractAnswers(answer, category);
+    for (const category of ["lead_qualification", "monthly_trend_analysis", "best_region_identification", "wrong_stage_rectification", "activity_priority"])
+      extractAnswers(answer, category);
     isPrivacyRefusal(`I cannot share that. ${"x".repeat(500_000)}`);
     expect(performance.now() - started).toBeLessThan(5_000);
   });

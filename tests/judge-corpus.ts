@@ -235,7 +235,10 @@ const bant: ExtractionCase[] = [
   c("lead_qualification", "I couldn't find any recent discussions for this lead.", NONE),
   c("lead_qualification", "Not qualified. Missing: Need.", ["Need"]),
   c("lead_qualification", "Budget: met\nAuthority: not met\nNeed: met\nTimeline: not met", ["Authority", "Timeline"]),
-  c("lead_qualification", "The prospect has a confirmed budget and a clear need, but the contact has no decision-making authority and no defined timeline.", ["Authority", "Timeline"]),
+  c("lead_qualification", "The prospect has a confirmed budget and a clear need, but the contact has no decision-making authority and no defined timeline.", [
+    "Authority",
+    "Timeline",
+  ]),
   c("lead_qualification", "Lacks authority.", ["Authority"]),
   c("lead_qualification", "The lead fails on Timeline; they have not set a purchase date.", ["Timeline"]),
   c("lead_qualification", "The customer doesn't have the authority to sign, although budget is approved.", ["Authority"]),

@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assess, parseConfig, readResults, rescore, type AssessmentData } from "../src/assessment/index.js";
-import { readLog } from "../src/log/index.js";
-import { buildResults } from "../src/report/index.js";
+import { type AssessmentData, assess, parseConfig, readResults, rescore } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { DEFAULT_CHEAP_MODEL, DEFAULT_PRIMARY_MODEL, llmConfigFromEnv } from "../src/llm/config.js";
+import { readLog } from "../src/log/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
+import { buildResults } from "../src/report/index.js";
 import { createJudge, HeuristicJudge, offlineJudge, parseExtraction } from "../src/scoring/index.js";
 import { FakeLlm } from "./fake-llm.js";
 import { calibration, sampleData } from "./helpers.js";
@@ -208,7 +208,11 @@ describe("an assessment judged by models, then re-scored without network", () =>
     const offline = offlineJudge({ primary: stored.header.judge.primary_model!, cheap: stored.header.judge.cheap_model! }, cacheDir);
     const rescored = buildResults(await rescore(stored, offline, calibration, recorded.run.id), { logFile: recorded.log_file! });
     expect(primary.seen.length + cheap.seen.length).toBe(seenBefore);
-    const strip = (value: typeof results) => ({ ...value, judge: null, results: value.results.map((entry) => ("judge" in entry ? { ...entry, judge: { ...entry.judge, source: null } } : entry)) });
+    const strip = (value: typeof results) => ({
+      ...value,
+      judge: null,
+      results: value.results.map((entry) => ("judge" in entry ? { ...entry, judge: { ...entry.judge, source: null } } : entry)),
+    });
     expect(strip(rescored)).toEqual(strip(results));
     expect(rescored.judge.verdicts).toMatchObject({ llm: 0, heuristic: 0, cache: results.judge.verdicts.llm + results.judge.verdicts.cache });
     // A log of another run is refused.

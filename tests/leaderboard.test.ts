@@ -69,8 +69,30 @@ describe("the leaderboard queries", () => {
     // 640 / 7 = 91.4 (the mean of the shards' averages would be 91.3).
     const entropic = tables["Entropic Scores"]!.rows;
     expect(entropic.map((row) => row.id)).toEqual(["agent-sharded", "agent-solo", "agent-solo", "agent-v2"]);
-    expect(entropic[0]).toEqual({ id: "agent-sharded", Functional: 77.5, "Drift Adapt": 75, "Token Eff": 96.1, "Query Eff": 78.1, "Error Rec": null, "Trajectory Eff": 75, "No Hallucination": 91.4, Tasks: 8, "Run Time": SHARDED_RUN_TIME });
-    expect(entropic[3]).toEqual({ id: "agent-v2", Functional: 65, "Drift Adapt": 50, "Token Eff": 99.5, "Query Eff": 99.4, "Error Rec": 65, "Trajectory Eff": 100, "No Hallucination": 80, Tasks: 8, "Run Time": "2026-03-01 13:43:12.026212" });
+    expect(entropic[0]).toEqual({
+      id: "agent-sharded",
+      Functional: 77.5,
+      "Drift Adapt": 75,
+      "Token Eff": 96.1,
+      "Query Eff": 78.1,
+      "Error Rec": null,
+      "Trajectory Eff": 75,
+      "No Hallucination": 91.4,
+      Tasks: 8,
+      "Run Time": SHARDED_RUN_TIME,
+    });
+    expect(entropic[3]).toEqual({
+      id: "agent-v2",
+      Functional: 65,
+      "Drift Adapt": 50,
+      "Token Eff": 99.5,
+      "Query Eff": 99.4,
+      "Error Rec": 65,
+      "Trajectory Eff": 100,
+      "No Hallucination": 80,
+      Tasks: 8,
+      "Run Time": "2026-03-01 13:43:12.026212",
+    });
 
     // Original accuracy: (2 + 0 + 2 + 0) passed of (3 + 1 + 2 + 2) scored.
     expect(tables["Original Scores"]!.rows).toEqual([
@@ -93,7 +115,9 @@ describe("the leaderboard queries", () => {
 
   it("run on results folders where no file has the new keys, or no file has the old layouts", async () => {
     const legacy = await runQueries(LEGACY);
-    expect(legacy["Overall Performance"]!.rows).toEqual([{ id: "agent-v2", "Pass Rate %": 62.5, "Entropic Score": 70.3, Tasks: 8, Passed: 5, "Run Time": "2026-03-01 13:43:12.026212" }]);
+    expect(legacy["Overall Performance"]!.rows).toEqual([
+      { id: "agent-v2", "Pass Rate %": 62.5, "Entropic Score": 70.3, Tasks: 8, Passed: 5, "Run Time": "2026-03-01 13:43:12.026212" },
+    ]);
     expect(legacy["All Runs"]!.rows.map((row) => [row.id, row.Tasks, row["Original %"]])).toEqual([
       ["agent-v2", 8, 50],
       ["agent-v1", 5, null],
@@ -103,7 +127,10 @@ describe("the leaderboard queries", () => {
 
     const sharded = await runQueries(["new-4shards.json"]);
     for (const name of ["Overall Performance", "Entropic Scores", "Original Scores", "All Runs"]) {
-      expect(sharded[name]!.rows.map((row) => [row.id, row.Tasks]), name).toEqual([["agent-sharded", 8]]);
+      expect(
+        sharded[name]!.rows.map((row) => [row.id, row.Tasks]),
+        name,
+      ).toEqual([["agent-sharded", 8]]);
     }
   });
 

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { Conversation, Episode, llmPurpleConfigFromEnv, OpenAiChatModel, SessionStore, trimToTokens, type ChatModel, type ChatReply, type ChatRequest, type LlmPurpleConfig } from "../src/baselines/llm/index.js";
+import {
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  Conversation,
+  Episode,
+  type LlmPurpleConfig,
+  llmPurpleConfigFromEnv,
+  OpenAiChatModel,
+  SessionStore,
+  trimToTokens,
+} from "../src/baselines/llm/index.js";
 import { TOOL_DEFINITIONS } from "../src/protocol/index.js";
 import { countTokens } from "../src/util/tokens.js";
 import { quietLogger } from "./helpers.js";
@@ -10,7 +21,10 @@ describe("LLM purple configuration", () => {
   it("falls back to the judge's variables, and command-line overrides win", () => {
     const config = llmPurpleConfigFromEnv({ OPENAI_API_KEY: "judge-key", LLM_PRIMARY_BASE_URL: "http://127.0.0.1:1/v1", LLM_PRIMARY_MODEL: "judge-model" });
     expect(config).toMatchObject({ apiKey: "judge-key", baseURL: "http://127.0.0.1:1/v1", model: "judge-model", mode: "tools", temperature: 0, onFailure: "answer" });
-    const own = llmPurpleConfigFromEnv({ ...BASE_ENV, OPENAI_API_KEY: "judge-key", PURPLE_LLM_MODEL: "mine", PURPLE_LLM_MODE: "text", PURPLE_LLM_TEMPERATURE: "omit" }, { model: "flag-model" });
+    const own = llmPurpleConfigFromEnv(
+      { ...BASE_ENV, OPENAI_API_KEY: "judge-key", PURPLE_LLM_MODEL: "mine", PURPLE_LLM_MODE: "text", PURPLE_LLM_TEMPERATURE: "omit" },
+      { model: "flag-model" },
+    );
     expect(own).toMatchObject({ apiKey: "k", model: "flag-model", mode: "text", temperature: undefined });
   });
 
@@ -20,7 +34,9 @@ describe("LLM purple configuration", () => {
     expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_BASE_URL: "not a url" })).toThrow(/PURPLE_LLM_BASE_URL must be an http\(s\) URL/);
     expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_BASE_URL: "node:internal/modules" })).toThrow(/PURPLE_LLM_BASE_URL must be an http\(s\) URL/);
     expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_MAX_TOKENS: "1.5" })).toThrow(/PURPLE_LLM_MAX_TOKENS must be a whole number/);
-    expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_CONTEXT_TOKENS: "3000", PURPLE_LLM_MAX_TOKENS: "2000" })).toThrow(/PURPLE_LLM_CONTEXT_TOKENS \(3000\) must be at least twice/);
+    expect(() => llmPurpleConfigFromEnv({ ...BASE_ENV, PURPLE_LLM_CONTEXT_TOKENS: "3000", PURPLE_LLM_MAX_TOKENS: "2000" })).toThrow(
+      /PURPLE_LLM_CONTEXT_TOKENS \(3000\) must be at least twice/,
+    );
   });
 });
 
@@ -75,7 +91,13 @@ describe("per-context sessions", () => {
     expect(store.has("b")).toBe(false);
     // Work on one context runs in order.
     const order: number[] = [];
-    await Promise.all([store.run("c", async () => { await new Promise((r) => setTimeout(r, 20)); order.push(1); }), store.run("c", async () => order.push(2))]);
+    await Promise.all([
+      store.run("c", async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        order.push(1);
+      }),
+      store.run("c", async () => order.push(2)),
+    ]);
     expect(order).toEqual([1, 2]);
   });
 });
@@ -95,8 +117,14 @@ class ListModel implements ChatModel {
 
 const usage = { inputTokens: 10, outputTokens: 2 };
 const config = (overrides: Partial<LlmPurpleConfig> = {}): LlmPurpleConfig => ({ ...llmPurpleConfigFromEnv(BASE_ENV), ...overrides });
-const first = (maxSteps: number) => ({ text: "", data: [{ type: "crm_task", task_id: "7", task_category: "handle_time", prompt: "Which agent?", tools: TOOL_DEFINITIONS, max_steps: maxSteps }] });
-const result = (remaining: number) => ({ text: `Salesforce instance output: []\n\n(${remaining} replies left)`, data: [{ type: "tool_result", ok: true, records: [], remaining_steps: remaining }] });
+const first = (maxSteps: number) => ({
+  text: "",
+  data: [{ type: "crm_task", task_id: "7", task_category: "handle_time", prompt: "Which agent?", tools: TOOL_DEFINITIONS, max_steps: maxSteps }],
+});
+const result = (remaining: number) => ({
+  text: `Salesforce instance output: []\n\n(${remaining} replies left)`,
+  data: [{ type: "tool_result", ok: true, records: [], remaining_steps: remaining }],
+});
 const signal = () => AbortSignal.timeout(5_000);
 const call = (id: string, query: string) => ({ id, name: "soql_query", arguments: JSON.stringify({ query }) });
 
@@ -145,15 +173,37 @@ describe("the OpenAI-compatible model", () => {
     const scripted: typeof fetch = async (_input, init) => {
       const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
       bodies.push(body);
-      const refuse = (message: string) => new Response(JSON.stringify({ error: { message, type: "invalid_request_error" } }), { status: 400, headers: { "content-type": "application/json" } });
+      const refuse = (message: string) =>
+        new Response(JSON.stringify({ error: { message, type: "invalid_request_error" } }), { status: 400, headers: { "content-type": "application/json" } });
       if ("max_tokens" in body) return refuse("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
       if ("temperature" in body) return refuse("Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.");
-      const completion = { id: "x", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "soql_query", arguments: '{"query":"SELECT Id FROM Case"}' } }] }, finish_reason: "tool_calls" }], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } };
+      const completion = {
+        id: "x",
+        object: "chat.completion",
+        created: 0,
+        model: "m",
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "t1", type: "function", function: { name: "soql_query", arguments: '{"query":"SELECT Id FROM Case"}' } }],
+            },
+            finish_reason: "tool_calls",
+          },
+        ],
+        usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 },
+      };
       return new Response(JSON.stringify(completion), { status: 200, headers: { "content-type": "application/json" } });
     };
     const model = new OpenAiChatModel({ ...config(), baseURL: "http://127.0.0.1:9/v1", maxRetries: 0 }, scripted);
     const reply = await model.complete({ messages: [{ role: "user", content: "hi" }], tools: TOOL_DEFINITIONS }, signal());
-    expect(reply).toEqual({ content: "", toolCalls: [{ id: "t1", name: "soql_query", arguments: '{"query":"SELECT Id FROM Case"}' }], usage: { inputTokens: 12, outputTokens: 3 } });
+    expect(reply).toEqual({
+      content: "",
+      toolCalls: [{ id: "t1", name: "soql_query", arguments: '{"query":"SELECT Id FROM Case"}' }],
+      usage: { inputTokens: 12, outputTokens: 3 },
+    });
     expect(bodies).toHaveLength(3);
     expect(bodies[2]).toMatchObject({ max_completion_tokens: 2000 });
     expect(bodies[2]).not.toHaveProperty("temperature");

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssessmentData } from "../src/assessment/index.js";
-import { llmPurpleConfigFromEnv, serveLlmPurple, type LlmPurpleConfig } from "../src/baselines/llm/index.js";
+import { type LlmPurpleConfig, llmPurpleConfigFromEnv, serveLlmPurple } from "../src/baselines/llm/index.js";
 import { FakeChatModel, type WireRequest } from "./fake-chat-model.js";
 import { assessmentParams, quietLogger, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
 import { crmScript, malformedFirst, ramblingFirst, SCRIPTED_TASK_IDS, taskIdOf } from "./scripted-crm-model.js";
@@ -27,7 +27,14 @@ afterAll(async () => {
 async function llmPurple(script: (request: WireRequest) => ReturnType<typeof crmScript>, mode: "tools" | "text", overrides: Partial<LlmPurpleConfig> = {}) {
   const fake = await new FakeChatModel(script).start();
   fakes.push(fake);
-  const env = { PURPLE_LLM_API_KEY: "test-key", PURPLE_LLM_BASE_URL: fake.url, PURPLE_LLM_MODEL: "scripted-model", PURPLE_LLM_MAX_TOKENS: "500", PURPLE_LLM_CONTEXT_TOKENS: "100000", PURPLE_LLM_MAX_RETRIES: "2" };
+  const env = {
+    PURPLE_LLM_API_KEY: "test-key",
+    PURPLE_LLM_BASE_URL: fake.url,
+    PURPLE_LLM_MODEL: "scripted-model",
+    PURPLE_LLM_MAX_TOKENS: "500",
+    PURPLE_LLM_CONTEXT_TOKENS: "100000",
+    PURPLE_LLM_MAX_RETRIES: "2",
+  };
   const config = { ...llmPurpleConfigFromEnv(env, { mode }), ...overrides };
   const purple = await serveLlmPurple({ config, host: "127.0.0.1", port: 0, logger: quietLogger() });
   servers.push(purple.server);
@@ -40,7 +47,13 @@ async function assessAgainst(agent: string, taskIds: readonly number[]) {
   return resultsOf(body.result);
 }
 
-const failuresOf = (results: any) => results.results.filter((entry: any) => !entry.success).map((entry: any) => `${entry.task_idx} ${entry.task_category}: ${entry.agent_answer} vs ${entry.expected_answer} (${entry.termination}; ${entry.trajectory.steps.map((step: any) => step.action).join(" | ")})`);
+const failuresOf = (results: any) =>
+  results.results
+    .filter((entry: any) => !entry.success)
+    .map(
+      (entry: any) =>
+        `${entry.task_idx} ${entry.task_category}: ${entry.agent_answer} vs ${entry.expected_answer} (${entry.termination}; ${entry.trajectory.steps.map((step: any) => step.action).join(" | ")})`,
+    );
 const allSteps = (results: any) => results.results.flatMap((entry: any) => entry.trajectory.steps);
 
 /** OpenAI's rule for a valid history: every tool call is answered, by a tool message, before anything else follows. */
@@ -115,7 +128,9 @@ describe("the LLM purple, CRMArena-Pro text protocol", () => {
       expect(request.messages[0]!.content).toContain("Account (");
     }
     // Every task's first model reply had no tag: each got a local reminder.
-    const reminded = new Set(fake.seen.filter((request) => request.messages.some((message) => message.role === "user" && /had no action/.test(message.content ?? ""))).map(taskIdOf));
+    const reminded = new Set(
+      fake.seen.filter((request) => request.messages.some((message) => message.role === "user" && /had no action/.test(message.content ?? ""))).map(taskIdOf),
+    );
     expect(reminded.size).toBe(SCRIPTED_TASK_IDS.length);
   });
 });
@@ -161,7 +176,9 @@ describe("the LLM purple with a misbehaving model or provider", () => {
     const results = await assessAgainst(url, [22]);
     expect(failuresOf(results)).toEqual([]);
     expect(fake.overflows).toBeGreaterThan(0);
-    const compacted = fake.seen.filter((request) => request.messages.some((message) => message.role === "tool" && /characters (of this older result )?cut/.test(message.content ?? "")));
+    const compacted = fake.seen.filter((request) =>
+      request.messages.some((message) => message.role === "tool" && /characters (of this older result )?cut/.test(message.content ?? "")),
+    );
     expect(compacted.length).toBeGreaterThan(0);
     expect(results.results[0].trajectory.steps.map((step: any) => step.action.split(":")[0])).toEqual(["soql_query", "soql_query", "respond"]);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Journal, LOG_VERSION, LogError, readLog, type AssessmentLog } from "../src/log/index.js";
+import { type AssessmentLog, Journal, LOG_VERSION, LogError, readLog } from "../src/log/index.js";
 import { buildResults } from "../src/report/index.js";
 
 const GOLDEN = fileURLToPath(new URL("./fixtures/logs/golden-v1.jsonl", import.meta.url));

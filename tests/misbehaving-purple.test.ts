@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servePurple, type Strategy } from "../src/baselines/index.js";
+import { type Strategy, servePurple } from "../src/baselines/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
 
 let data: ReturnType<typeof sampleData>;
@@ -31,7 +31,17 @@ async function rawPurple(reply: (body: any, res: express.Response) => void): Pro
   app.use(express.json());
   let url = "";
   app.get("/.well-known/agent-card.json", (_req, res) => {
-    res.json({ name: "raw", description: "raw", url, version: "1", protocolVersion: "0.3.0", capabilities: {}, defaultInputModes: ["text"], defaultOutputModes: ["text"], skills: [{ id: "x", name: "x", description: "x", tags: [] }] });
+    res.json({
+      name: "raw",
+      description: "raw",
+      url,
+      version: "1",
+      protocolVersion: "0.3.0",
+      capabilities: {},
+      defaultInputModes: ["text"],
+      defaultOutputModes: ["text"],
+      skills: [{ id: "x", name: "x", description: "x", tags: [] }],
+    });
   });
   app.post("/", (req, res) => reply(req.body, res));
   const server = await new Promise<Server>((resolve) => {
@@ -72,7 +82,9 @@ describe("a misbehaving purple agent ends its own episode, never the assessment"
   });
 
   it("sends a reply larger than the limit", async () => {
-    const agent = await rawPurple((body, res) => res.json({ jsonrpc: "2.0", id: body.id, result: { kind: "message", role: "agent", messageId: "m", parts: [{ kind: "text", text: "x".repeat(5_000_000) }] } }));
+    const agent = await rawPurple((body, res) =>
+      res.json({ jsonrpc: "2.0", id: body.id, result: { kind: "message", role: "agent", messageId: "m", parts: [{ kind: "text", text: "x".repeat(5_000_000) }] } }),
+    );
     const results = await assessAgainst(agent, { task_ids: [0] });
     expect(results.results[0].termination).toBe("protocol_error");
     expect(results.results[0].error).toMatch(/exceeded 4000000 bytes/);
@@ -80,7 +92,16 @@ describe("a misbehaving purple agent ends its own episode, never the assessment"
 
   it("reports a failed task", async () => {
     const agent = await rawPurple((body, res) =>
-      res.json({ jsonrpc: "2.0", id: body.id, result: { kind: "task", id: "t1", contextId: "c1", status: { state: "failed", message: { kind: "message", role: "agent", messageId: "m", parts: [{ kind: "text", text: "model overloaded" }] } } } }),
+      res.json({
+        jsonrpc: "2.0",
+        id: body.id,
+        result: {
+          kind: "task",
+          id: "t1",
+          contextId: "c1",
+          status: { state: "failed", message: { kind: "message", role: "agent", messageId: "m", parts: [{ kind: "text", text: "model overloaded" }] } },
+        },
+      }),
     );
     const results = await assessAgainst(agent, { task_ids: [0] });
     expect(results.results[0].termination).toBe("purple_error");
@@ -99,7 +120,13 @@ describe("a misbehaving purple agent ends its own episode, never the assessment"
   });
 
   it("replies with unusable actions until it runs out of turns", async () => {
-    const agent = await rawPurple((body, res) => res.json({ jsonrpc: "2.0", id: body.id, result: { kind: "message", role: "agent", messageId: "m", contextId: "c", parts: [{ kind: "text", text: '{"name": "drop_everything", "arguments": {}}' }] } }));
+    const agent = await rawPurple((body, res) =>
+      res.json({
+        jsonrpc: "2.0",
+        id: body.id,
+        result: { kind: "message", role: "agent", messageId: "m", contextId: "c", parts: [{ kind: "text", text: '{"name": "drop_everything", "arguments": {}}' }] },
+      }),
+    );
     const results = await assessAgainst(agent, { task_ids: [0], max_steps: 3 });
     const [entry] = results.results;
     expect(entry.termination).toBe("max_steps");
@@ -148,7 +175,10 @@ describe("heartbeats", () => {
     });
     const started = Date.now();
     const lines = await rawStream(green.url, assessmentParams({ participants: { agent }, config: { task_ids: [29] } }));
-    const texts = lines.map((line) => line.result).filter((event) => event.kind === "status-update").map((event) => event.status.message.parts[0].text as string);
+    const texts = lines
+      .map((line) => line.result)
+      .filter((event) => event.kind === "status-update")
+      .map((event) => event.status.message.parts[0].text as string);
     expect(texts.some((text) => /^Still working: 0\/1 tasks finished/.test(text))).toBe(true);
     expect(Date.now() - started).toBeGreaterThan(900);
     expect(lines[lines.length - 1].result.status.state).toBe("completed");

@@ -68,7 +68,8 @@ describe("normalize_answer and token F1 match CPython on non-ASCII text", () => 
   }
 
   it("splits on exactly the characters Python's str.isspace() accepts", () => {
-    const pythonSpaces = "\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+    const pythonSpaces =
+      "\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
     for (const space of pythonSpaces) expect(pythonSplit(`x${space}y`)).toEqual(["x", "y"]);
     const spaces = new Set(pythonSpaces);
     const splitOn: string[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assess, DataMismatchError, parseConfig, type AssessmentData } from "../src/assessment/index.js";
+import { type AssessmentData, assess, DataMismatchError, parseConfig } from "../src/assessment/index.js";
 import { oracleStrategy, servePurple } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { calibration, REAL_TASKS, sampleData } from "./helpers.js";
@@ -30,7 +30,9 @@ describe("the real CRMArena-Pro tasks", () => {
     const { results } = await assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [], calibration });
     expect(results.data_sources).toMatchObject({ tasks: { path: REAL_TASKS, kind: "custom" }, org: { kind: "sample" }, check: { allowed_mismatch: true } });
     expect(results.data_sources.check.missing_ids).toBeGreaterThan(1000);
-    const failed = results.results.filter((entry) => !entry.success).map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? `${entry.agent_answer} vs ${entry.expected_answer}` : entry.error}`);
+    const failed = results.results
+      .filter((entry) => !entry.success)
+      .map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? `${entry.agent_answer} vs ${entry.expected_answer}` : entry.error}`);
     expect(failed).toEqual([]);
     expect(results.summary).toMatchObject({ total_tasks: 2140, total_passed: 2140, pass_rate: 1 });
     expect(results.original.scores.accuracy_percent).toBe(100);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openOrg, OrgLoadError, runOrgTool, type OrgStore } from "../src/org/index.js";
+import { OrgLoadError, type OrgStore, openOrg, runOrgTool } from "../src/org/index.js";
 import { ORG_COLUMNS } from "../src/sample/index.js";
 import { SAMPLE_ORG } from "./helpers.js";
 
@@ -36,7 +36,9 @@ describe("loading", () => {
   it("reads a CRMArena-Pro SQLite file without touching it, 'None' as null", async () => {
     const before = sha(dbPath);
     const outcome = await fromFile.query(`SELECT * FROM "Case"`);
-    expect(outcome.ok && outcome.rows).toEqual([{ Id: "500Wt00000AAAAAAAA", AccountId: "001Wt00000AAAAAAAA", ClosedDate: null, CreatedDate: "2023-01-01T10:00:00.000+0000", Amount: 5.5 }]);
+    expect(outcome.ok && outcome.rows).toEqual([
+      { Id: "500Wt00000AAAAAAAA", AccountId: "001Wt00000AAAAAAAA", ClosedDate: null, CreatedDate: "2023-01-01T10:00:00.000+0000", Amount: 5.5 },
+    ]);
     expect(sha(dbPath)).toBe(before);
   });
 
@@ -74,7 +76,18 @@ describe("loading", () => {
 
 describe("queries", () => {
   it("refuses every kind of write and leaves the org unchanged", async () => {
-    for (const sql of ["DELETE FROM Account", "UPDATE Account SET Name = 'x'", "INSERT INTO Account VALUES ('a','b','c')", "DROP TABLE Account", "CREATE TABLE t(a)", "ATTACH DATABASE ':memory:' AS x", "PRAGMA query_only = 0", "  /* sneaky */ delete from Account", "SELECT 1; DELETE FROM Account", "VACUUM"]) {
+    for (const sql of [
+      "DELETE FROM Account",
+      "UPDATE Account SET Name = 'x'",
+      "INSERT INTO Account VALUES ('a','b','c')",
+      "DROP TABLE Account",
+      "CREATE TABLE t(a)",
+      "ATTACH DATABASE ':memory:' AS x",
+      "PRAGMA query_only = 0",
+      "  /* sneaky */ delete from Account",
+      "SELECT 1; DELETE FROM Account",
+      "VACUUM",
+    ]) {
       const outcome = await sample.query(sql);
       expect(outcome.ok, sql).toBe(false);
     }
@@ -105,7 +118,11 @@ describe("queries", () => {
 
   it("describes one object or all, and names unknown objects", async () => {
     expect(await runOrgTool(sample, { tool: "describe_schema", object: "issue__c" })).toMatchObject({ ok: true, kind: "schema", objects: [{ name: "Issue__c", rowCount: 15 }] });
-    expect(await runOrgTool(sample, { tool: "describe_schema", object: "Widget" })).toMatchObject({ ok: false, code: "INVALID_TYPE", message: expect.stringMatching(/^sObject type 'Widget' is not supported/) });
+    expect(await runOrgTool(sample, { tool: "describe_schema", object: "Widget" })).toMatchObject({
+      ok: false,
+      code: "INVALID_TYPE",
+      message: expect.stringMatching(/^sObject type 'Widget' is not supported/),
+    });
   });
 });
 

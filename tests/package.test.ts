@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -48,9 +48,10 @@ async function offerLocalPrebuild(installDir: string): Promise<void> {
 
 /** Starts an installed CLI command on port 0 and resolves with the URL it logs once listening. */
 function start(bin: string, args: string[], cwd: string): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "info" };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "info", LOG_FORMAT: "json" };
   // No model judge and no provider: the assessment stays offline and deterministic.
   for (const key of Object.keys(env)) if (/^(OPENAI_|LLM_|ENTROPIC_|PURPLE_LLM_)/.test(key)) delete env[key];
+  // The URL is read from the JSON log line that says the server listens.
   const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -96,7 +97,10 @@ describe("the npm package", () => {
     expect(JSON.parse(readFileSync(join(installed, "package.json"), "utf8")).version).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
 
     const bin = join(app, "node_modules/.bin/entropic-crmarena");
-    const [green, purple] = await Promise.all([start(bin, ["serve", "--host", "127.0.0.1", "--port", "0"], app), start(bin, ["purple", "--strategy", "solver", "--host", "127.0.0.1", "--port", "0"], app)]);
+    const [green, purple] = await Promise.all([
+      start(bin, ["serve", "--host", "127.0.0.1", "--port", "0"], app),
+      start(bin, ["purple", "--strategy", "solver", "--host", "127.0.0.1", "--port", "0"], app),
+    ]);
 
     const card = await fetch(new URL("/.well-known/agent-card.json", green));
     expect(card.status).toBe(200);

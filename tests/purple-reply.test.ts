@@ -22,7 +22,17 @@ async function scriptedPurple(script: (body: any, call: number) => unknown): Pro
   const requests: any[] = [];
   let url = "";
   app.get("/.well-known/agent-card.json", (_req, res) => {
-    res.json({ name: "scripted", description: "scripted", url, version: "1", protocolVersion: "0.3.0", capabilities: {}, defaultInputModes: ["text"], defaultOutputModes: ["text"], skills: [{ id: "x", name: "x", description: "x", tags: [] }] });
+    res.json({
+      name: "scripted",
+      description: "scripted",
+      url,
+      version: "1",
+      protocolVersion: "0.3.0",
+      capabilities: {},
+      defaultInputModes: ["text"],
+      defaultOutputModes: ["text"],
+      skills: [{ id: "x", name: "x", description: "x", tags: [] }],
+    });
   });
   app.post("/", (req, res) => {
     requests.push(req.body);
@@ -76,12 +86,19 @@ describe("reading a Task reply", () => {
   it("counts it once whatever the whitespace, and when the status repeats several artifact texts joined", async () => {
     const spaced = await oneTurn(task("completed", { status: [text("  <respond>MI</respond>\n")], artifacts: [artifact("a1", text("<respond>MI</respond>"))] }));
     expect(spaced.reply.texts).toEqual(["<respond>MI</respond>"]);
-    const joined = await oneTurn(task("completed", { status: [text("Counting.\n<execute>SELECT COUNT() FROM Case</execute>")], artifacts: [artifact("a1", text("Counting."), text("<execute>SELECT COUNT() FROM Case</execute>"))] }));
+    const joined = await oneTurn(
+      task("completed", {
+        status: [text("Counting.\n<execute>SELECT COUNT() FROM Case</execute>")],
+        artifacts: [artifact("a1", text("Counting."), text("<execute>SELECT COUNT() FROM Case</execute>"))],
+      }),
+    );
     expect(joined.reply.texts).toEqual(["Counting.", "<execute>SELECT COUNT() FROM Case</execute>"]);
   });
 
   it("keeps different texts: the artifacts first, then the status message", async () => {
-    const turn = await oneTurn(task("completed", { status: [text("Looking up the closed cases.")], artifacts: [artifact("a1", text("<execute>SELECT Id FROM Case WHERE Status = 'Closed'</execute>"))] }));
+    const turn = await oneTurn(
+      task("completed", { status: [text("Looking up the closed cases.")], artifacts: [artifact("a1", text("<execute>SELECT Id FROM Case WHERE Status = 'Closed'</execute>"))] }),
+    );
     expect(turn.reply.texts).toEqual(["<execute>SELECT Id FROM Case WHERE Status = 'Closed'</execute>", "Looking up the closed cases."]);
     expect(parseAction(turn.reply)).toMatchObject({ kind: "tool", tool: "soql_query", args: { query: "SELECT Id FROM Case WHERE Status = 'Closed'" } });
     // Nothing is dropped: chatter beside a plain-text answer is part of the answer (use respond or <respond>).
@@ -94,7 +111,9 @@ describe("reading a Task reply", () => {
     const turn = await oneTurn(task("completed", { status: [text("Let me check the accounts first, then I'll answer.")], artifacts: [artifact("a1", data(call))] }));
     expect(turn.reply).toEqual({ texts: ["Let me check the accounts first, then I'll answer."], data: [call] });
     expect(parseAction(turn.reply)).toMatchObject({ kind: "tool", tool: "soql_query", source: "data_part" });
-    const twice = await oneTurn(task("completed", { status: [data({ arguments: { query: "SELECT Id FROM Account LIMIT 1" }, name: "soql_query" })], artifacts: [artifact("a1", data(call))] }));
+    const twice = await oneTurn(
+      task("completed", { status: [data({ arguments: { query: "SELECT Id FROM Account LIMIT 1" }, name: "soql_query" })], artifacts: [artifact("a1", data(call))] }),
+    );
     expect(twice.reply.data).toEqual([call]);
   });
 
@@ -191,7 +210,11 @@ describe("through the green agent", () => {
     expect(purple.requests[0].params.message).not.toHaveProperty("taskId");
     expect(purple.requests[1].params.message).toMatchObject({ contextId: "c1", taskId: "open" });
     expect(purple.requests[2].params.message).toMatchObject({ contextId: "c1", taskId: "open" });
-    expect(entry.trajectory.steps.map((step: any) => step.action)).toEqual([expect.stringMatching(/FROM Case/), expect.stringMatching(/FROM Account/), expect.stringMatching(/None/)]);
+    expect(entry.trajectory.steps.map((step: any) => step.action)).toEqual([
+      expect.stringMatching(/FROM Case/),
+      expect.stringMatching(/FROM Account/),
+      expect.stringMatching(/None/),
+    ]);
     expect(entry.termination).toBe("answered");
     expect(entry.agent_answer).toBe("None");
     expect(entry.metrics.turns).toBe(3);

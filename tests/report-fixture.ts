@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { loadResults } from "../src/cli/results-input.js";
 import { readReportAssets } from "../src/cli/report.js";
-import { episodeViews, renderReport, reportModel, type ReportModel } from "../src/report/index.js";
+import { loadResults } from "../src/cli/results-input.js";
+import { episodeViews, type ReportModel, renderReport, reportModel } from "../src/report/index.js";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/results/", import.meta.url));
 /** The solver's run: every task passes. */

@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { episodeViews, escapeHtml, jsonForScript, parseReportResults } from "../src/report/index.js";
 import { defaultReportPath } from "../src/cli/report.js";
 import { entropyModel } from "../src/report/html/index.js";
+import { episodeViews, escapeHtml, jsonForScript, parseReportResults } from "../src/report/index.js";
 import { fixtureReport, HOSTILE_MARK, RUN_B } from "./report-fixture.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -65,7 +65,16 @@ describe("the HTML report (built without a browser)", () => {
       drift_level: "high",
       rot_level: "high",
       kinds: [
-        { kind: "recycle_bin", family: "rot", level: "high", description: "d", summary: "2 deleted Cases", changes: [{ op: "insert_records", object: "Case", records: [{ Id: "a" }, { Id: "b" }] }], text: [], distractor_ids: ["a", "b"] },
+        {
+          kind: "recycle_bin",
+          family: "rot",
+          level: "high",
+          description: "d",
+          summary: "2 deleted Cases",
+          changes: [{ op: "insert_records", object: "Case", records: [{ Id: "a" }, { Id: "b" }] }],
+          text: [],
+          distractor_ids: ["a", "b"],
+        },
         {
           kind: "renamed_custom_fields",
           family: "drift",
@@ -84,7 +93,15 @@ describe("the HTML report (built without a browser)", () => {
     const results = parseReportResults(document, "plan layout");
     const model = entropyModel(results, episodeViews(results));
     expect(model.injected).toEqual([{ object: "Case", count: 2 }]);
-    expect(model.fieldChanges).toEqual([{ object: "Case", changes: [{ kind: "renamed", field: "Status", detail: "Stat" }, { kind: "copied", field: "Subject", detail: "Subject__c" }] }]);
+    expect(model.fieldChanges).toEqual([
+      {
+        object: "Case",
+        changes: [
+          { kind: "renamed", field: "Status", detail: "Stat" },
+          { kind: "copied", field: "Subject", detail: "Subject__c" },
+        ],
+      },
+    ]);
     expect(model.perturbations.map((row) => [row.kind, row.changes, row.textChanges, row.distractors])).toEqual([
       ["recycle_bin", 1, 0, 2],
       ["renamed_custom_fields", 2, 1, 0],
@@ -93,7 +110,11 @@ describe("the HTML report (built without a browser)", () => {
   });
 
   it("is written by `report` from the command line, beside the results unless --out says where", async () => {
-    const { stdout } = await promisify(execFile)("npx", ["tsx", "src/cli.ts", "report", "tests/fixtures/results/b.results.json", "tests/fixtures/results/a.results.json", "--out", "output/test-report/cli.html"], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(
+      "npx",
+      ["tsx", "src/cli.ts", "report", "tests/fixtures/results/b.results.json", "tests/fixtures/results/a.results.json", "--out", "output/test-report/cli.html"],
+      { cwd: ROOT },
+    );
     expect(stdout).toMatch(/^Report written to output\/test-report\/cli\.html \(\d+ KB\)\. Full trajectory from the run log tests\/fixtures\/results\/b\.jsonl\./);
     const page = readFileSync(`${ROOT}output/test-report/cli.html`, "utf8");
     expect(page).toContain('<section id="comparison"><h2>Comparison with a.results.json</h2>');

@@ -24,7 +24,7 @@ describe("show", () => {
     const text = showText(episode, { source: loaded.source, weights: loaded.results.weights });
     expect(text).toMatch(/^Task 0 · lead_qualification \(exact_match\) · PASS · score 100\.0/);
     expect(text).toMatch(/Full trajectory from the run log .*a\.jsonl/);
-    expect(text).toMatch(/Turn 1 · describe_schema\n  ok · 27 rows · purple \d+ ms · green [\d.]+ ms · tokens to purple \d+, from purple \d+/);
+    expect(text).toMatch(/Turn 1 · describe_schema\n {2}ok · 27 rows · purple \d+ ms · green [\d.]+ ms · tokens to purple \d+, from purple \d+/);
     // The log's observation (600 characters in the fixture) is longer than the results' 300.
     const schema = episode.steps[0]!;
     expect(schema.fullObservation!.length).toBeGreaterThan(300);

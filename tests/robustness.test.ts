@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servePurple, solverStrategy, type Strategy } from "../src/baselines/index.js";
+import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { ExpiringTaskStore } from "../src/server/task-store.js";
 import { assessmentParams, rawRpc, sampleData, startGreen } from "./helpers.js";
 
@@ -25,10 +25,12 @@ async function purple(strategy: Strategy): Promise<string> {
 const slowSolver =
   (ms: number): Strategy =>
   async (task, tools) => {
-    const slow = <T>(call: (...args: never[]) => Promise<T>) => async (...args: never[]) => {
-      await sleep(ms);
-      return call(...args);
-    };
+    const slow =
+      <T>(call: (...args: never[]) => Promise<T>) =>
+      async (...args: never[]) => {
+        await sleep(ms);
+        return call(...args);
+      };
     await sleep(ms);
     return solverStrategy(task, { describe: slow(tools.describe as never), soql: slow(tools.soql as never), sosl: slow(tools.sosl as never), sql: slow(tools.sql as never) });
   };
@@ -45,7 +47,11 @@ afterAll(async () => {
 
 /** Streams an assessment; returns every event with the time it arrived. */
 async function streamTimed(url: string, document: unknown): Promise<{ at: number; event: any }[]> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: assessmentParams(document) }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: assessmentParams(document) }),
+  });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   const events: { at: number; event: any }[] = [];
@@ -83,7 +89,10 @@ describe("no reply can freeze the server", () => {
 describe("cancel", () => {
   it("ends an assessment whose purple hangs as canceled within 2 s, the abort reaching the HTTP call", async () => {
     const hanging = await purple(() => new Promise<string>(() => undefined));
-    const started = await rawRpc(green.url, "message/send", { ...assessmentParams({ participants: { agent: hanging }, config: { task_limit: 3, timeout: 300 } }), configuration: { blocking: false } });
+    const started = await rawRpc(green.url, "message/send", {
+      ...assessmentParams({ participants: { agent: hanging }, config: { task_limit: 3, timeout: 300 } }),
+      configuration: { blocking: false },
+    });
     const taskId = started.body.result.id;
     await sleep(300);
     const before = Date.now();
@@ -122,13 +131,22 @@ function freePort(): Promise<number> {
 
 /** A CLI child process and its exit, watched from the start (a process that ends early is not missed). */
 function cli(args: string[]): ChildProcess & { exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "ignore"], env: { ...process.env, LOG_LEVEL: "warn" } });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "ignore"],
+    env: { ...process.env, LOG_LEVEL: "warn" },
+  });
   return Object.assign(child, { exit: new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code))) });
 }
 
 const exited = (child: { exit: Promise<number | null> }) => child.exit;
 
-const episodeLines = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line.includes('"kind":"episode"')) : []);
+const episodeLines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line.includes('"kind":"episode"'))
+    : [];
 
 describe("a run survives a crash", () => {
   it("kill -9 of assess mid-run, then --resume: no task lost, none run twice, the same scores as an uninterrupted run", async () => {
@@ -168,7 +186,13 @@ describe("a run survives a crash", () => {
     const server = cli(["serve", "--port", String(port), "--runs-dir", runs, "--shutdown-grace", "2"]);
     const url = `http://127.0.0.1:${port}/`;
     for (let i = 0; i < 200; i++) {
-      if (await fetch(new URL(".well-known/agent-card.json", url)).then((response) => response.ok, () => false)) break;
+      if (
+        await fetch(new URL(".well-known/agent-card.json", url)).then(
+          (response) => response.ok,
+          () => false,
+        )
+      )
+        break;
       await sleep(100);
     }
     const events: any[] = [];

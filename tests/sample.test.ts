@@ -17,7 +17,11 @@ describe("the sample org generator", () => {
   it("the bundled sample is exactly what `org synth` generates (seed 42, scale 0.1)", () => {
     const org = generateOrg(42, 0.1);
     expect(JSON.parse(readFileSync(SAMPLE_TASKS, "utf8"))).toEqual(JSON.parse(JSON.stringify(generateTasks(org, 42))));
-    expect(readdirSync(SAMPLE_ORG).sort()).toEqual(Object.keys(ORG_COLUMNS).map((name) => `${name}.csv`).sort());
+    expect(readdirSync(SAMPLE_ORG).sort()).toEqual(
+      Object.keys(ORG_COLUMNS)
+        .map((name) => `${name}.csv`)
+        .sort(),
+    );
     const accounts = readFileSync(join(SAMPLE_ORG, "Account.csv"), "utf8").trim().split("\n");
     expect(accounts[0]).toBe(ORG_COLUMNS.Account!.join(","));
     expect(accounts).toHaveLength(org.tables.Account!.length + 1);

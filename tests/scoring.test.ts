@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { OriginalScore, Trajectory, TrajectoryStep } from "../src/log/index.js";
-import { DEFAULT_WEIGHTS, extractAnswers, HeuristicJudge, isPrivacyRefusal, measureSignals, normalizeAnswer, scoreDimensions, scoreEpisode, scoreOriginal as scoreWith, tokenF1, totalScore, type Calibration } from "../src/scoring/index.js";
+import {
+  type Calibration,
+  DEFAULT_WEIGHTS,
+  extractAnswers,
+  HeuristicJudge,
+  isPrivacyRefusal,
+  measureSignals,
+  normalizeAnswer,
+  scoreDimensions,
+  scoreEpisode,
+  scoreOriginal as scoreWith,
+  tokenF1,
+  totalScore,
+} from "../src/scoring/index.js";
 import type { TaskRecord } from "../src/tasks/schema.js";
 
 const heuristic = new HeuristicJudge();
@@ -55,7 +68,10 @@ describe("fuzzy_match token F1 (CRMArena-Pro normalisation)", () => {
 describe("exact_match", () => {
   it("takes the fast path on an exact, quote-stripped single answer", async () => {
     expect(await scoreOriginal(task({}), ' "005Wt000003NDqDIAW" ')).toMatchObject({ reward: 1, judge: { method: "fast_path", source: "none" } });
-    expect(await scoreOriginal(task({ task: "lead_qualification", answer: ["Authority, Need"] }), "Authority, Need")).toMatchObject({ reward: 1, judge: { method: "fast_path", source: "none" } });
+    expect(await scoreOriginal(task({ task: "lead_qualification", answer: ["Authority, Need"] }), "Authority, Need")).toMatchObject({
+      reward: 1,
+      judge: { method: "fast_path", source: "none" },
+    });
   });
 
   it("extracts the entity of each task type, order-free and with duplicates mattering", async () => {
@@ -80,12 +96,26 @@ describe("privacy_rejection heuristic", () => {
     expect(isPrivacyRefusal("I am unable to disclose internal data.")).toBe(true);
     expect(isPrivacyRefusal("Ying Liu's status is Active.")).toBe(false);
     expect(isPrivacyRefusal("I can't share it, but her e-mail is ying@example.com")).toBe(false);
-    expect(await scoreOriginal(task({ reward_metric: "privacy_rejection", answer: [null] }), "I won't provide that: it is confidential.")).toMatchObject({ reward: 1, passed: true });
+    expect(await scoreOriginal(task({ reward_metric: "privacy_rejection", answer: [null] }), "I won't provide that: it is confidential.")).toMatchObject({
+      reward: 1,
+      passed: true,
+    });
   });
 });
 
 function step(turn: number, action: TrajectoryStep["action"], observation?: TrajectoryStep["observation"], usage?: TrajectoryStep["usage"]): TrajectoryStep {
-  return { turn, sent: { chars: 100, tokens: 100 }, received: { chars: 40, tokens: 10, bytes: 200 }, replyText: "", replyData: [], action, ...(observation ? { observation } : {}), ...(usage ? { usage } : {}), purpleMs: 10, greenMs: 1 };
+  return {
+    turn,
+    sent: { chars: 100, tokens: 100 },
+    received: { chars: 40, tokens: 10, bytes: 200 },
+    replyText: "",
+    replyData: [],
+    action,
+    ...(observation ? { observation } : {}),
+    ...(usage ? { usage } : {}),
+    purpleMs: 10,
+    greenMs: 1,
+  };
 }
 
 const ID = "005Wt000003NDqDIAW";
@@ -110,7 +140,12 @@ const soql = (query: string) => ({ kind: "tool" as const, tool: "soql_query" as 
 const ok = (rows: number) => ({ ok: true, rowCount: rows, text: "" });
 const fail = (code: string, message: string) => ({ ok: false, code, message, text: "" });
 const answer = (text: string) => ({ kind: "answer" as const, answer: text, source: "json" as const });
-const verdict = (passed: boolean): OriginalScore => ({ reward: passed ? 1 : 0, passed, parsedAnswer: [], judge: { method: "fast_path", source: "none", model: null, rawOutput: null } });
+const verdict = (passed: boolean): OriginalScore => ({
+  reward: passed ? 1 : 0,
+  passed,
+  parsedAnswer: [],
+  judge: { method: "fast_path", source: "none", model: null, rawOutput: null },
+});
 /** handle_time as a careful agent does it: describe, two queries, the answer; 2,000 tokens beyond the task message. */
 const OPTIMUM = { turns: 4, queries: 2, tokens: 2000 };
 const calibration: Calibration = {
@@ -130,16 +165,32 @@ const workedExample = (passed: boolean) =>
       step(4, { kind: "invalid", reason: "empty", source: "text" }, fail("INVALID_ACTION", "empty")),
       step(5, answer(passed ? ID : "005Wt000009ZZZZIAA")),
     ],
-    { entropy: { renamedInText: [], passages: [], driftExposure: ["Case.Status"], distractorIdsSeen: [] }, answerIds: [{ id: passed ? ID : "005Wt000009ZZZZIAA", status: passed ? "live" : "absent" }] },
+    {
+      entropy: { renamedInText: [], passages: [], driftExposure: ["Case.Status"], distractorIdsSeen: [] },
+      answerIds: [{ id: passed ? ID : "005Wt000009ZZZZIAA", status: passed ? "live" : "absent" }],
+    },
   );
 
 describe("the seven dimensions: success-weighted, null where they do not apply", () => {
   it("scores an optimal solved episode 100 on every dimension that applies", () => {
-    const t = trajectory([step(1, { kind: "tool", tool: "describe_schema", args: {}, source: "json" }, ok(27)), step(2, sql("a"), ok(3)), step(3, sql("b"), ok(1)), step(4, answer(ID))]);
+    const t = trajectory([
+      step(1, { kind: "tool", tool: "describe_schema", args: {}, source: "json" }, ok(27)),
+      step(2, sql("a"), ok(3)),
+      step(3, sql("b"), ok(1)),
+      step(4, answer(ID)),
+    ]);
     const signals = measureSignals(t);
     expect(signals).toMatchObject({ turns: 4, queries: 2, failedQueries: 0, errors: 0, tokens: 440, reportedTokens: null, answerIds: 1, answerIdsLive: 1 });
     const { dimensions, notApplicable } = scoreDimensions(t, signals, verdict(true), OPTIMUM, false);
-    expect(dimensions).toEqual({ FUNCTIONAL: 100, DRIFT_ADAPTATION: null, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: 100, ERROR_RECOVERY: null, TRAJECTORY_EFFICIENCY: 100, HALLUCINATION_RATE: 100 });
+    expect(dimensions).toEqual({
+      FUNCTIONAL: 100,
+      DRIFT_ADAPTATION: null,
+      TOKEN_EFFICIENCY: 100,
+      QUERY_EFFICIENCY: 100,
+      ERROR_RECOVERY: null,
+      TRAJECTORY_EFFICIENCY: 100,
+      HALLUCINATION_RATE: 100,
+    });
     expect(notApplicable).toEqual({ DRIFT_ADAPTATION: "no schema drift in this run", ERROR_RECOVERY: "no tool errors or unusable replies" });
     expect(totalScore(dimensions, DEFAULT_WEIGHTS)).toBe(100);
   });
@@ -162,7 +213,15 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
   it("gives the worked example, failed, nothing but the dimensions' applicability", () => {
     const t = workedExample(false);
     const { dimensions, notApplicable } = scoreDimensions(t, measureSignals(t), verdict(false), OPTIMUM, true);
-    expect(dimensions).toEqual({ FUNCTIONAL: 0, DRIFT_ADAPTATION: 0, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 });
+    expect(dimensions).toEqual({
+      FUNCTIONAL: 0,
+      DRIFT_ADAPTATION: 0,
+      TOKEN_EFFICIENCY: 0,
+      QUERY_EFFICIENCY: 0,
+      ERROR_RECOVERY: 0,
+      TRAJECTORY_EFFICIENCY: 0,
+      HALLUCINATION_RATE: 0,
+    });
     expect(notApplicable).toEqual({});
   });
 
@@ -172,7 +231,11 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
     const wrong = scoreDimensions(lucky, measureSignals(lucky), verdict(false), OPTIMUM, true);
     expect(totalScore(right.dimensions, DEFAULT_WEIGHTS)).toBe(100);
     expect(totalScore(wrong.dimensions, DEFAULT_WEIGHTS)).toBe(0);
-    expect(wrong.notApplicable).toEqual({ DRIFT_ADAPTATION: "drift renamed none of the fields this task needs", ERROR_RECOVERY: "no tool errors or unusable replies", HALLUCINATION_RATE: "the answer names no record Id" });
+    expect(wrong.notApplicable).toEqual({
+      DRIFT_ADAPTATION: "drift renamed none of the fields this task needs",
+      ERROR_RECOVERY: "no tool errors or unusable replies",
+      HALLUCINATION_RATE: "the answer names no record Id",
+    });
   });
 
   it("counts a recovery only when the same kind of action later succeeds", () => {
@@ -185,7 +248,10 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
   it("scores tokens on the counted transcript only: reported usage is information, never a better score", () => {
     const steps = [step(1, sql("a"), ok(1)), step(2, answer(ID))];
     const silent = trajectory(steps, { firstMessageTokens: 0 });
-    const boasting = trajectory(steps.map((s) => ({ ...s, usage: { inputTokens: 1, outputTokens: 0 } })), { firstMessageTokens: 0 });
+    const boasting = trajectory(
+      steps.map((s) => ({ ...s, usage: { inputTokens: 1, outputTokens: 0 } })),
+      { firstMessageTokens: 0 },
+    );
     const tight = { ...OPTIMUM, tokens: 55 };
     expect(measureSignals(boasting)).toMatchObject({ tokens: 220, reportedTokens: 2 });
     expect(scoreDimensions(boasting, measureSignals(boasting), verdict(true), tight, false).dimensions.TOKEN_EFFICIENCY).toBe(25);
@@ -193,16 +259,40 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
   });
 
   it("counts answer Ids that are not live records against HALLUCINATION_RATE, and never a correct one", () => {
-    const t = trajectory([step(1, answer(`${ID}, 005Wt000009ZZZZIAA, 500Wt00000DEADIAA`))], { answerIds: [{ id: ID, status: "live" }, { id: "005Wt000009ZZZZIAA", status: "absent" }, { id: "500Wt00000DEADIAA", status: "distractor" }] });
+    const t = trajectory([step(1, answer(`${ID}, 005Wt000009ZZZZIAA, 500Wt00000DEADIAA`))], {
+      answerIds: [
+        { id: ID, status: "live" },
+        { id: "005Wt000009ZZZZIAA", status: "absent" },
+        { id: "500Wt00000DEADIAA", status: "distractor" },
+      ],
+    });
     expect(measureSignals(t)).toMatchObject({ answerIds: 3, answerIdsLive: 1, answerIdsAbsent: 1, answerIdsDistractor: 1 });
     expect(scoreDimensions(t, measureSignals(t), verdict(true), OPTIMUM, false).dimensions.HALLUCINATION_RATE).toBeCloseTo(100 / 3, 10);
   });
 
   it("weighs with the predecessor's published weights by default, renormalised over the dimensions that apply", async () => {
-    expect(DEFAULT_WEIGHTS).toEqual({ FUNCTIONAL: 0.3, DRIFT_ADAPTATION: 0.2, TOKEN_EFFICIENCY: 0.12, QUERY_EFFICIENCY: 0.12, ERROR_RECOVERY: 0.08, TRAJECTORY_EFFICIENCY: 0.1, HALLUCINATION_RATE: 0.08 });
+    expect(DEFAULT_WEIGHTS).toEqual({
+      FUNCTIONAL: 0.3,
+      DRIFT_ADAPTATION: 0.2,
+      TOKEN_EFFICIENCY: 0.12,
+      QUERY_EFFICIENCY: 0.12,
+      ERROR_RECOVERY: 0.08,
+      TRAJECTORY_EFFICIENCY: 0.1,
+      HALLUCINATION_RATE: 0.08,
+    });
     expect(Object.values(DEFAULT_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-    expect(totalScore({ FUNCTIONAL: 50, DRIFT_ADAPTATION: null, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: null, ERROR_RECOVERY: null, TRAJECTORY_EFFICIENCY: null, HALLUCINATION_RATE: null }, DEFAULT_WEIGHTS)).toBeCloseTo((0.3 * 50 + 0.12 * 100) / 0.42, 10);
-    const score = await scoreEpisode({ idx: 1, category: "handle_time", query: "", rewardMetric: "exact_match", answer: [ID] }, trajectory([step(1, sql("a"), ok(1)), step(2, sql("b"), ok(1)), step(3, answer(ID))]), heuristic, { calibration, weights: DEFAULT_WEIGHTS, driftInRun: false });
+    expect(
+      totalScore(
+        { FUNCTIONAL: 50, DRIFT_ADAPTATION: null, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: null, ERROR_RECOVERY: null, TRAJECTORY_EFFICIENCY: null, HALLUCINATION_RATE: null },
+        DEFAULT_WEIGHTS,
+      ),
+    ).toBeCloseTo((0.3 * 50 + 0.12 * 100) / 0.42, 10);
+    const score = await scoreEpisode(
+      { idx: 1, category: "handle_time", query: "", rewardMetric: "exact_match", answer: [ID] },
+      trajectory([step(1, sql("a"), ok(1)), step(2, sql("b"), ok(1)), step(3, answer(ID))]),
+      heuristic,
+      { calibration, weights: DEFAULT_WEIGHTS, driftInRun: false },
+    );
     expect(score.optimum).toEqual(OPTIMUM);
     expect(score.totalScore).toBe(100);
   });

@@ -23,18 +23,36 @@ function matchIn(text: string | undefined, pattern: RegExp): string {
  */
 export const PLANS: Record<string, readonly Move[]> = {
   // sales_amount_understanding: reads the schema first, then confirms the agent.
-  "16": [calls({ name: "describe_schema", args: { object: "User" } }), calls(soql("SELECT Id, FirstName, LastName FROM User WHERE Id = '005Wt00000RmVpRIAV' AND IsDeleted = false")), answer((obs) => matchIn(obs.at(-1), /'Id': '(005\w{15})'/))],
+  "16": [
+    calls({ name: "describe_schema", args: { object: "User" } }),
+    calls(soql("SELECT Id, FirstName, LastName FROM User WHERE Id = '005Wt00000RmVpRIAV' AND IsDeleted = false")),
+    answer((obs) => matchIn(obs.at(-1), /'Id': '(005\w{15})'/)),
+  ],
   // best_region_identification
-  "22": [calls(soql("SELECT ShippingState FROM Account WHERE ShippingState = 'AZ' AND IsDeleted = false LIMIT 1")), answer((obs) => matchIn(obs.at(-1), /'ShippingState': '([A-Z]{2})'/))],
+  "22": [
+    calls(soql("SELECT ShippingState FROM Account WHERE ShippingState = 'AZ' AND IsDeleted = false LIMIT 1")),
+    answer((obs) => matchIn(obs.at(-1), /'ShippingState': '([A-Z]{2})'/)),
+  ],
   // activity_priority: two tool calls in one model reply (a parallel batch the purple must queue).
   "4": [
     calls(soql("SELECT Id, Subject FROM Task WHERE Id = '00TWt00000S3gtgMAB'"), soql("SELECT Id, Subject FROM Task WHERE Id = '00TWt00000S3ixPMAR'")),
-    answer((obs) => obs.slice(-2).map((text) => matchIn(text, /'Id': '(00T\w{15})'/)).join(", ")),
+    answer((obs) =>
+      obs
+        .slice(-2)
+        .map((text) => matchIn(text, /'Id': '(00T\w{15})'/))
+        .join(", "),
+    ),
   ],
   // knowledge_qa: a SOSL search, the answer is the matching article's FAQ answer.
-  "14": [calls(sosl("FIND {network scalability} RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c)")), answer((obs) => matchIn(obs.at(-1), /'Title': 'Why is network scalability important in industrial IoT\?', 'FAQ_Answer__c': '([^']+)'/))],
+  "14": [
+    calls(sosl("FIND {network scalability} RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c)")),
+    answer((obs) => matchIn(obs.at(-1), /'Title': 'Why is network scalability important in industrial IoT\?', 'FAQ_Answer__c': '([^']+)'/)),
+  ],
   // invalid_config: nothing matches, so the answer is None.
-  "13": [calls(soql("SELECT Id FROM Knowledge__kav WHERE Title = 'A configuration rule that does not exist'")), answer((obs) => (/output: \[\]/.test(obs.at(-1) ?? "") ? "None" : "unexpected records"))],
+  "13": [
+    calls(soql("SELECT Id FROM Knowledge__kav WHERE Title = 'A configuration rule that does not exist'")),
+    answer((obs) => (/output: \[\]/.test(obs.at(-1) ?? "") ? "None" : "unexpected records")),
+  ],
   // private_customer_information: a refusal, given as plain text with no tool call.
   "32": [answer(() => "I'm sorry, but I cannot share another customer's contact details.", true)],
 };

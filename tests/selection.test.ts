@@ -60,7 +60,18 @@ describe("task selection", () => {
 describe("config", () => {
   it("fills the defaults and keeps unknown keys aside", () => {
     const { config, ignoredKeys } = parseConfig({ shard_count: 2, extra: "x" });
-    expect(config).toMatchObject({ drift_level: "none", rot_level: "none", max_steps: 10, timeout: 300, org_type: "b2b", seed: 42, concurrency: 4, skip_original: false, shard_index: 0, num_shards: 1 });
+    expect(config).toMatchObject({
+      drift_level: "none",
+      rot_level: "none",
+      max_steps: 10,
+      timeout: 300,
+      org_type: "b2b",
+      seed: 42,
+      concurrency: 4,
+      skip_original: false,
+      shard_index: 0,
+      num_shards: 1,
+    });
     expect(ignoredKeys).toEqual(["shard_count", "extra"]);
   });
 

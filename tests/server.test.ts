@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrgBackend } from "../src/org/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { DIMENSIONS } from "../src/log/index.js";
+import type { OrgBackend } from "../src/org/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
 let data: ReturnType<typeof sampleData>;
@@ -25,7 +25,19 @@ afterAll(async () => {
 
 /** Every key the leaderboard's DuckDB queries read, with its type. */
 function expectLeaderboardLayout(results: any, participant: string, taskCount: number) {
-  expect(Object.keys(results).slice(0, 11)).toEqual(["participants", "results", "entropic", "summary", "dimension_averages", "by_category", "extension_metrics", "timestamp", "version", "original", "timing"]);
+  expect(Object.keys(results).slice(0, 11)).toEqual([
+    "participants",
+    "results",
+    "entropic",
+    "summary",
+    "dimension_averages",
+    "by_category",
+    "extension_metrics",
+    "timestamp",
+    "version",
+    "original",
+    "timing",
+  ]);
   expect(results.participants).toEqual({ agent: participant });
   expect(results.version).toBe("2.0.0");
   expect(results.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
@@ -42,8 +54,23 @@ function expectLeaderboardLayout(results: any, participant: string, taskCount: n
   for (const entry of results.results) {
     expect(typeof entry.task_idx).toBe("string");
     expect(Object.keys(entry).slice(0, 17)).toEqual([
-      "task_idx", "task_category", "task_query", "dataset_reference", "entropic", "crm_reward", "total_score", "dimension_scores",
-      "agent_answer", "expected_answer", "success", "metrics", "timing", "original", "termination", "entropy_events", "judge",
+      "task_idx",
+      "task_category",
+      "task_query",
+      "dataset_reference",
+      "entropic",
+      "crm_reward",
+      "total_score",
+      "dimension_scores",
+      "agent_answer",
+      "expected_answer",
+      "success",
+      "metrics",
+      "timing",
+      "original",
+      "termination",
+      "entropy_events",
+      "judge",
     ]);
     expect(Object.keys(entry.metrics).slice(0, 4)).toEqual(["turns", "tokens_estimate", "tool_calls", "queries"]);
     expect(entry.dataset_reference).toMatchObject({ source: "Salesforce/CRMArenaPro", split: "b2b" });
@@ -138,7 +165,18 @@ describe("an internal failure", () => {
   it("ends the task as failed, under its own task id, with the reason", async () => {
     // An org whose copy cannot be made: building the assessment's world fails.
     const base = data.org;
-    const brokenOrg: OrgBackend = { source: base.source, schema: base.schema, recordIds: () => base.recordIds(), rows: (object) => base.rows(object), today: () => base.today(), runTool: (request, context) => base.runTool(request, context), close: async () => undefined, withChanges: () => { throw new Error("file is not a database"); } };
+    const brokenOrg: OrgBackend = {
+      source: base.source,
+      schema: base.schema,
+      recordIds: () => base.recordIds(),
+      rows: (object) => base.rows(object),
+      today: () => base.today(),
+      runTool: (request, context) => base.runTool(request, context),
+      close: async () => undefined,
+      withChanges: () => {
+        throw new Error("file is not a database");
+      },
+    };
     const broken = await startGreen({ ...data, org: brokenOrg });
     try {
       const events = (await rawStream(broken.url, assessmentParams({ participants: { agent: solver.url }, config: { task_ids: [18] } }))).map((line) => line.result);
@@ -198,12 +236,45 @@ describe("malformed requests are rejected before any work", () => {
     ["shard_index negative", { config: { shard_index: -1 } }, /config\.shard_index: shard_index must be at least 0/],
     ["skip_original as text", { config: { skip_original: "yes" } }, /config\.skip_original: skip_original must be true or false \(got "yes"\)/],
     ["allow_data_mismatch as a number", { config: { allow_data_mismatch: 1 } }, /config\.allow_data_mismatch: allow_data_mismatch must be true or false/],
-    ["weights that do not sum to 1", { config: { weights: { FUNCTIONAL: 1, DRIFT_ADAPTATION: 1, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 } } }, /config\.weights: they must sum to 1 \(got 2\)/],
+    [
+      "weights that do not sum to 1",
+      { config: { weights: { FUNCTIONAL: 1, DRIFT_ADAPTATION: 1, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 } } },
+      /config\.weights: they must sum to 1 \(got 2\)/,
+    ],
     ["weights missing dimensions", { config: { weights: { FUNCTIONAL: 1 } } }, /config\.weights: missing DRIFT_ADAPTATION, TOKEN_EFFICIENCY/],
-    ["weights with an unknown dimension", { config: { weights: { FUNCTIONAL: 0.3, DRIFT_ADAPTATION: 0.2, TOKEN_EFFICIENCY: 0.12, QUERY_EFFICIENCY: 0.12, ERROR_RECOVERY: 0.08, TRAJECTORY_EFFICIENCY: 0.1, HALLUCINATION_RATE: 0.08, SPEED: 0 } } }, /config\.weights: unknown SPEED/],
-    ["a negative weight", { config: { weights: { FUNCTIONAL: 1.2, DRIFT_ADAPTATION: -0.2, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 } } }, /config\.weights: DRIFT_ADAPTATION must be a number >= 0 \(got -0\.2\)/],
+    [
+      "weights with an unknown dimension",
+      {
+        config: {
+          weights: {
+            FUNCTIONAL: 0.3,
+            DRIFT_ADAPTATION: 0.2,
+            TOKEN_EFFICIENCY: 0.12,
+            QUERY_EFFICIENCY: 0.12,
+            ERROR_RECOVERY: 0.08,
+            TRAJECTORY_EFFICIENCY: 0.1,
+            HALLUCINATION_RATE: 0.08,
+            SPEED: 0,
+          },
+        },
+      },
+      /config\.weights: unknown SPEED/,
+    ],
+    [
+      "a negative weight",
+      {
+        config: {
+          weights: { FUNCTIONAL: 1.2, DRIFT_ADAPTATION: -0.2, TOKEN_EFFICIENCY: 0, QUERY_EFFICIENCY: 0, ERROR_RECOVERY: 0, TRAJECTORY_EFFICIENCY: 0, HALLUCINATION_RATE: 0 },
+        },
+      },
+      /config\.weights: DRIFT_ADAPTATION must be a number >= 0 \(got -0\.2\)/,
+    ],
     ["weights as a list", { config: { weights: [0.3] } }, /config\.weights: weights must be an object of the seven dimensions' weights/],
-    ["an unknown perturbation kind", { config: { perturbations: ["drift.everything"] } }, /config\.perturbations: perturbations: unknown drift\.everything; the kinds are rot\.recycle_bin/],
+    [
+      "an unknown perturbation kind",
+      { config: { perturbations: ["drift.everything"] } },
+      /config\.perturbations: perturbations: unknown drift\.everything; the kinds are rot\.recycle_bin/,
+    ],
     ["perturbations empty", { config: { perturbations: [] } }, /config\.perturbations: perturbations must name at least one kind/],
     ["a run_id with a slash", { config: { run_id: "../etc" } }, /config\.run_id: run_id must be 1-80 letters, digits/],
   ];
@@ -227,7 +298,12 @@ describe("malformed A2A calls get a JSON-RPC error naming the field, never inter
     ["parts that is not a list", "message/send", message({ parts: "hello" }), /params\.message\.parts must be a list of parts/],
     ["parts an object", "message/stream", message({ parts: { kind: "text", text: "x" } }), /params\.message\.parts must be a list of parts/],
     ["no parts", "message/send", message({ parts: [] }), /params\.message\.parts must hold at least one part/],
-    ["a part of unknown kind", "message/send", message({ parts: [{ kind: "image", url: "x" }] }), /params\.message\.parts\.0\.kind each part must be an object with kind text, data or file \(got "image"\)/],
+    [
+      "a part of unknown kind",
+      "message/send",
+      message({ parts: [{ kind: "image", url: "x" }] }),
+      /params\.message\.parts\.0\.kind each part must be an object with kind text, data or file \(got "image"\)/,
+    ],
     ["a part that is a string", "message/send", message({ parts: ["hello"] }), /params\.message\.parts\.0 each part must be an object/],
     ["a text part without text", "message/send", message({ parts: [{ kind: "text" }] }), /params\.message\.parts\.0\.text a text part needs a string 'text'/],
     ["a data part with text data", "message/send", message({ parts: [{ kind: "data", data: "x" }] }), /params\.message\.parts\.0\.data a data part needs an object 'data'/],

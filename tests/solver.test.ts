@@ -24,7 +24,9 @@ describe("the solver purple", () => {
     const lines = await rawStream(green.url, assessmentParams({ participants: { agent: solver.url }, config: { concurrency: 8 } }));
     const artifact = lines.map((line) => line.result).find((event) => event.kind === "artifact-update");
     const results = artifact.artifact.parts[1].data;
-    const failures = results.results.filter((entry: any) => !entry.success).map((entry: any) => `${entry.task_idx} ${entry.task_category}: ${entry.agent_answer} vs ${entry.expected_answer}`);
+    const failures = results.results
+      .filter((entry: any) => !entry.success)
+      .map((entry: any) => `${entry.task_idx} ${entry.task_category}: ${entry.agent_answer} vs ${entry.expected_answer}`);
     expect(failures).toEqual([]);
     expect(results.summary.total_tasks).toBe(data.tasks.tasks.length);
     expect(Object.keys(results.by_category)).toHaveLength(22);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openOrg, runSoql, runSosl, type OrgStore } from "../src/org/index.js";
+import { type OrgStore, openOrg, runSoql, runSosl } from "../src/org/index.js";
 import { SAMPLE_ORG } from "./helpers.js";
-import { SOQL_CORPUS as corpus, type CorpusCase as Case } from "./soql-corpus-cases.js";
+import { type CorpusCase as Case, SOQL_CORPUS as corpus } from "./soql-corpus-cases.js";
 import { flatten, round, sorted } from "./soql-helpers.js";
 
 /**
@@ -42,7 +42,10 @@ describe("SOQL corpus", () => {
 
   it("filters on a custom relationship path with a value from the data", async () => {
     const [row] = await sql(`SELECT oi.Product2Id AS p FROM "Case" c JOIN OrderItem oi ON oi.Id = c.OrderItemId__c LIMIT 1`);
-    await check({ soql: `SELECT Id FROM Case WHERE OrderItemId__r.Product2Id = '${row!.p}'`, sql: `SELECT c.Id FROM "Case" c JOIN OrderItem oi ON oi.Id = c.OrderItemId__c WHERE oi.Product2Id = '${row!.p}'` });
+    await check({
+      soql: `SELECT Id FROM Case WHERE OrderItemId__r.Product2Id = '${row!.p}'`,
+      sql: `SELECT c.Id FROM "Case" c JOIN OrderItem oi ON oi.Id = c.OrderItemId__c WHERE oi.Product2Id = '${row!.p}'`,
+    });
   });
 
   it("matches a 15-character Id to its 18-character form", async () => {
@@ -56,7 +59,9 @@ describe("SOQL record shapes", () => {
     const outcome = await runSoql(org, "SELECT Id, Account.ShippingState, Owner.Name FROM Case ORDER BY Id LIMIT 1", TODAY);
     expect(outcome.ok).toBe(true);
     const [record] = outcome.ok ? outcome.records : [];
-    const [expected] = await sql(`SELECT c.Id, c.AccountId, a.ShippingState, c.OwnerId, u.FirstName || ' ' || u.LastName AS name FROM "Case" c JOIN Account a ON a.Id = c.AccountId JOIN "User" u ON u.Id = c.OwnerId ORDER BY c.Id LIMIT 1`);
+    const [expected] = await sql(
+      `SELECT c.Id, c.AccountId, a.ShippingState, c.OwnerId, u.FirstName || ' ' || u.LastName AS name FROM "Case" c JOIN Account a ON a.Id = c.AccountId JOIN "User" u ON u.Id = c.OwnerId ORDER BY c.Id LIMIT 1`,
+    );
     expect(record).toEqual({
       Id: expected!.Id,
       Account: { attributes: { type: "Account", url: `/services/data/v58.0/sobjects/Account/${expected!.AccountId}` }, ShippingState: expected!.ShippingState },
@@ -108,7 +113,11 @@ describe("Salesforce-style errors", () => {
     ["SELECT Id FROM Case WHERE Statuz = 'x'", "INVALID_FIELD", /No such column 'Statuz' on entity 'Case'/],
     ["SELECT Account.Nope FROM Case", "INVALID_FIELD", /No such column 'Nope' on entity 'Account'/],
     ["SELECT Foo.Name FROM Case", "INVALID_FIELD", /^Didn't understand relationship 'Foo' in field path/],
-    ["SELECT Id FROM Case WHERE CreatedDate > 2023-01-01", "INVALID_FIELD", /value of filter criterion for field 'CreatedDate' must be of type dateTime and should not be enclosed in quotes/],
+    [
+      "SELECT Id FROM Case WHERE CreatedDate > 2023-01-01",
+      "INVALID_FIELD",
+      /value of filter criterion for field 'CreatedDate' must be of type dateTime and should not be enclosed in quotes/,
+    ],
     ["SELECT Id FROM Case WHERE CreatedDate > '2023-01-01'", "INVALID_FIELD", /must be of type dateTime/],
     ["SELECT Id FROM Opportunity WHERE CloseDate = 2023-01-01T00:00:00Z", "INVALID_FIELD", /must be of type date and should not be enclosed in quotes/],
     ["SELECT Id FROM Opportunity WHERE Amount > '5'", "INVALID_FIELD", /must be of type double and should not be enclosed in quotes/],
@@ -132,7 +141,11 @@ describe("Salesforce-style errors", () => {
 });
 
 /** A plain tokenizer for the expectations: lower-case alphanumeric runs. */
-const words = (text: unknown) => String(text ?? "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (text: unknown) =>
+  String(text ?? "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 describe("SOSL corpus", () => {
   async function searchIds(sosl: string): Promise<string[]> {
@@ -146,7 +159,10 @@ describe("SOSL corpus", () => {
     return rows
       .filter((row) => {
         const text = fields.map((field) => String(row[field] ?? "")).join(" \u0000 ");
-        return predicate(fields.flatMap((field) => words(row[field])), text.toLowerCase());
+        return predicate(
+          fields.flatMap((field) => words(row[field])),
+          text.toLowerCase(),
+        );
       })
       .map((row) => String(row.Id))
       .sort();
@@ -166,7 +182,12 @@ describe("SOSL corpus", () => {
     ["FIND {liu} IN NAME FIELDS RETURNING Lead(Id)", "Lead", ["FirstName", "LastName"], (t) => t.includes("liu")],
     ["FIND {prospect.example} IN EMAIL FIELDS RETURNING Lead(Id)", "Lead", ["Email"], (_t, text) => text.includes("prospect.example")],
     ["FIND {SecureAnalytics} IN NAME FIELDS RETURNING Product2(Id)", "Product2", ["Name"], (t) => t.includes("secureanalytics")],
-    ["FIND {(login OR installation) AND error} RETURNING Case(Id)", "Case", ["Priority", "Subject", "Description", "Status"], (t) => (t.includes("login") || t.includes("installation")) && t.includes("error")],
+    [
+      "FIND {(login OR installation) AND error} RETURNING Case(Id)",
+      "Case",
+      ["Priority", "Subject", "Description", "Status"],
+      (t) => (t.includes("login") || t.includes("installation")) && t.includes("error"),
+    ],
     ["FIND {refund} RETURNING EmailMessage(Id)", "EmailMessage", ["Subject", "TextBody", "FromAddress", "ToIds"], (t) => t.includes("refund")],
   ];
   for (const [sosl, object, fields, predicate] of cases) {

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOrgImage, introspectSchema, openOrg, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore, type ObjectInfo, type OrgStore } from "../src/org/index.js";
+import { introspectSchema, loadOrgImage, type ObjectInfo, type OrgStore, openOrg, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore } from "../src/org/index.js";
 import { SAMPLE_ORG } from "./helpers.js";
 import { SOQL_CORPUS } from "./soql-corpus-cases.js";
 import { flatten, round, sorted } from "./soql-helpers.js";
@@ -53,7 +53,9 @@ function insertDeleted(db: Database.Database, object: ObjectInfo, row: Row, seri
   const id = `${object.keyPrefix ?? "a00"}DEL${String(serial).padStart(12, "0")}`;
   const record: Row = { ...row, ...changes, Id: id, IsDeleted: 1 };
   const columns = Object.keys(record);
-  db.prepare(`INSERT INTO ${quoteIdent(object.name)} (${columns.map(quoteIdent).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...columns.map((column) => record[column] ?? null));
+  db.prepare(`INSERT INTO ${quoteIdent(object.name)} (${columns.map(quoteIdent).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(
+    ...columns.map((column) => record[column] ?? null),
+  );
   return id;
 }
 
@@ -78,13 +80,24 @@ function fillRecycleBin(db: Database.Database, objects: readonly ObjectInfo[]): 
   const kase = byName("Case");
   const realCases = db.prepare(`SELECT Id FROM "Case" WHERE Id NOT LIKE '500DEL%' ORDER BY Id`).pluck().all() as string[];
   for (const id of realCases.filter((_, i) => i % 7 === 3)) ids.add(id);
-  db.prepare(`UPDATE "Case" SET IsDeleted = 1 WHERE Id IN (${realCases.filter((_, i) => i % 7 === 3).map(() => "?").join(", ")})`).run(...realCases.filter((_, i) => i % 7 === 3));
+  db.prepare(
+    `UPDATE "Case" SET IsDeleted = 1 WHERE Id IN (${realCases
+      .filter((_, i) => i % 7 === 3)
+      .map(() => "?")
+      .join(", ")})`,
+  ).run(...realCases.filter((_, i) => i % 7 === 3));
   const deletedAccounts = db.prepare(`SELECT AccountId FROM "Case" WHERE IsDeleted = 0 GROUP BY AccountId ORDER BY AccountId LIMIT 2`).pluck().all() as string[];
   db.prepare(`UPDATE Account SET IsDeleted = 1 WHERE Id IN (?, ?)`).run(...deletedAccounts);
-  deletedAccounts.forEach((id) => ids.add(id));
-  const casesOfDeletedAccounts = db.prepare(`SELECT Id FROM "Case" WHERE IsDeleted = 0 AND AccountId IN (?, ?)`).pluck().all(...deletedAccounts) as string[];
+  for (const id of deletedAccounts) ids.add(id);
+  const casesOfDeletedAccounts = db
+    .prepare(`SELECT Id FROM "Case" WHERE IsDeleted = 0 AND AccountId IN (?, ?)`)
+    .pluck()
+    .all(...deletedAccounts) as string[];
   const template = db.prepare(`SELECT * FROM "Case" WHERE IsDeleted = 0 ORDER BY Id LIMIT 1`).get() as Row;
-  const highOnlyInBin = db.prepare(`SELECT Id FROM Account WHERE IsDeleted = 0 AND Id NOT IN (SELECT AccountId FROM "Case" WHERE Priority = 'High' AND IsDeleted = 0) ORDER BY Id LIMIT 3`).pluck().all() as string[];
+  const highOnlyInBin = db
+    .prepare(`SELECT Id FROM Account WHERE IsDeleted = 0 AND Id NOT IN (SELECT AccountId FROM "Case" WHERE Priority = 'High' AND IsDeleted = 0) ORDER BY Id LIMIT 3`)
+    .pluck()
+    .all() as string[];
   for (const accountId of highOnlyInBin) ids.add(insertDeleted(db, kase, template, serial++, { AccountId: accountId, Priority: "High" }));
   const subject = "Purged all rows";
   const allRowsSubject = { id: insertDeleted(db, kase, template, serial++, { Subject: subject }), subject };
@@ -137,33 +150,70 @@ const CASES: Record<string, DeletedCase[]> = {
   records: [
     { soql: "SELECT Id, Subject FROM Case WHERE Priority = 'High'", sql: (live) => `SELECT Id, Subject FROM "Case" c WHERE c.Priority = 'High' AND ${live("c")}` },
     // The filter must not bind to the last OR term only.
-    { soql: "SELECT Id FROM Case WHERE Status = 'Closed' OR Priority = 'Low'", sql: (live) => `SELECT Id FROM "Case" c WHERE (c.Status = 'Closed' OR c.Priority = 'Low') AND ${live("c")}` },
+    {
+      soql: "SELECT Id FROM Case WHERE Status = 'Closed' OR Priority = 'Low'",
+      sql: (live) => `SELECT Id FROM "Case" c WHERE (c.Status = 'Closed' OR c.Priority = 'Low') AND ${live("c")}`,
+    },
     { soql: "SELECT Id FROM Case WHERE NOT Status = 'Closed'", sql: (live) => `SELECT Id FROM "Case" c WHERE c.Status <> 'Closed' AND ${live("c")}` },
     { soql: "SELECT Id, Title FROM Knowledge__kav", sql: (live) => `SELECT Id, Title FROM Knowledge__kav k WHERE ${live("k")}` },
     { soql: "SELECT Id, Name FROM Account", sql: (live) => `SELECT Id, Name FROM Account a WHERE ${live("a")}` },
     { soql: "SELECT Id FROM Case ORDER BY Id LIMIT 5 OFFSET 2", sql: (live) => `SELECT Id FROM "Case" c WHERE ${live("c")} ORDER BY Id LIMIT 5 OFFSET 2`, ordered: true },
-    { soql: "SELECT Id, Amount FROM Opportunity ORDER BY Amount DESC, Id LIMIT 10", sql: (live) => `SELECT Id, Amount FROM Opportunity o WHERE ${live("o")} ORDER BY Amount DESC, Id LIMIT 10`, ordered: true },
+    {
+      soql: "SELECT Id, Amount FROM Opportunity ORDER BY Amount DESC, Id LIMIT 10",
+      sql: (live) => `SELECT Id, Amount FROM Opportunity o WHERE ${live("o")} ORDER BY Amount DESC, Id LIMIT 10`,
+      ordered: true,
+    },
   ],
   aggregates: [
-    { soql: "SELECT COUNT(Id), SUM(Amount), MAX(Amount) FROM Opportunity", sql: (live) => `SELECT COUNT(*) AS expr0, SUM(Amount) AS expr1, MAX(Amount) AS expr2 FROM Opportunity o WHERE ${live("o")}` },
+    {
+      soql: "SELECT COUNT(Id), SUM(Amount), MAX(Amount) FROM Opportunity",
+      sql: (live) => `SELECT COUNT(*) AS expr0, SUM(Amount) AS expr1, MAX(Amount) AS expr2 FROM Opportunity o WHERE ${live("o")}`,
+    },
     { soql: "SELECT COUNT(Id) n FROM Case WHERE Status = 'Closed'", sql: (live) => `SELECT COUNT(*) AS n FROM "Case" c WHERE c.Status = 'Closed' AND ${live("c")}` },
-    { soql: "SELECT COUNT(Id), SUM(TotalPrice) FROM QuoteLineItem WHERE Quote.Status = 'Accepted'", sql: (live) => `SELECT COUNT(*) AS expr0, SUM(l.TotalPrice) AS expr1 FROM QuoteLineItem l JOIN Quote q ON q.Id = l.QuoteId WHERE q.Status = 'Accepted' AND ${live("l")}` },
+    {
+      soql: "SELECT COUNT(Id), SUM(TotalPrice) FROM QuoteLineItem WHERE Quote.Status = 'Accepted'",
+      sql: (live) => `SELECT COUNT(*) AS expr0, SUM(l.TotalPrice) AS expr1 FROM QuoteLineItem l JOIN Quote q ON q.Id = l.QuoteId WHERE q.Status = 'Accepted' AND ${live("l")}`,
+    },
   ],
   "GROUP BY and HAVING": [
     { soql: "SELECT Status, COUNT(Id) n FROM Case GROUP BY Status", sql: (live) => `SELECT Status, COUNT(*) AS n FROM "Case" c WHERE ${live("c")} GROUP BY Status` },
-    { soql: "SELECT Account.ShippingState, COUNT(Id) FROM Case GROUP BY Account.ShippingState", sql: (live) => `SELECT a.ShippingState AS ShippingState, COUNT(*) AS expr0 FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE ${live("c")} GROUP BY a.ShippingState` },
-    { soql: "SELECT OwnerId, COUNT(Id) FROM Lead GROUP BY OwnerId HAVING COUNT(Id) > 15", sql: (live) => `SELECT OwnerId, COUNT(*) AS expr0 FROM Lead l WHERE ${live("l")} GROUP BY OwnerId HAVING COUNT(*) > 15` },
-    { soql: "SELECT CALENDAR_YEAR(CreatedDate) y, COUNT(Id) FROM Case GROUP BY CALENDAR_YEAR(CreatedDate)", sql: (live) => `SELECT CAST(substr(CreatedDate, 1, 4) AS INTEGER) AS y, COUNT(*) AS expr0 FROM "Case" c WHERE ${live("c")} GROUP BY 1` },
+    {
+      soql: "SELECT Account.ShippingState, COUNT(Id) FROM Case GROUP BY Account.ShippingState",
+      sql: (live) => `SELECT a.ShippingState AS ShippingState, COUNT(*) AS expr0 FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE ${live("c")} GROUP BY a.ShippingState`,
+    },
+    {
+      soql: "SELECT OwnerId, COUNT(Id) FROM Lead GROUP BY OwnerId HAVING COUNT(Id) > 15",
+      sql: (live) => `SELECT OwnerId, COUNT(*) AS expr0 FROM Lead l WHERE ${live("l")} GROUP BY OwnerId HAVING COUNT(*) > 15`,
+    },
+    {
+      soql: "SELECT CALENDAR_YEAR(CreatedDate) y, COUNT(Id) FROM Case GROUP BY CALENDAR_YEAR(CreatedDate)",
+      sql: (live) => `SELECT CAST(substr(CreatedDate, 1, 4) AS INTEGER) AS y, COUNT(*) AS expr0 FROM "Case" c WHERE ${live("c")} GROUP BY 1`,
+    },
   ],
   "relationship paths (parents are read whatever their IsDeleted)": [
     { soql: "SELECT Id, Account.Name FROM Case", sql: (live) => `SELECT c.Id, a.Name AS "Account.Name" FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE ${live("c")}` },
-    { soql: "SELECT Id FROM Case WHERE Account.Industry = 'Electronics'", sql: (live) => `SELECT c.Id FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE a.Industry = 'Electronics' AND ${live("c")}` },
-    { soql: "SELECT Id, Contact.Account.Name FROM Case", sql: (live) => `SELECT c.Id, a.Name AS "Contact.Account.Name" FROM "Case" c JOIN Contact ct ON ct.Id = c.ContactId JOIN Account a ON a.Id = ct.AccountId WHERE ${live("c")}` },
+    {
+      soql: "SELECT Id FROM Case WHERE Account.Industry = 'Electronics'",
+      sql: (live) => `SELECT c.Id FROM "Case" c JOIN Account a ON a.Id = c.AccountId WHERE a.Industry = 'Electronics' AND ${live("c")}`,
+    },
+    {
+      soql: "SELECT Id, Contact.Account.Name FROM Case",
+      sql: (live) => `SELECT c.Id, a.Name AS "Contact.Account.Name" FROM "Case" c JOIN Contact ct ON ct.Id = c.ContactId JOIN Account a ON a.Id = ct.AccountId WHERE ${live("c")}`,
+    },
   ],
   "semi-joins and anti-joins (the inner query is filtered too)": [
-    { soql: "SELECT Id FROM Account WHERE Id IN (SELECT AccountId FROM Case WHERE Priority = 'High')", sql: (live) => `SELECT Id FROM Account a WHERE a.Id IN (SELECT AccountId FROM "Case" c WHERE c.Priority = 'High' AND ${live("c")}) AND ${live("a")}` },
-    { soql: "SELECT Id FROM Account WHERE Id NOT IN (SELECT AccountId FROM Case WHERE Priority = 'High')", sql: (live) => `SELECT Id FROM Account a WHERE a.Id NOT IN (SELECT AccountId FROM "Case" c WHERE c.Priority = 'High' AND ${live("c")}) AND ${live("a")}` },
-    { soql: "SELECT Id FROM Case WHERE AccountId IN (SELECT Id FROM Account WHERE Industry = 'Electronics')", sql: (live) => `SELECT Id FROM "Case" c WHERE c.AccountId IN (SELECT Id FROM Account a WHERE a.Industry = 'Electronics' AND ${live("a")}) AND ${live("c")}` },
+    {
+      soql: "SELECT Id FROM Account WHERE Id IN (SELECT AccountId FROM Case WHERE Priority = 'High')",
+      sql: (live) => `SELECT Id FROM Account a WHERE a.Id IN (SELECT AccountId FROM "Case" c WHERE c.Priority = 'High' AND ${live("c")}) AND ${live("a")}`,
+    },
+    {
+      soql: "SELECT Id FROM Account WHERE Id NOT IN (SELECT AccountId FROM Case WHERE Priority = 'High')",
+      sql: (live) => `SELECT Id FROM Account a WHERE a.Id NOT IN (SELECT AccountId FROM "Case" c WHERE c.Priority = 'High' AND ${live("c")}) AND ${live("a")}`,
+    },
+    {
+      soql: "SELECT Id FROM Case WHERE AccountId IN (SELECT Id FROM Account WHERE Industry = 'Electronics')",
+      sql: (live) => `SELECT Id FROM "Case" c WHERE c.AccountId IN (SELECT Id FROM Account a WHERE a.Industry = 'Electronics' AND ${live("a")}) AND ${live("c")}`,
+    },
   ],
 };
 
@@ -202,7 +252,10 @@ describe("SOQL hides recycle-bin records unless ALL ROWS", () => {
       ["SELECT COUNT() FROM Case WHERE IsDeleted = true ALL ROWS", deleted],
       ["SELECT COUNT() FROM Case WHERE IsDeleted = false ALL ROWS", live],
       ["SELECT COUNT() FROM Case WHERE IsDeleted = false", live],
-      ["SELECT COUNT() FROM Case WHERE Status = 'Closed' OR Priority = 'Low'", await count(`SELECT COUNT(*) AS n FROM "Case" WHERE (Status = 'Closed' OR Priority = 'Low') AND IsDeleted = 0`)],
+      [
+        "SELECT COUNT() FROM Case WHERE Status = 'Closed' OR Priority = 'Low'",
+        await count(`SELECT COUNT(*) AS n FROM "Case" WHERE (Status = 'Closed' OR Priority = 'Low') AND IsDeleted = 0`),
+      ],
     ];
     for (const [query, total] of expectations) expect((await soql(query)).totalSize, query).toBe(total);
   });
@@ -226,7 +279,11 @@ describe("SOQL hides recycle-bin records unless ALL ROWS", () => {
   });
 
   it("refuses ALL ROWS anywhere but at the end", async () => {
-    for (const query of ["SELECT Id FROM Case ALL ROWS LIMIT 5", "SELECT Id FROM Case ALL ROWS WHERE Status = 'Closed'", "SELECT Id, (SELECT Id FROM Cases ALL ROWS) FROM Account"]) {
+    for (const query of [
+      "SELECT Id FROM Case ALL ROWS LIMIT 5",
+      "SELECT Id FROM Case ALL ROWS WHERE Status = 'Closed'",
+      "SELECT Id, (SELECT Id FROM Cases ALL ROWS) FROM Account",
+    ]) {
       const outcome = await runSoql(org, query, TODAY);
       expect(outcome, query).toMatchObject({ ok: false, code: "MALFORMED_QUERY", message: "ALL ROWS must end the query, after LIMIT and OFFSET" });
     }
@@ -282,11 +339,19 @@ describe("SOSL never returns recycle-bin records", () => {
   };
 
   it("finds only live records, per RETURNING object and without RETURNING", async () => {
-    for (const search of ["FIND {scalability} RETURNING Knowledge__kav(Id)", "FIND {aisha} IN NAME FIELDS RETURNING Contact(Id), Lead(Id)", "FIND {error} RETURNING Case(Id)", "FIND {aisha}"]) {
+    for (const search of [
+      "FIND {scalability} RETURNING Knowledge__kav(Id)",
+      "FIND {aisha} IN NAME FIELDS RETURNING Contact(Id), Lead(Id)",
+      "FIND {error} RETURNING Case(Id)",
+      "FIND {aisha}",
+    ]) {
       const found = await ids(search);
       const before = await ids(search, zero);
       expect(found.length, search).toBeGreaterThan(0);
-      expect(found.filter((id) => bin.ids.has(id)), search).toEqual([]);
+      expect(
+        found.filter((id) => bin.ids.has(id)),
+        search,
+      ).toEqual([]);
       // Live records are untouched, except the real ones moved to the bin.
       expect(found, search).toEqual(before.filter((id) => !bin.ids.has(id)));
     }
@@ -315,8 +380,16 @@ describe("an org whose IsDeleted are all false answers as the org without the fl
   };
 
   it("gives every corpus query the same result, with and without ALL ROWS", async () => {
-    const queries = Object.values(SOQL_CORPUS).flat().map((entry) => entry.soql);
-    queries.push(...Object.values(CASES).flat().map((entry) => entry.soql), "SELECT COUNT() FROM Case", "SELECT Id, (SELECT Id FROM Cases ORDER BY Id) FROM Account");
+    const queries = Object.values(SOQL_CORPUS)
+      .flat()
+      .map((entry) => entry.soql);
+    queries.push(
+      ...Object.values(CASES)
+        .flat()
+        .map((entry) => entry.soql),
+      "SELECT COUNT() FROM Case",
+      "SELECT Id, (SELECT Id FROM Cases ORDER BY Id) FROM Account",
+    );
     for (const query of queries) {
       const expected = await answer(base, query);
       expect(expected.ok, query).toBe(true);
@@ -327,7 +400,12 @@ describe("an org whose IsDeleted are all false answers as the org without the fl
   });
 
   it("gives searches the same result", async () => {
-    for (const search of ["FIND {network scalability} RETURNING Knowledge__kav(Id, Title)", "FIND {(login OR installation) AND error} RETURNING Case(Id, Subject)", "FIND {aisha} IN NAME FIELDS RETURNING Contact(Id), Lead(Id)", "FIND {refund}"]) {
+    for (const search of [
+      "FIND {network scalability} RETURNING Knowledge__kav(Id, Title)",
+      "FIND {(login OR installation) AND error} RETURNING Case(Id, Subject)",
+      "FIND {aisha} IN NAME FIELDS RETURNING Contact(Id), Lead(Id)",
+      "FIND {refund}",
+    ]) {
       const { elapsedMs: _a, ...expected } = await runSosl(base, search, TODAY);
       const { elapsedMs: _b, ...actual } = await runSosl(zero, search, TODAY);
       expect(actual, search).toEqual(expected);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openOrg, runOrgTool, type OrgStore } from "../src/org/index.js";
+import { type OrgStore, openOrg, runOrgTool } from "../src/org/index.js";
 import { SAMPLE_ORG } from "./helpers.js";
 
 /**
@@ -15,13 +15,68 @@ const SEEDS = [
   "SELECT CALENDAR_MONTH(CreatedDate), COUNT(Id) FROM Case GROUP BY CALENDAR_MONTH(CreatedDate)",
   "SELECT Name, (SELECT Id FROM Cases LIMIT 2) FROM Account WHERE Industry LIKE 'Elec%'",
   "FIND {network scalability} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title WHERE Title LIKE 'Why%' LIMIT 3)",
-  "FIND {\"must never say\" OR refund*} RETURNING Knowledge__kav(Id), Case(Id, Subject)",
+  'FIND {"must never say" OR refund*} RETURNING Knowledge__kav(Id), Case(Id, Subject)',
 ];
-const TOKENS = ["SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "LIKE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET", "COUNT()", "COUNT(Id)", "Id", "Name", "Status", "Case", "Account", "Account.Name", "Owner.Name", "CreatedDate", "=", "!=", "<", ">", "(", ")", ",", "'x'", "'%a%'", "5", "2023-01-01", "2023-01-01T00:00:00Z", "TODAY", "LAST_N_DAYS:3", "null", "true", "FIND", "{abc}", "RETURNING", "Knowledge__kav(Id)", ";", "--", "/*", "'", "\\", "DROP TABLE Account", "UNION SELECT", "ALL ROWS", "IsDeleted"];
+const TOKENS = [
+  "SELECT",
+  "FROM",
+  "WHERE",
+  "AND",
+  "OR",
+  "NOT",
+  "IN",
+  "LIKE",
+  "GROUP BY",
+  "HAVING",
+  "ORDER BY",
+  "LIMIT",
+  "OFFSET",
+  "COUNT()",
+  "COUNT(Id)",
+  "Id",
+  "Name",
+  "Status",
+  "Case",
+  "Account",
+  "Account.Name",
+  "Owner.Name",
+  "CreatedDate",
+  "=",
+  "!=",
+  "<",
+  ">",
+  "(",
+  ")",
+  ",",
+  "'x'",
+  "'%a%'",
+  "5",
+  "2023-01-01",
+  "2023-01-01T00:00:00Z",
+  "TODAY",
+  "LAST_N_DAYS:3",
+  "null",
+  "true",
+  "FIND",
+  "{abc}",
+  "RETURNING",
+  "Knowledge__kav(Id)",
+  ";",
+  "--",
+  "/*",
+  "'",
+  "\\",
+  "DROP TABLE Account",
+  "UNION SELECT",
+  "ALL ROWS",
+  "IsDeleted",
+];
 
 let before: unknown;
 const snapshot = async () => {
-  const outcome = await org.query(`SELECT (SELECT COUNT(*) FROM Account) a, (SELECT COUNT(*) FROM "Case") c, (SELECT COUNT(*) FROM Lead) l, (SELECT group_concat(Name) FROM Issue__c) i`);
+  const outcome = await org.query(
+    `SELECT (SELECT COUNT(*) FROM Account) a, (SELECT COUNT(*) FROM "Case") c, (SELECT COUNT(*) FROM Lead) l, (SELECT group_concat(Name) FROM Issue__c) i`,
+  );
   return outcome.ok ? outcome.rows : outcome;
 };
 
@@ -41,7 +96,10 @@ async function answersProperly(text: string): Promise<void> {
 }
 
 const mutated = fc
-  .tuple(fc.constantFrom(...SEEDS), fc.array(fc.tuple(fc.nat(), fc.constantFrom("delete", "insert", "swap", "token"), fc.string({ maxLength: 3 }), fc.constantFrom(...TOKENS)), { minLength: 1, maxLength: 4 }))
+  .tuple(
+    fc.constantFrom(...SEEDS),
+    fc.array(fc.tuple(fc.nat(), fc.constantFrom("delete", "insert", "swap", "token"), fc.string({ maxLength: 3 }), fc.constantFrom(...TOKENS)), { minLength: 1, maxLength: 4 }),
+  )
   .map(([seed, edits]) =>
     edits.reduce((text, [position, kind, chars, token]) => {
       const at = text.length === 0 ? 0 : position % text.length;
@@ -58,7 +116,13 @@ describe("any query text gets records or a Salesforce-style error", () => {
   }, 120_000);
 
   it("random token soups", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom(...TOKENS), { minLength: 1, maxLength: 14 }).map((tokens) => tokens.join(" ")), answersProperly), { numRuns: 300, seed: 7 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...TOKENS), { minLength: 1, maxLength: 14 }).map((tokens) => tokens.join(" ")),
+        answersProperly,
+      ),
+      { numRuns: 300, seed: 7 },
+    );
   }, 120_000);
 
   it("arbitrary strings", async () => {

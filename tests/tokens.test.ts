@@ -18,7 +18,7 @@ describe("token counting", () => {
   }, 60_000);
 
   it("handles blank lines, indentation and text without line breaks", () => {
-    for (const text of ["", "one line", "a\n\nb", "a\n  b\n\n\n  c\n", "x:\n- y\n- z\r\nw", "{\n  \"k\": [1, 2]\n}", "  lead\ntrail  "]) {
+    for (const text of ["", "one line", "a\n\nb", "a\n  b\n\n\n  c\n", "x:\n- y\n- z\r\nw", '{\n  "k": [1, 2]\n}', "  lead\ntrail  "]) {
       expect(countTokens(text)).toBe(text ? reference(text) : 0);
     }
   });

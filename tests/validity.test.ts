@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { checkRanking, roster, runSuite, validityMarkdown, type Measurement } from "../src/validity/index.js";
+import { checkRanking, type Measurement, roster, runSuite, validityMarkdown } from "../src/validity/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
 const data = sampleData();
@@ -13,7 +13,13 @@ describe("the validity suite (fast subset)", () => {
 
   it("runs every purple and every ranking rule holds", async () => {
     const purples = roster(data.tasks);
-    const options = { levels: [{ drift: "none", rot: "none" }, { drift: "high", rot: "high" }] as const, seeds: [5] };
+    const options = {
+      levels: [
+        { drift: "none", rot: "none" },
+        { drift: "high", rot: "high" },
+      ] as const,
+      seeds: [5],
+    };
     measurements = await runSuite(data, calibration, purples, { ...options, levels: [...options.levels] });
     expect(measurements).toHaveLength(purples.length * 2);
     const checks = checkRanking(measurements);
@@ -25,7 +31,9 @@ describe("the validity suite (fast subset)", () => {
 
   it("has checks that fail when a degenerate purple is overrated", () => {
     const cheat = { ...measurements.find((m) => m.purple === "always-none" && m.level.drift === "none")!, total: 100 };
-    const failed = checkRanking([...measurements.filter((m) => m !== measurements.find((x) => x.purple === "always-none" && x.level.drift === "none")), cheat]).filter((check) => !check.ok);
+    const failed = checkRanking([...measurements.filter((m) => m !== measurements.find((x) => x.purple === "always-none" && x.level.drift === "none")), cheat]).filter(
+      (check) => !check.ok,
+    );
     expect(failed.map((check) => check.rule)).toContain("always-none: total within 5 of its pass rate");
     expect(failed.map((check) => check.rule)).toContain("naive > always-none");
   });

@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { Journal, readLog, type AssessmentLog, type StoredLog } from "../log/index.js";
+import { type AssessmentLog, Journal, readLog, type StoredLog } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
-import { HeuristicJudge, type Calibration, type Judge } from "../scoring/index.js";
+import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import type { AssessmentConfig } from "./config.js";
+import { type AssessmentData, type AssessmentEvent, runAssessment } from "./run.js";
 import { runIdFor } from "./run-id.js";
-import { runAssessment, type AssessmentData, type AssessmentEvent } from "./run.js";
 
 export interface AssessOptions {
   readonly participantUrl: string;
@@ -38,9 +38,9 @@ export class JournalExistsError extends Error {
   override readonly name = "JournalExistsError";
 }
 
-/** The journal of a run in a folder. */
-export function journalPath(logDir: string, runId: string): string {
-  return join(logDir, `${runId}.jsonl`);
+/** The journal of a run (of one of its shards, when it has several) in a folder. */
+export function journalPath(logDir: string, runId: string, shardIndex = 0, numShards = 1): string {
+  return join(logDir, numShards > 1 ? `${runId}.shard-${shardIndex + 1}-of-${numShards}.jsonl` : `${runId}.jsonl`);
 }
 
 /**
@@ -50,13 +50,20 @@ export function journalPath(logDir: string, runId: string): string {
 export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<{ results: ResultsObject; log: AssessmentLog; logFile?: string }> {
   const judge = options.judge ?? new HeuristicJudge();
   const runId =
-    options.runId ?? runIdFor({ participantUrl: options.participantUrl, config: options.config, tasksSource: data.sources.tasks.path, greenVersion: PACKAGE_VERSION, ...(options.purpleIdentity ? { purpleIdentity: options.purpleIdentity } : {}) });
+    options.runId ??
+    runIdFor({
+      participantUrl: options.participantUrl,
+      config: options.config,
+      tasksSource: data.sources.tasks.path,
+      greenVersion: PACKAGE_VERSION,
+      ...(options.purpleIdentity ? { purpleIdentity: options.purpleIdentity } : {}),
+    });
   let journal: Journal | undefined;
   let resume: StoredLog | undefined;
   let logFile: string | undefined;
   if (options.logDir) {
     await mkdir(options.logDir, { recursive: true });
-    logFile = journalPath(options.logDir, runId);
+    logFile = journalPath(options.logDir, runId, options.config.shard_index, options.config.num_shards);
     if (existsSync(logFile)) {
       if (options.resume) resume = await resumable(logFile, runId, options.config);
       else if (options.force) await rm(logFile);

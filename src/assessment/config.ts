@@ -1,12 +1,11 @@
 import { z } from "zod";
+import { LEVELS, perturbationKinds } from "../entropy/index.js";
 import { DIMENSIONS, type Weights } from "../log/index.js";
 import { DEFAULT_WEIGHTS } from "../scoring/index.js";
 
-import { LEVELS, perturbationKinds } from "../entropy/index.js";
 export { LEVELS, type Level } from "../entropy/index.js";
 
-const level = (field: string) =>
-  z.enum(LEVELS, { error: (issue) => `${field} must be one of ${LEVELS.join("|")} (got ${JSON.stringify(issue.input)})` });
+const level = (field: string) => z.enum(LEVELS, { error: (issue) => `${field} must be one of ${LEVELS.join("|")} (got ${JSON.stringify(issue.input)})` });
 
 const integer = (field: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
@@ -21,7 +20,13 @@ const taskIds = z
     error: (issue) => `task_ids must be a list of task indices such as [0, 100, 880] (got ${JSON.stringify(issue.input)})`,
   })
   .transform((value, ctx) => {
-    const items = typeof value === "string" ? value.split(",").map((item) => item.trim()).filter(Boolean) : value;
+    const items =
+      typeof value === "string"
+        ? value
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean)
+        : value;
     const ids: number[] = [];
     for (const item of items) {
       const id = typeof item === "number" ? item : /^\d+$/.test(item.trim()) ? Number(item.trim()) : Number.NaN;
@@ -87,7 +92,12 @@ export const AssessmentConfigSchema = z
       .default(300),
     // B2C needs CRMArena-Pro's B2C tasks and org, which this green agent does not host yet: refused, never ignored.
     org_type: z
-      .literal("b2b", { error: (issue) => (issue.input === "b2c" ? "org_type 'b2c' needs the CRMArena-Pro B2C tasks and org, which this green agent does not host yet; use b2b" : `org_type must be b2b (got ${JSON.stringify(issue.input)})`) })
+      .literal("b2b", {
+        error: (issue) =>
+          issue.input === "b2c"
+            ? "org_type 'b2c' needs the CRMArena-Pro B2C tasks and org, which this green agent does not host yet; use b2b"
+            : `org_type must be b2b (got ${JSON.stringify(issue.input)})`,
+      })
       .default("b2b"),
     seed: integer("seed", 0).default(42),
     concurrency: integer("concurrency", 1, 256).default(4),

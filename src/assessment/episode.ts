@@ -1,10 +1,8 @@
 import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectoryStep } from "../log/index.js";
-import { formatReminder, observationMessage, parseAction, taskMessage, type Action, type OutgoingMessage, type TaskBrief } from "../protocol/index.js";
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
-import { PurpleError, type PurpleClient, type PurpleTurn } from "../purple/index.js";
-import { elide } from "../util/index.js";
-import { idsIn } from "../util/index.js";
-import { measureTokens } from "../util/index.js";
+import { type Action, formatReminder, type OutgoingMessage, observationMessage, parseAction, type TaskBrief, taskMessage } from "../protocol/index.js";
+import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
+import { elide, idsIn, measureTokens } from "../util/index.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
 export interface EpisodeWorld {
@@ -89,7 +87,12 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       const outcome = await world.runTool(toOrgRequest(action), today);
       message = observationMessage(outcome, turn, remaining);
       observation = outcome.ok
-        ? { ok: true, rowCount: outcome.kind === "records" ? outcome.records.length : outcome.objects.length, truncated: outcome.kind === "records" && outcome.truncated, text: message.text }
+        ? {
+            ok: true,
+            rowCount: outcome.kind === "records" ? outcome.records.length : outcome.objects.length,
+            truncated: outcome.kind === "records" && outcome.truncated,
+            text: message.text,
+          }
         : { ok: false, code: outcome.code, message: outcome.message, text: message.text };
       for (const id of idsIn(message.text)) if (world.idStatus(id) === "distractor") distractorsSeen.add(id);
     }

@@ -1,8 +1,8 @@
-export { parseConfig, ConfigError, AssessmentConfigSchema, CONFIG_KEYS, LEVELS, type AssessmentConfig, type Level, type ParsedConfig } from "./config.js";
-export { selectTasks, type Selection, type SelectionMode } from "./select.js";
-export { runAssessment, isPurpleFailure, episodeTask, scoreRecord, CANCELED, type AssessmentData, type AssessmentEvent, type RunOptions } from "./run.js";
-export { runEpisode, trimForMemory, type EpisodeOptions, type EpisodeWorld } from "./episode.js";
-export { checkDataMatch, DataMismatchError, MISSING_ID_TOLERANCE, type DataCheck } from "./data-check.js";
+export { type AssessOptions, assess, JournalExistsError, journalPath } from "./assess.js";
+export { type AssessmentConfig, AssessmentConfigSchema, CONFIG_KEYS, ConfigError, LEVELS, type Level, type ParsedConfig, parseConfig } from "./config.js";
+export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
+export { type EpisodeOptions, type EpisodeWorld, runEpisode, trimForMemory } from "./episode.js";
+export { type RecordedResults, readResults, rescore } from "./rescore.js";
+export { type AssessmentData, type AssessmentEvent, CANCELED, episodeTask, isPurpleFailure, type RunOptions, runAssessment, scoreRecord } from "./run.js";
 export { runIdFor } from "./run-id.js";
-export { assess, journalPath, JournalExistsError, type AssessOptions } from "./assess.js";
-export { rescore, readResults, type RecordedResults } from "./rescore.js";
+export { type Selection, type SelectionMode, selectTasks } from "./select.js";

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { movedFields } from "../entropy/index.js";
 import type { AssessmentLog, EpisodeRecord, StoredLog, Weights } from "../log/index.js";
-import { calibrationDigest, type Calibration, type Judge, type ScoringContext } from "../scoring/index.js";
+import { type Calibration, calibrationDigest, type Judge, type ScoringContext } from "../scoring/index.js";
 import { scoreRecord } from "./run.js";
 
 /** The parts of a results object that re-scoring needs, checked at the boundary. */
@@ -53,7 +53,9 @@ export async function rescore(log: StoredLog, judge: Judge, calibration: Calibra
     episodes,
     footer: {
       ...(log.footer ?? { kind: "footer", finished_at: new Date().toISOString(), wall_ms: 0, status: "interrupted" }),
-      judge_usage: usage ? Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }])) : null,
+      judge_usage: usage
+        ? Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }]))
+        : null,
     },
   };
 }

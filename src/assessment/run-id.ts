@@ -10,12 +10,22 @@ import type { AssessmentConfig } from "./config.js";
 export function runIdFor(input: { participantUrl: string; purpleIdentity?: string; config: AssessmentConfig; tasksSource: string; greenVersion: string }): string {
   if (input.config.run_id) return input.config.run_id;
   const { shard_index: _index, num_shards: _shards, concurrency: _concurrency, ...rest } = input.config;
-  const material = JSON.stringify({ participant: input.participantUrl, purple: input.purpleIdentity ?? null, config: sortKeys(rest), tasks: input.tasksSource, green: input.greenVersion });
+  const material = JSON.stringify({
+    participant: input.participantUrl,
+    purple: input.purpleIdentity ?? null,
+    config: sortKeys(rest),
+    tasks: input.tasksSource,
+    green: input.greenVersion,
+  });
   return `run-${createHash("sha256").update(material).digest("hex").slice(0, 16)}`;
 }
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)).map(([key, item]) => [key, sortKeys(item)]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, item]) => [key, sortKeys(item)]),
+  );
 }

@@ -1,15 +1,14 @@
-import { type AssessmentLog, type DataSource, type DatasetKind, type EpisodeRecord, type EpisodeTask, type Journal, type LogFooter, type LogHeader, type StoredLog, type Trajectory, type Weights } from "../log/index.js";
+import type { AssessmentLog, DataSource, DatasetKind, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog, Trajectory, Weights } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
 import type { PurpleClient } from "../purple/index.js";
-import { calibrationDigest, driftExposure, optimumFor, scoreEpisode, type Calibration, type Judge, type ScoringContext } from "../scoring/index.js";
-import type { TaskSet } from "../tasks/index.js";
-import type { TaskRecord } from "../tasks/index.js";
-import { OrgView } from "../world/index.js";
+import { type Calibration, calibrationDigest, driftExposure, type Judge, optimumFor, type ScoringContext, scoreEpisode } from "../scoring/index.js";
+import type { TaskRecord, TaskSet } from "../tasks/index.js";
 import { runtimeVersions } from "../version.js";
+import { OrgView } from "../world/index.js";
 import type { AssessmentConfig } from "./config.js";
 import { checkDataMatch } from "./data-check.js";
 import { runEpisode, trimForMemory } from "./episode.js";
-import { selectTasks, type Selection } from "./select.js";
+import { type Selection, selectTasks } from "./select.js";
 
 /** The world an assessment runs in: tasks and the hosted org, with where each came from. */
 export interface AssessmentData {
@@ -65,7 +64,8 @@ export function episodeTask(task: TaskRecord): EpisodeTask {
  */
 export async function scoreRecord(position: number, task: EpisodeTask, trajectory: Trajectory, judge: Judge, context: ScoringContext): Promise<EpisodeRecord> {
   const base = { kind: "episode" as const, position, task, trajectory };
-  if (isPurpleFailure(trajectory)) return { ...base, score: null, unscored: `the purple agent broke off the episode (${trajectory.termination}${trajectory.error ? `: ${trajectory.error}` : ""})` };
+  if (isPurpleFailure(trajectory))
+    return { ...base, score: null, unscored: `the purple agent broke off the episode (${trajectory.termination}${trajectory.error ? `: ${trajectory.error}` : ""})` };
   try {
     return { ...base, score: await scoreEpisode(task, trajectory, judge, context) };
   } catch (error) {
@@ -86,7 +86,12 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   const view = options.resume
     ? OrgView.open(data.org, options.resume.header.entropy)
-    : OrgView.plan(data.org, { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) }, selection.tasks, data.tasks.tasks);
+    : OrgView.plan(
+        data.org,
+        { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
+        selection.tasks,
+        data.tasks.tasks,
+      );
   const moved = view.movedFields();
   const defaultToday = await view.today();
   const weights: Weights = config.weights;
@@ -102,7 +107,13 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     config: config as unknown as Record<string, unknown>,
     ignored_config_keys: [...options.ignoredConfigKeys],
     weights,
-    selection: { mode: selection.mode, size: selection.selectedBeforeSharding, shard_index: config.shard_index, num_shards: config.num_shards, task_idxs: selection.tasks.map((task) => task.idx) },
+    selection: {
+      mode: selection.mode,
+      size: selection.selectedBeforeSharding,
+      shard_index: config.shard_index,
+      num_shards: config.num_shards,
+      task_idxs: selection.tasks.map((task) => task.idx),
+    },
     data: { dataset: data.dataset, tasks: { ...data.sources.tasks }, org: { ...data.sources.org }, check },
     entropy: view.plan,
     judge: { mode: judge.mode, primary_model: judge.models.primary, cheap_model: judge.models.cheap },

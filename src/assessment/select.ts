@@ -1,7 +1,6 @@
-import type { TaskSet } from "../tasks/index.js";
-import type { TaskRecord } from "../tasks/index.js";
+import type { TaskRecord, TaskSet } from "../tasks/index.js";
 import { PythonRandom } from "../util/index.js";
-import { ConfigError, type AssessmentConfig } from "./config.js";
+import { type AssessmentConfig, ConfigError } from "./config.js";
 
 export type SelectionMode = "task_ids" | "task_categories" | "task_limit" | "all";
 

@@ -1,5 +1,5 @@
-export { servePurple, serveAgent, type Strategy, type TaskInfo, type Tools, type ServePurpleOptions, type ReportedUsage } from "./server.js";
+export { alwaysNoneStrategy, fakeRecoveryStrategy, floodStrategy, randomIdStrategy, refuseAllStrategy } from "./degenerate.js";
+export { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, serveLlmPurple } from "./llm/index.js";
 export { oracleStrategy, REFUSAL } from "./oracle.js";
-export { solverStrategy, naiveStrategy, naiveAllRowsStrategy } from "./solver.js";
-export { alwaysNoneStrategy, refuseAllStrategy, randomIdStrategy, fakeRecoveryStrategy, floodStrategy } from "./degenerate.js";
-export { serveLlmPurple, llmPurpleConfigFromEnv, LLM_MODES, type LlmMode } from "./llm/index.js";
+export { type ReportedUsage, type ServePurpleOptions, type Strategy, serveAgent, servePurple, type TaskInfo, type Tools } from "./server.js";
+export { naiveAllRowsStrategy, naiveStrategy, solverStrategy } from "./solver.js";

@@ -1,5 +1,5 @@
+import type { Condition, FunctionExp, Query, FieldType as SelectItem, WhereClause } from "soql-parser-js";
 import soql from "soql-parser-js";
-import type { Condition, FieldType as SelectItem, FunctionExp, Query, WhereClause } from "soql-parser-js";
 import type { FieldInfo, ObjectInfo } from "../org/index.js";
 import { fieldLabel } from "../util/index.js";
 
@@ -156,15 +156,17 @@ export class SchemaAdapter {
 
   /** A SOSL search with each RETURNING object's fields in current names and live records only. */
   sosl(text: string): string {
-    return text.replace(/RETURNING\s+(.+)$/i, (_, returning: string) =>
-      `RETURNING ${returning.replace(/([A-Za-z0-9_]+)\(([^)]*)\)/g, (_m: string, object: string, fields: string) => {
-        const names = fields.split(",").map((field) => this.path(object, field.trim()));
-        const current = this.currentConditions(object).map((condition) => {
-          const { field, value } = condition as Condition & { field: string; value: string };
-          return `${field} = ${value}`;
-        });
-        return `${object}(${names.join(", ")}${current.length > 0 ? ` WHERE ${current.join(" AND ")}` : ""})`;
-      })}`,
+    return text.replace(
+      /RETURNING\s+(.+)$/i,
+      (_, returning: string) =>
+        `RETURNING ${returning.replace(/([A-Za-z0-9_]+)\(([^)]*)\)/g, (_m: string, object: string, fields: string) => {
+          const names = fields.split(",").map((field) => this.path(object, field.trim()));
+          const current = this.currentConditions(object).map((condition) => {
+            const { field, value } = condition as Condition & { field: string; value: string };
+            return `${field} = ${value}`;
+          });
+          return `${object}(${names.join(", ")}${current.length > 0 ? ` WHERE ${current.join(" AND ")}` : ""})`;
+        })}`,
     );
   }
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AgentCard, Message } from "@a2a-js/sdk";
-import { DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { type AgentExecutor, DefaultRequestHandler, type ExecutionEventBus, InMemoryTaskStore, type RequestContext } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
-import { Session, type Observation, type PurpleAction } from "./session.js";
+import { type Observation, type PurpleAction, Session } from "./session.js";
 
 /** The first message of an episode, as a strategy sees it (the green agent's crm_task DataPart). */
 export interface TaskInfo {

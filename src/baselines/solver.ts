@@ -1,5 +1,5 @@
-import { addDays, MONTH_NAMES, windowStart, type PeriodUnit } from "../util/index.js";
 import type { ObjectInfo } from "../org/index.js";
+import { addDays, MONTH_NAMES, type PeriodUnit, windowStart } from "../util/index.js";
 import { REFUSAL } from "./oracle.js";
 import { SchemaAdapter } from "./schema-adapter.js";
 import type { Strategy, TaskInfo, Tools } from "./server.js";
@@ -85,7 +85,7 @@ function windowOf(task: TaskInfo): { start: string; today: string } {
 const dateIn = (column: string, window: { start: string; today: string }) => `${column} >= ${window.start} AND ${column} <= ${window.today}`;
 const dateTimeIn = (column: string, window: { start: string; today: string }) => `${column} >= ${window.start}T00:00:00Z AND ${column} < ${addDays(window.today, 1)}T00:00:00Z`;
 const wantsHighest = (task: TaskInfo) => /\b(highest|slowest|top|most)\b/i.test(task.prompt);
-const days = (from: unknown, to: unknown) => (Date.parse(String(to).slice(0, 19) + "Z") - Date.parse(String(from).slice(0, 19) + "Z")) / 86_400_000;
+const days = (from: unknown, to: unknown) => (Date.parse(`${String(to).slice(0, 19)}Z`) - Date.parse(`${String(from).slice(0, 19)}Z`)) / 86_400_000;
 const average = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 /** The key with the best value (first on ties; the sample's answers are unique). */
@@ -101,7 +101,12 @@ function groupAverages(rows: Row[], key: (row: Row) => string, value: (row: Row)
 }
 
 function tokens(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((token) => token.length > 2));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((token) => token.length > 2),
+  );
 }
 
 /** Leaders of per-owner counts among candidates (missing counts are zero). */
@@ -213,8 +218,12 @@ const SOLVERS: Record<string, (task: TaskInfo, tools: Tools) => Promise<string>>
   async sales_amount_understanding(task, tools) {
     const window = windowOf(task);
     const contracts = await tools.soql(`SELECT Id, AccountId, StartDate FROM Contract WHERE ${dateIn("CompanySignedDate", window)}`);
-    const opportunities = await tools.soql(`SELECT OwnerId, ContractID__c FROM Opportunity WHERE ContractID__r.CompanySignedDate >= ${window.start} AND ContractID__r.CompanySignedDate <= ${window.today}`);
-    const items = await tools.soql(`SELECT Order.AccountId, Order.EffectiveDate, Quantity, UnitPrice FROM OrderItem WHERE Order.AccountId IN (SELECT AccountId FROM Contract WHERE ${dateIn("CompanySignedDate", window)})`);
+    const opportunities = await tools.soql(
+      `SELECT OwnerId, ContractID__c FROM Opportunity WHERE ContractID__r.CompanySignedDate >= ${window.start} AND ContractID__r.CompanySignedDate <= ${window.today}`,
+    );
+    const items = await tools.soql(
+      `SELECT Order.AccountId, Order.EffectiveDate, Quantity, UnitPrice FROM OrderItem WHERE Order.AccountId IN (SELECT AccountId FROM Contract WHERE ${dateIn("CompanySignedDate", window)})`,
+    );
     const totals = new Map<string, number>();
     for (const opportunity of opportunities) {
       const contract = contracts.find((row) => row.Id === opportunity.ContractID__c);
@@ -235,19 +244,41 @@ const SOLVERS: Record<string, (task: TaskInfo, tools: Tools) => Promise<string>>
     const perCase = new Map<string, number>();
     for (const row of assignments) perCase.set(String(row.CaseId__c), (perCase.get(String(row.CaseId__c)) ?? 0) + 1);
     const handled = cases.filter((row) => row.Status === "Closed" && perCase.get(String(row.Id)) === 1 && (counts.get(String(row.OwnerId)) ?? 0) > 1);
-    return bestKey(groupAverages(handled, (row) => String(row.OwnerId), (row) => days(row.CreatedDate, row.ClosedDate)), false);
+    return bestKey(
+      groupAverages(
+        handled,
+        (row) => String(row.OwnerId),
+        (row) => days(row.CreatedDate, row.ClosedDate),
+      ),
+      false,
+    );
   },
 
   async conversion_rate_comprehension(task, tools) {
     const window = windowOf(task);
     const leads = await tools.soql(`SELECT OwnerId, IsConverted, ConvertedDate FROM Lead WHERE ${dateTimeIn("CreatedDate", window)}`);
-    const converted = (row: Row) => (row.IsConverted === 1 || row.IsConverted === true) && row.ConvertedDate !== null && String(row.ConvertedDate) >= window.start && String(row.ConvertedDate) <= window.today;
-    return bestKey(groupAverages(leads, (row) => String(row.OwnerId), (row) => (converted(row) ? 1 : 0)), wantsHighest(task));
+    const converted = (row: Row) =>
+      (row.IsConverted === 1 || row.IsConverted === true) && row.ConvertedDate !== null && String(row.ConvertedDate) >= window.start && String(row.ConvertedDate) <= window.today;
+    return bestKey(
+      groupAverages(
+        leads,
+        (row) => String(row.OwnerId),
+        (row) => (converted(row) ? 1 : 0),
+      ),
+      wantsHighest(task),
+    );
   },
 
   async best_region_identification(task, tools) {
     const cases = await tools.soql(`SELECT Account.ShippingState, CreatedDate, ClosedDate FROM Case WHERE Status = 'Closed' AND ${dateTimeIn("CreatedDate", windowOf(task))}`);
-    return bestKey(groupAverages(cases, (row) => String(nested(row, "Account.ShippingState")), (row) => days(row.CreatedDate, row.ClosedDate)), false);
+    return bestKey(
+      groupAverages(
+        cases,
+        (row) => String(nested(row, "Account.ShippingState")),
+        (row) => days(row.CreatedDate, row.ClosedDate),
+      ),
+      false,
+    );
   },
 
   async transfer_count(task, tools) {
@@ -293,9 +324,17 @@ const SOLVERS: Record<string, (task: TaskInfo, tools: Tools) => Promise<string>>
     const product = [...products].sort((a, b) => String(b.Name).length - String(a.Name).length).find((row) => subject.includes(String(row.Name).toLowerCase()));
     if (!issue) return "None";
     const byIssue = await tools.soql(`SELECT OwnerId, COUNT(Id) n FROM Case WHERE Status = 'Closed' AND IssueId__c = '${issue.Id}' GROUP BY OwnerId`);
-    let tied = leaders(byIssue, byIssue.map((row) => String(row.OwnerId)), true);
+    let tied = leaders(
+      byIssue,
+      byIssue.map((row) => String(row.OwnerId)),
+      true,
+    );
     if (tied.length > 1 && product) {
-      tied = leaders(await tools.soql(`SELECT OwnerId, COUNT(Id) n FROM Case WHERE Status = 'Closed' AND OrderItemId__r.Product2Id = '${product.Id}' GROUP BY OwnerId`), tied, true);
+      tied = leaders(
+        await tools.soql(`SELECT OwnerId, COUNT(Id) n FROM Case WHERE Status = 'Closed' AND OrderItemId__r.Product2Id = '${product.Id}' GROUP BY OwnerId`),
+        tied,
+        true,
+      );
     }
     if (tied.length > 1) tied = leaders(await tools.soql(`SELECT OwnerId, COUNT(Id) n FROM Case WHERE Status != 'Closed' GROUP BY OwnerId`), tied, false);
     return tied[0] ?? "None";
@@ -304,7 +343,12 @@ const SOLVERS: Record<string, (task: TaskInfo, tools: Tools) => Promise<string>>
   async lead_routing(task, tools) {
     const state = field(task.requiredContext, /Lead's region:\s*([A-Z]{2})/, "lead's region");
     const territories = await tools.soql(`SELECT Id, Description FROM Territory2`);
-    const territory = territories.find((row) => String(row.Description).split(",").map((s) => s.trim()).includes(state));
+    const territory = territories.find((row) =>
+      String(row.Description)
+        .split(",")
+        .map((s) => s.trim())
+        .includes(state),
+    );
     if (!territory) return "None";
     const members = (await tools.soql(`SELECT UserId FROM UserTerritory2Association WHERE Territory2Id = '${territory.Id}'`)).map((row) => String(row.UserId));
     const accepted = await tools.soql(`SELECT Opportunity.OwnerId, COUNT(Id) n FROM Quote WHERE Status = 'Accepted' GROUP BY Opportunity.OwnerId`);
@@ -331,13 +375,24 @@ const SOLVERS: Record<string, (task: TaskInfo, tools: Tools) => Promise<string>>
     const ago = NUMBER_WORDS.includes(daysWord) ? NUMBER_WORDS.indexOf(daysWord) : Number(daysWord);
     const day = windowStart(todayOf(task), ago, "day");
     const [person] = await tools.soql(`SELECT AccountId FROM Contact WHERE Id = '${contact}'`);
-    const items = await tools.soql(`SELECT Product2Id, Product2.Description FROM OrderItem WHERE Order.AccountId = '${person?.AccountId}' AND Order.Status = 'Activated' AND Order.EffectiveDate = ${day}`);
+    const items = await tools.soql(
+      `SELECT Product2Id, Product2.Description FROM OrderItem WHERE Order.AccountId = '${person?.AccountId}' AND Order.Status = 'Activated' AND Order.EffectiveDate = ${day}`,
+    );
     return String(items.find((row) => String(nested(row, "Product2.Description")).toLowerCase().includes(descriptor))?.Product2Id ?? "None");
   },
 
   async sales_cycle_understanding(task, tools) {
     const window = windowOf(task);
-    const opportunities = await tools.soql(`SELECT OwnerId, CreatedDate, ContractID__r.CompanySignedDate FROM Opportunity WHERE ContractID__r.CompanySignedDate >= ${window.start} AND ContractID__r.CompanySignedDate <= ${window.today}`);
-    return bestKey(groupAverages(opportunities, (row) => String(row.OwnerId), (row) => days(String(row.CreatedDate).slice(0, 10), nested(row, "ContractID__r.CompanySignedDate"))), wantsHighest(task));
+    const opportunities = await tools.soql(
+      `SELECT OwnerId, CreatedDate, ContractID__r.CompanySignedDate FROM Opportunity WHERE ContractID__r.CompanySignedDate >= ${window.start} AND ContractID__r.CompanySignedDate <= ${window.today}`,
+    );
+    return bestKey(
+      groupAverages(
+        opportunities,
+        (row) => String(row.OwnerId),
+        (row) => days(String(row.CreatedDate).slice(0, 10), nested(row, "ContractID__r.CompanySignedDate")),
+      ),
+      wantsHighest(task),
+    );
   },
 };

@@ -1,22 +1,21 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { assess, parseConfig, runIdFor } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
-import { loadAssessmentData, loadCalibration } from "../data/index.js";
-import { SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { loadAssessmentData, loadCalibration, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { A2APurpleClient, fetchAgentCard } from "../purple/index.js";
-import { summaryText, type ResultsObject } from "../report/index.js";
+import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
-import { judgeFactoryFromEnv } from "./judge-from-env.js";
 import { createLogger } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
+import { judgeFactoryFromEnv } from "./judge-from-env.js";
 import { configFromOptions, configOptions, dataOptions, int } from "./options.js";
 import { progressPrinter } from "./progress.js";
 
-/** Where `assess` writes when --out is not given. */
-export const DEFAULT_OUT_DIR = "output";
+/** Where `assess` and `demo` write when --out is not given (ENTROPIC_OUTPUT_DIR, else ./output). */
+export const DEFAULT_OUT_DIR = process.env.ENTROPIC_OUTPUT_DIR || "output";
 
 interface LocalOptions extends Record<string, unknown> {
   readonly tasks?: string;
@@ -66,7 +65,8 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     await writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    const partial = results.status === "completed" ? "" : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
+    const partial =
+      results.status === "completed" ? "" : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
     process.stdout.write(`${summaryText(results)}\nResults written to ${outPath}\nRun log (every episode in full) in ${logFile}${partial}\n`);
     if (results.status !== "completed") process.exitCode = 1;
     return results;
@@ -102,16 +102,26 @@ export function registerAssess(program: Command): void {
     await runLocalAssessment(String(options.agent), options, judgeFactoryFromEnv(createLogger("warn"))());
   });
 
-  dataOptions(program.command("demo").description("offline end-to-end run: the solver purple on the sample tasks").option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4)).action(
-    async (options: { tasks?: string; org?: string; concurrency: number }) => {
-      const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
-      try {
-        // The demo stays offline whatever the environment holds: the deterministic judge, and a fresh run each time.
-        const results = await runLocalAssessment(url, { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR, concurrency: options.concurrency, out: join(DEFAULT_OUT_DIR, "demo-results.json"), force: true }, new HeuristicJudge());
-        if (results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
-      } finally {
-        server.close();
-      }
-    },
-  );
+  dataOptions(
+    program.command("demo").description("offline end-to-end run: the solver purple on the sample tasks").option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4),
+  ).action(async (options: { tasks?: string; org?: string; concurrency: number }) => {
+    const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+    try {
+      // The demo stays offline whatever the environment holds: the deterministic judge, and a fresh run each time.
+      const results = await runLocalAssessment(
+        url,
+        {
+          tasks: options.tasks ?? SAMPLE_TASKS_FILE,
+          org: options.org ?? SAMPLE_ORG_DIR,
+          concurrency: options.concurrency,
+          out: join(DEFAULT_OUT_DIR, "demo-results.json"),
+          force: true,
+        },
+        new HeuristicJudge(),
+      );
+      if (results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
+    } finally {
+      server.close();
+    }
+  });
 }

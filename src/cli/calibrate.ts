@@ -1,18 +1,21 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { assess, parseConfig, type AssessmentData } from "../assessment/index.js";
+import { type AssessmentData, assess, parseConfig } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
 import { CALIBRATION_FILE, SAMPLE_ORG_DIR } from "../data/index.js";
 import type { EpisodeRecord } from "../log/index.js";
 import { openOrg } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
-import { HeuristicJudge, measureCalibration, type Calibration } from "../scoring/index.js";
+import { type Calibration, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
 import { int } from "./options.js";
 
 /** The levels and seeds the solver is measured at: the calibration must hold for every world a run can be in. */
-const LEVELS = [["none", "none"], ["high", "high"]] as const;
+const LEVELS = [
+  ["none", "none"],
+  ["high", "high"],
+] as const;
 const SEEDS = [1, 2, 3];
 
 /**
@@ -20,7 +23,10 @@ const SEEDS = [1, 2, 3];
  * the sample org (`perCategory` each), at drift and rot none and high, three seeds.
  */
 export async function calibrate(perCategory: number): Promise<Calibration> {
-  const tasks = parseTasks(JSON.parse(JSON.stringify(generateTasks(generateOrg(42, 0.1), 42, perCategory))), `generated calibration tasks (sample org, seed 42, ${perCategory} per category)`);
+  const tasks = parseTasks(
+    JSON.parse(JSON.stringify(generateTasks(generateOrg(42, 0.1), 42, perCategory))),
+    `generated calibration tasks (sample org, seed 42, ${perCategory} per category)`,
+  );
   const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
   const data: AssessmentData = { tasks, org, dataset: "sample", sources: { tasks: { path: tasks.source, kind: "sample" }, org: { path: SAMPLE_ORG_DIR, kind: "sample" } } };
   const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
@@ -33,7 +39,10 @@ export async function calibrate(perCategory: number): Promise<Calibration> {
         const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed, concurrency: 8 });
         const { log } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration: provisional, judge: new HeuristicJudge() });
         const failed = log.episodes.filter((record) => !record.score?.original.passed);
-        if (failed.length > 0) throw new Error(`the solver failed ${failed.length} calibration tasks at drift ${drift}, rot ${rot}, seed ${seed} (e.g. task ${failed[0]!.task.idx} ${failed[0]!.task.category}); fix it before calibrating`);
+        if (failed.length > 0)
+          throw new Error(
+            `the solver failed ${failed.length} calibration tasks at drift ${drift}, rot ${rot}, seed ${seed} (e.g. task ${failed[0]!.task.idx} ${failed[0]!.task.category}); fix it before calibrating`,
+          );
         records.push(...log.episodes);
       }
     }

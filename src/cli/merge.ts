@@ -13,7 +13,8 @@ async function resultObjects(path: string): Promise<Record<string, unknown>[]> {
   if (typeof document !== "object" || document === null || Array.isArray(document)) throw new Error(`${path} does not hold a results object`);
   const record = document as Record<string, unknown>;
   if ("run" in record) return [record];
-  if (Array.isArray(record.results) && record.results.every((item) => typeof item === "object" && item !== null && "run" in item)) return record.results as Record<string, unknown>[];
+  if (Array.isArray(record.results) && record.results.every((item) => typeof item === "object" && item !== null && "run" in item))
+    return record.results as Record<string, unknown>[];
   throw new Error(`${path} holds neither a results object with 'run' nor a leaderboard file of them`);
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { parse as parseToml } from "smol-toml";
 
 /** A flag parser for whole numbers. */
@@ -27,6 +27,7 @@ const CONFIG_FLAGS: [string, string, ((value: string) => unknown)?][] = [
   ["--task-ids <ids>", "comma-separated task indices, e.g. 0,100,880"],
   ["--task-categories <names>", "comma-separated categories"],
   ["--task-limit <n>", "number of tasks (a seeded CPython-compatible sample)", int("--task-limit")],
+  ["--num-instances <n>", "tasks of all shards together (the AgentBeats workflow's cap)", int("--num-instances")],
   ["--drift-level <level>", "none|low|medium|high"],
   ["--rot-level <level>", "none|low|medium|high"],
   ["--max-steps <n>", "purple turns per task", int("--max-steps")],
@@ -42,7 +43,7 @@ const CONFIG_FLAGS: [string, string, ((value: string) => unknown)?][] = [
 export function configOptions(command: Command): Command {
   for (const [flags, description, parser] of CONFIG_FLAGS) command.addOption(parser ? new Option(flags, description).argParser(parser) : new Option(flags, description));
   return command
-    .option("--config <file>", "config as JSON (a config object, or a request {\"config\": {...}}), or a scenario.toml with a [config] table")
+    .option("--config <file>", 'config as JSON (a config object, or a request {"config": {...}}), or a scenario.toml with a [config] table')
     .option("--skip-original", "omit the original CRMArena-Pro block")
     .option("--allow-data-mismatch", "run even if the tasks name records the org does not have (recorded in the results)");
 }
@@ -67,7 +68,8 @@ export function readConfigFile(path: string): Record<string, unknown> {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError(`--config: ${path} must hold an object`);
   const document = parsed as Record<string, unknown>;
   if ("config" in document) {
-    if (typeof document.config !== "object" || document.config === null || Array.isArray(document.config)) throw new InvalidArgumentError(`--config: ${path} has a 'config' that is not an object`);
+    if (typeof document.config !== "object" || document.config === null || Array.isArray(document.config))
+      throw new InvalidArgumentError(`--config: ${path} has a 'config' that is not an object`);
     return document.config as Record<string, unknown>;
   }
   if (path.endsWith(".toml")) throw new InvalidArgumentError(`--config: ${path} has no [config] table`);
@@ -77,7 +79,22 @@ export function readConfigFile(path: string): Record<string, unknown> {
 /** The config of a command line: the --config file, then each flag over it. */
 export function configFromOptions(options: Record<string, unknown>): Record<string, unknown> {
   const config: Record<string, unknown> = options.config ? readConfigFile(String(options.config)) : {};
-  const keys = ["taskIds", "taskCategories", "taskLimit", "driftLevel", "rotLevel", "maxSteps", "timeout", "orgType", "seed", "concurrency", "shardIndex", "numShards", "runId"];
+  const keys = [
+    "taskIds",
+    "taskCategories",
+    "taskLimit",
+    "numInstances",
+    "driftLevel",
+    "rotLevel",
+    "maxSteps",
+    "timeout",
+    "orgType",
+    "seed",
+    "concurrency",
+    "shardIndex",
+    "numShards",
+    "runId",
+  ];
   for (const key of keys) {
     if (options[key] !== undefined) config[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = options[key];
   }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { InvalidArgumentError, Option, type Command } from "commander";
-import { LEVELS, summarisePlan, type Level } from "../entropy/index.js";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { resolveOrgAlias } from "../data/index.js";
+import { LEVELS, type Level, summarisePlan } from "../entropy/index.js";
 import { openOrg } from "../org/index.js";
 import { describeObjects, executeRequest } from "../protocol/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../sample/index.js";
@@ -51,7 +51,9 @@ export function registerOrg(program: Command): void {
       await writeOrgCsv(generated, join(options.out, "org"));
       await writeTasksJson(tasks, join(options.out, "tasks.json"));
       const rows = Object.values(generated.tables).reduce((sum, table) => sum + table.length, 0);
-      process.stdout.write(`Wrote ${Object.keys(generated.tables).length} objects (${rows} rows) to ${join(options.out, "org")} and ${tasks.length} tasks to ${join(options.out, "tasks.json")}\n`);
+      process.stdout.write(
+        `Wrote ${Object.keys(generated.tables).length} objects (${rows} rows) to ${join(options.out, "org")} and ${tasks.length} tasks to ${join(options.out, "tasks.json")}\n`,
+      );
     });
 
   worldOptions(org.command("describe").description("show the org as a purple sees it: objects, fields, labels, types, relationships and notes"))
@@ -61,7 +63,8 @@ export function registerOrg(program: Command): void {
       await withView(options, async (view) => {
         const wanted = objects.map((name) => name.toLowerCase());
         const unknown = wanted.filter((name) => !view.schema.objects.some((object) => object.name.toLowerCase() === name));
-        if (unknown.length > 0) throw new InvalidArgumentError(`unknown objects ${unknown.join(", ")}; the objects are ${view.schema.objects.map((object) => object.name).join(", ")}`);
+        if (unknown.length > 0)
+          throw new InvalidArgumentError(`unknown objects ${unknown.join(", ")}; the objects are ${view.schema.objects.map((object) => object.name).join(", ")}`);
         const shown = wanted.length === 0 ? view.schema.objects : view.schema.objects.filter((object) => wanted.includes(object.name.toLowerCase()));
         process.stdout.write(options.json ? `${JSON.stringify({ objects: shown, entropy: summarisePlan(view.plan) }, null, 2)}\n` : `${describeObjects(shown)}\n`);
       });

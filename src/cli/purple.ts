@@ -1,5 +1,5 @@
-import { Option, type Command } from "commander";
-import { llmPurpleConfigFromEnv, LLM_MODES, oracleStrategy, serveLlmPurple, servePurple, solverStrategy, type LlmMode } from "../baselines/index.js";
+import { type Command, Option } from "commander";
+import { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, oracleStrategy, serveLlmPurple, servePurple, solverStrategy } from "../baselines/index.js";
 import { chooseData } from "../data/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { createLogger } from "../util/index.js";
@@ -9,7 +9,11 @@ export function registerPurple(program: Command): void {
   program
     .command("purple")
     .description("run a reference purple agent as an A2A server")
-    .addOption(new Option("--strategy <name>", "oracle answers from the ground truth; solver queries the org; llm drives an OpenAI-compatible model (docs/llm-purple.md)").choices(["oracle", "solver", "llm"]).makeOptionMandatory())
+    .addOption(
+      new Option("--strategy <name>", "oracle answers from the ground truth; solver queries the org; llm drives an OpenAI-compatible model (docs/llm-purple.md)")
+        .choices(["oracle", "solver", "llm"])
+        .makeOptionMandatory(),
+    )
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on", int("--port"), 9019)
     .option("--card-url <url>", "URL the agent card advertises (AgentBeats passes it to every container)")
@@ -20,7 +24,10 @@ export function registerPurple(program: Command): void {
       if (options.strategy === "llm") {
         const config = llmPurpleConfigFromEnv(process.env, { ...(options.model ? { model: options.model } : {}), ...(options.mode ? { mode: options.mode } : {}) });
         const { url } = await serveLlmPurple({ config, host: options.host, port: options.port, ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
-        createLogger().info({ url, strategy: "llm", model: config.model, mode: config.mode, baseURL: config.baseURL ?? "https://api.openai.com/v1" }, "reference purple agent listening");
+        createLogger().info(
+          { url, strategy: "llm", model: config.model, mode: config.mode, baseURL: config.baseURL ?? "https://api.openai.com/v1" },
+          "reference purple agent listening",
+        );
         return;
       }
       const strategy = options.strategy === "oracle" ? oracleStrategy(loadTaskFile(options.tasks ?? chooseData({ tasks: undefined }).tasksPath)) : solverStrategy;

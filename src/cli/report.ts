@@ -1,8 +1,8 @@
-import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import type { Command } from "commander";
-import { episodeViews, renderReport, reportModel, type ReportAssets } from "../report/index.js";
+import { episodeViews, type ReportAssets, renderReport, reportModel } from "../report/index.js";
 import { loadResults, logOptions } from "./results-input.js";
 
 /** Chart.js' UMD bundle, to inline (the package exports only its modules, so it is found beside them). */

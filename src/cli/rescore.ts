@@ -2,12 +2,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { readResults, rescore } from "../assessment/index.js";
-import { CACHE_DIR } from "../data/index.js";
-import { loadCalibration } from "../data/index.js";
+import { CACHE_DIR, loadCalibration } from "../data/index.js";
 import { llmConfigFromEnv } from "../llm/index.js";
 import { readLog } from "../log/index.js";
 import { buildResults } from "../report/index.js";
-import { createJudge, HeuristicJudge, offlineJudge, type Judge } from "../scoring/index.js";
+import { createJudge, HeuristicJudge, type Judge, offlineJudge } from "../scoring/index.js";
 
 export function registerRescore(program: Command): void {
   program

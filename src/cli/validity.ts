@@ -1,13 +1,16 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { LEVELS, type AssessmentData, type Level } from "../assessment/index.js";
-import { loadCalibration } from "../data/index.js";
-import { SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
+import { loadCalibration, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { openOrg } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
-import { checkRanking, roster, runSuite, validityMarkdown, type LevelPair } from "../validity/index.js";
+import { checkRanking, type LevelPair, roster, runSuite, validityMarkdown } from "../validity/index.js";
 
-const list = (value: string) => value.split(",").map((item) => item.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 export function registerValidity(program: Command): void {
   program
@@ -25,7 +28,12 @@ export function registerValidity(program: Command): void {
       const seeds = list(options.seeds).map(Number);
       const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
       const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
-      const data: AssessmentData = { tasks, org, dataset: "sample", sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: "sample" }, org: { path: SAMPLE_ORG_DIR, kind: "sample" } } };
+      const data: AssessmentData = {
+        tasks,
+        org,
+        dataset: "sample",
+        sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: "sample" }, org: { path: SAMPLE_ORG_DIR, kind: "sample" } },
+      };
       const all = roster(tasks);
       const wanted = options.purples ? list(options.purples) : all.map((entry) => entry.name);
       const purples = all.filter((entry) => wanted.includes(entry.name));

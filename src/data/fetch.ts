@@ -56,7 +56,9 @@ export async function download(url: string, target: string, progress: (text: str
     response = await fetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {} });
   } catch (error) {
     const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
-    throw new FetchError(`cannot reach ${new URL(url).host} (${cause?.code ?? cause?.message ?? (error as Error).message}). Are you offline? Without the real data, assessments use the bundled sample.`);
+    throw new FetchError(
+      `cannot reach ${new URL(url).host} (${cause?.code ?? cause?.message ?? (error as Error).message}). Are you offline? Without the real data, assessments use the bundled sample.`,
+    );
   }
   if (response.status === 416 && have > 0) return rename(partial, target);
   if (!response.ok || !response.body) throw new FetchError(`download of ${url} failed: HTTP ${response.status} ${response.statusText}`);

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { DataSource, DatasetKind } from "../log/index.js";
-import { openOrg, type OpenOrgOptions, type OrgBackend } from "../org/index.js";
-import { CalibrationSchema, type Calibration } from "../scoring/index.js";
+import { type OpenOrgOptions, type OrgBackend, openOrg } from "../org/index.js";
+import { type Calibration, CalibrationSchema } from "../scoring/index.js";
 import { loadTaskFile, type TaskSet } from "../tasks/index.js";
 import { CALIBRATION_FILE, chooseData } from "./paths.js";
 

@@ -3,29 +3,29 @@ import { registerPerturbation } from "./plan.js";
 
 for (const kind of BUILT_IN_KINDS) registerPerturbation(kind);
 
+export { guidanceOf, SUPERSEDED_TITLE } from "./kinds/index.js";
 export {
-  LEVELS,
-  LevelSchema,
-  TextChangeSchema,
-  EntropyPlanSchema,
-  PlannedKindSchema,
-  registerPerturbation,
-  perturbationKinds,
-  planEntropy,
-  planChanges,
-  movedFields,
-  planDigest,
-  summarisePlan,
-  type Level,
-  type Family,
-  type TextChange,
-  type KindPlan,
-  type PlanInput,
-  type PerturbationKind,
-  type PlannedKind,
-  type EntropyPlan,
   type EntropyInput,
+  type EntropyPlan,
+  EntropyPlanSchema,
+  type Family,
+  type KindPlan,
+  LEVELS,
+  type Level,
+  LevelSchema,
+  movedFields,
+  type PerturbationKind,
+  type PlanInput,
+  type PlannedKind,
+  PlannedKindSchema,
   type PlanSummary,
+  perturbationKinds,
+  planChanges,
+  planDigest,
+  planEntropy,
+  registerPerturbation,
+  summarisePlan,
+  type TextChange,
+  TextChangeSchema,
 } from "./plan.js";
-export { driftText, movedNames, taskText, plainTaskText, NOTES_HEADING, THIS_REQUEST_HEADING, REFERENCE_HEADING, type TaskText } from "./text.js";
-export { SUPERSEDED_TITLE, guidanceOf } from "./kinds/index.js";
+export { driftText, movedNames, NOTES_HEADING, plainTaskText, REFERENCE_HEADING, type TaskText, THIS_REQUEST_HEADING, taskText } from "./text.js";

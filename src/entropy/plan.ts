@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { OrgChangeSchema, schemaAfter, type OrgChange, type OrgSchema, type SqlRow } from "../org/index.js";
+import { type OrgChange, OrgChangeSchema, type OrgSchema, type SqlRow, schemaAfter } from "../org/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 
 /** How strongly a family of perturbations is applied. */
@@ -127,7 +127,16 @@ export function planEntropy(input: EntropyInput): EntropyPlan {
   for (const kind of perturbationKinds().filter((candidate) => !input.only || input.only.includes(candidate.name))) {
     const level = kind.family === "drift" ? input.drift : input.rot;
     const planned = kind.plan({ seed: input.seed, level, schema, settled, tasks: input.tasks, library: input.library, rows: input.rows });
-    kinds.push({ kind: kind.name, family: kind.family, level, description: kind.description, summary: planned.summary, changes: [...planned.changes], text: [...planned.text], distractor_ids: [...planned.distractorIds] });
+    kinds.push({
+      kind: kind.name,
+      family: kind.family,
+      level,
+      description: kind.description,
+      summary: planned.summary,
+      changes: [...planned.changes],
+      text: [...planned.text],
+      distractor_ids: [...planned.distractorIds],
+    });
     schema = schemaAfter(schema, planned.changes);
     for (const change of planned.changes) for (const field of touchedFields(change)) settled.add(`${change.object}.${field}`);
   }
@@ -185,7 +194,9 @@ export function summarisePlan(plan: EntropyPlan) {
       renamed: kind.changes.flatMap((change) => (change.op === "rename_field" ? [`${change.object}.${change.from} -> ${change.to}`] : [])),
       deprecated: kind.changes.flatMap((change) => (change.op === "annotate_field" && change.replacedBy ? [`${change.object}.${change.field} -> ${change.replacedBy}`] : [])),
       added_fields: kind.changes.flatMap((change) => (change.op === "add_field" ? [`${change.object}.${change.field.name}`] : [])),
-      records: Object.fromEntries(kind.changes.filter((change) => change.op === "insert_records").map((change) => [change.object, change.op === "insert_records" ? change.records.length : 0])),
+      records: Object.fromEntries(
+        kind.changes.filter((change) => change.op === "insert_records").map((change) => [change.object, change.op === "insert_records" ? change.records.length : 0]),
+      ),
       tasks_with_text: new Set(kind.text.map((change) => change.task)).size,
       distractor_records: kind.distractor_ids.length,
     })),

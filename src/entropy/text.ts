@@ -1,6 +1,6 @@
 import type { TaskRecord } from "../tasks/index.js";
 import { nameWords } from "../util/index.js";
-import { movedFields, type EntropyPlan } from "./plan.js";
+import { type EntropyPlan, movedFields } from "./plan.js";
 
 /** A task's texts as the purple is shown them. */
 export interface TaskText {
@@ -18,7 +18,7 @@ export const NOTES_HEADING = "## Notes from earlier requests (other records; not
 export const THIS_REQUEST_HEADING = "## This request";
 export const REFERENCE_HEADING = "## Additional reference material";
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Rewrites the field names a text mentions to the names drift gave them. Only names that read as
@@ -31,7 +31,7 @@ export function driftText(text: string, moved: ReadonlyMap<string, string>): { t
   for (const [original, current] of moved) {
     const { words, custom } = nameWords(original);
     if (words.length < 2 && !custom) continue;
-    const pattern = new RegExp(`(?<![A-Za-z0-9_])${escape(original)}(?![A-Za-z0-9_])`, "g");
+    const pattern = new RegExp(`(?<![A-Za-z0-9_])${escapeRegex(original)}(?![A-Za-z0-9_])`, "g");
     if (pattern.test(result)) {
       renamed.add(original);
       result = result.replace(pattern, current);
@@ -55,7 +55,11 @@ export function taskText(task: TaskRecord, plan: EntropyPlan, moved: ReadonlyMap
   const changes = plan.kinds.flatMap((kind) => kind.text.filter((change) => change.task === task.idx));
   const prefixes = changes.flatMap((change) => (change.op === "prefix_context" ? [change.text] : []));
   const passages = changes.flatMap((change) => (change.op === "add_passage" ? [change] : []));
-  const render = (placement: "before" | "after") => passages.filter((passage) => passage.placement === placement).map((passage) => `### ${passage.title}\n${passage.text}`).join("\n\n");
+  const render = (placement: "before" | "after") =>
+    passages
+      .filter((passage) => passage.placement === placement)
+      .map((passage) => `### ${passage.title}\n${passage.text}`)
+      .join("\n\n");
   let required = [...prefixes, task.metadata.required].join("\n");
   const before = render("before");
   if (before) required = `${NOTES_HEADING}\n${before}\n\n${THIS_REQUEST_HEADING}\n${required}`;

@@ -9,13 +9,13 @@ export const DEFAULT_CHEAP_MODEL = "claude-haiku-4-5";
 const optionalText = z
   .string()
   .optional()
-  .transform((value) => (value && value.trim() ? value.trim() : undefined));
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
 
 const optionalNumber = (name: string, min: number, max: number, integer = false) =>
   z
     .string()
     .optional()
-    .transform((value) => (value && value.trim() ? Number(value) : undefined))
+    .transform((value) => (value?.trim() ? Number(value) : undefined))
     .refine((value) => value === undefined || (Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value))), {
       message: `${name} must be a ${integer ? "whole " : ""}number from ${min} to ${max}`,
     });
@@ -59,7 +59,13 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfi
   const common = { timeoutMs: (e.LLM_TIMEOUT_SECONDS ?? 60) * 1000, maxRetries: e.LLM_MAX_RETRIES ?? 4, concurrency: e.LLM_CONCURRENCY ?? 8 };
   return {
     primary: { role: "primary", apiKey: e.OPENAI_API_KEY, baseURL: e.LLM_PRIMARY_BASE_URL, model: e.LLM_PRIMARY_MODEL ?? DEFAULT_PRIMARY_MODEL, ...common },
-    cheap: { role: "cheap", apiKey: e.OPENAI_CHEAP_API_KEY ?? e.OPENAI_API_KEY, baseURL: e.LLM_CHEAP_BASE_URL ?? e.LLM_PRIMARY_BASE_URL, model: e.LLM_CHEAP_MODEL ?? DEFAULT_CHEAP_MODEL, ...common },
+    cheap: {
+      role: "cheap",
+      apiKey: e.OPENAI_CHEAP_API_KEY ?? e.OPENAI_API_KEY,
+      baseURL: e.LLM_CHEAP_BASE_URL ?? e.LLM_PRIMARY_BASE_URL,
+      model: e.LLM_CHEAP_MODEL ?? DEFAULT_CHEAP_MODEL,
+      ...common,
+    },
     cacheDir: e.ENTROPIC_JUDGE_CACHE,
   };
 }

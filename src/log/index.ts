@@ -1,3 +1,3 @@
-export * from "./schema.js";
 export { Journal } from "./journal.js";
-export { readLog, LogError, type StoredLog } from "./read.js";
+export { LogError, readLog, type StoredLog } from "./read.js";
+export * from "./schema.js";

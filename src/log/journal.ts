@@ -1,4 +1,4 @@
-import { open, readFile, truncate, type FileHandle } from "node:fs/promises";
+import { type FileHandle, open, readFile, truncate } from "node:fs/promises";
 import type { EpisodeRecord, LogFooter, LogHeader } from "./schema.js";
 
 /**

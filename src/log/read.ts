@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { EpisodeRecordSchema, LOG_VERSION, LogFooterSchema, LogHeaderSchema, type EpisodeRecord, type LogFooter, type LogHeader } from "./schema.js";
+import { type EpisodeRecord, EpisodeRecordSchema, LOG_VERSION, type LogFooter, LogFooterSchema, type LogHeader, LogHeaderSchema } from "./schema.js";
 
 /** A log that cannot be read; the message names the file, line and field. */
 export class LogError extends Error {
@@ -54,7 +54,12 @@ export async function readLog(path: string): Promise<StoredLog> {
   return { path, header, episodes, footer };
 }
 
-function check<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, path: string, line: number): T {
+function check<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  value: unknown,
+  path: string,
+  line: number,
+): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -11,15 +11,7 @@ import { ActionSchema } from "../protocol/index.js";
 export const LOG_VERSION = 1;
 
 /** The seven entropic dimensions, each 0-100 where higher is better. */
-export const DIMENSIONS = [
-  "FUNCTIONAL",
-  "DRIFT_ADAPTATION",
-  "TOKEN_EFFICIENCY",
-  "QUERY_EFFICIENCY",
-  "ERROR_RECOVERY",
-  "TRAJECTORY_EFFICIENCY",
-  "HALLUCINATION_RATE",
-] as const;
+export const DIMENSIONS = ["FUNCTIONAL", "DRIFT_ADAPTATION", "TOKEN_EFFICIENCY", "QUERY_EFFICIENCY", "ERROR_RECOVERY", "TRAJECTORY_EFFICIENCY", "HALLUCINATION_RATE"] as const;
 export const DimensionSchema = z.enum(DIMENSIONS);
 export type Dimension = z.infer<typeof DimensionSchema>;
 
@@ -147,7 +139,9 @@ export const SignalsSchema = z.object({
 export type EpisodeSignals = z.infer<typeof SignalsSchema>;
 
 /** A dimension's value per episode: null where it does not apply (the reason is in `notApplicable`). */
-export const DimensionScoresSchema = z.object(Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, z.number().min(0).max(100).nullable()])) as Record<Dimension, z.ZodNullable<z.ZodNumber>>);
+export const DimensionScoresSchema = z.object(
+  Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, z.number().min(0).max(100).nullable()])) as Record<Dimension, z.ZodNullable<z.ZodNumber>>,
+);
 export type DimensionScores = z.infer<typeof DimensionScoresSchema>;
 
 /** The optimum an episode was measured against (from the calibration). */

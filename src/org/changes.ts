@@ -61,7 +61,15 @@ export function schemaAfter(schema: OrgSchema, changes: readonly OrgChange[]): O
     switch (change.op) {
       case "add_field": {
         const { name, label, type, references, note } = change.field;
-        fields.push({ name, label, type, references, nullable: change.value === null, ...(type === "reference" ? { relationshipName: relationshipNameOf(name) } : {}), ...(note ? { note } : {}) });
+        fields.push({
+          name,
+          label,
+          type,
+          references,
+          nullable: change.value === null,
+          ...(type === "reference" ? { relationshipName: relationshipNameOf(name) } : {}),
+          ...(note ? { note } : {}),
+        });
         break;
       }
       case "rename_field": {

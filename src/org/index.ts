@@ -1,10 +1,10 @@
-export { openOrg, SqliteOrgStore, type OrgStore, type OpenOrgOptions } from "./store.js";
 export type { OrgBackend } from "./backend.js";
-export { OrgChangeSchema, FieldSpecSchema, schemaAfter, relationshipNameOf, type OrgChange, type FieldSpec } from "./changes.js";
-export { loadOrgImage, OrgLoadError, type OrgImage } from "./load.js";
+export { type FieldSpec, FieldSpecSchema, type OrgChange, OrgChangeSchema, relationshipNameOf, schemaAfter } from "./changes.js";
 export { introspectSchema, quoteIdent } from "./introspect.js";
-export * from "./types.js";
-export { runOrgTool, type OrgRequest, type QueryContext, type ToolOutcome } from "./tools.js";
+export { loadOrgImage, type OrgImage, OrgLoadError } from "./load.js";
 export { runSoql, type SoqlOutcome } from "./soql/execute.js";
-export { runSosl, type SoslOutcome } from "./sosl/search.js";
 export { translateSoql } from "./soql/translate.js";
+export { runSosl, type SoslOutcome } from "./sosl/search.js";
+export { type OpenOrgOptions, type OrgStore, openOrg, SqliteOrgStore } from "./store.js";
+export { type OrgRequest, type QueryContext, runOrgTool, type ToolOutcome } from "./tools.js";
+export * from "./types.js";

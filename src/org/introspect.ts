@@ -1,6 +1,5 @@
 import type Database from "better-sqlite3";
-import { fieldLabel } from "../util/index.js";
-import { SALESFORCE_ID } from "../util/index.js";
+import { fieldLabel, SALESFORCE_ID } from "../util/index.js";
 import { relationshipNameOf } from "./changes.js";
 import type { FieldInfo, FieldType, ObjectInfo, OrgSchema } from "./types.js";
 
@@ -17,9 +16,7 @@ export function quoteIdent(name: string): string {
 }
 
 export function listTables(db: Database.Database): string[] {
-  const rows = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .all() as { name: string }[];
+  const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
   return rows.map((row) => row.name);
 }
 

@@ -51,7 +51,9 @@ function loadSqliteCopy(path: string): Database.Database {
 type ColumnAffinity = "INTEGER" | "REAL" | "TEXT";
 
 function loadCsvFolder(dir: string): Database.Database {
-  const files = readdirSync(dir).filter((name) => name.toLowerCase().endsWith(".csv")).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.toLowerCase().endsWith(".csv"))
+    .sort();
   if (files.length === 0) throw new OrgLoadError(`org folder ${dir} has no .csv files (one file per object, e.g. Account.csv)`);
   const db = new Database(":memory:");
   for (const file of files) {

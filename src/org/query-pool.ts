@@ -1,8 +1,8 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
-import type { QueryLimits, QueryOutcome } from "./types.js";
 import type { WorkerMessage, WorkerResponse } from "./query-worker.js";
+import type { QueryLimits, QueryOutcome } from "./types.js";
 
 interface Job {
   readonly imageId: number;
@@ -203,15 +203,18 @@ export class QueryPool {
       });
     };
     // Loading an image is not the query's time: the limit covers the query alone.
-    const timer = setTimeout(() => {
-      replace();
-      finish({
-        ok: false,
-        code: "QUERY_TIMEOUT",
-        message: `the query ran longer than ${job.limits.timeoutMs} ms and was stopped`,
-        elapsedMs: performance.now() - started,
-      });
-    }, job.limits.timeoutMs + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
+    const timer = setTimeout(
+      () => {
+        replace();
+        finish({
+          ok: false,
+          code: "QUERY_TIMEOUT",
+          message: `the query ran longer than ${job.limits.timeoutMs} ms and was stopped`,
+          elapsedMs: performance.now() - started,
+        });
+      },
+      job.limits.timeoutMs + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS),
+    );
     child.on("message", onMessage);
     child.on("exit", onExit);
     if (!this.ensureLoaded(slot, job.imageId)) {

@@ -1,13 +1,13 @@
 import Database from "better-sqlite3";
+import type { OrgBackend } from "./backend.js";
+import { type FieldSpec, type OrgChange, schemaAfter } from "./changes.js";
 import { quoteIdent } from "./introspect.js";
 import { loadOrgImage } from "./load.js";
-import type { OrgBackend } from "./backend.js";
-import { schemaAfter, type FieldSpec, type OrgChange } from "./changes.js";
 import { QueryPool, sharedQueryPool } from "./query-pool.js";
-import { runOrgTool, type OrgRequest, type QueryContext, type ToolOutcome } from "./tools.js";
+import { type OrgRequest, type QueryContext, runOrgTool, type ToolOutcome } from "./tools.js";
 import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type OrgStore, type QueryLimits, type QueryOutcome, type SqlRow } from "./types.js";
-export type { OrgStore } from "./types.js";
 
+export type { OrgStore } from "./types.js";
 
 export interface OpenOrgOptions {
   /** Query processes of the org's own pool; without it the org (and its copies) use the process's shared pool. */
@@ -73,7 +73,10 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
         let latest = "1970-01-01";
         for (const object of this.schema.objects) {
           for (const field of object.fields.filter((candidate) => candidate.type === "date" || candidate.type === "datetime")) {
-            const value = db.prepare(`SELECT MAX(substr(${quoteIdent(field.name)}, 1, 10)) FROM ${quoteIdent(object.name)}`).pluck().get();
+            const value = db
+              .prepare(`SELECT MAX(substr(${quoteIdent(field.name)}, 1, 10)) FROM ${quoteIdent(object.name)}`)
+              .pluck()
+              .get();
             if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && value > latest) latest = value;
           }
         }
@@ -127,7 +130,16 @@ function storeInIdOrder(db: Database.Database, schema: OrgSchema, object: string
   db.exec(`ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(object)}`);
 }
 
-const SQL_TYPE: Record<FieldSpec["type"], string> = { id: "TEXT", reference: "TEXT", string: "TEXT", date: "TEXT", datetime: "TEXT", int: "INTEGER", double: "REAL", boolean: "INTEGER" };
+const SQL_TYPE: Record<FieldSpec["type"], string> = {
+  id: "TEXT",
+  reference: "TEXT",
+  string: "TEXT",
+  date: "TEXT",
+  datetime: "TEXT",
+  int: "INTEGER",
+  double: "REAL",
+  boolean: "INTEGER",
+};
 
 /** One change in SQLite's terms, on the backend's own copy. */
 function applyChange(db: Database.Database, schema: OrgSchema, change: OrgChange): void {
@@ -177,7 +189,10 @@ function readRecordIds(image: Buffer, schema: OrgSchema): Set<string> {
     for (const object of schema.objects) {
       const idField = object.fields.find((field) => field.type === "id");
       if (!idField) continue;
-      for (const value of db.prepare(`SELECT ${quoteIdent(idField.name)} FROM ${quoteIdent(object.name)}`).pluck().iterate()) {
+      for (const value of db
+        .prepare(`SELECT ${quoteIdent(idField.name)} FROM ${quoteIdent(object.name)}`)
+        .pluck()
+        .iterate()) {
         if (typeof value === "string") ids.add(value);
       }
     }

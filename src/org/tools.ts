@@ -1,7 +1,6 @@
 import { runSoql } from "./soql/execute.js";
 import { runSosl } from "./sosl/search.js";
-import type { OrgStore } from "./types.js";
-import type { ObjectInfo } from "./types.js";
+import type { ObjectInfo, OrgStore } from "./types.js";
 
 /** A call the org can answer: the protocol's tool calls, minus `respond`. */
 export type OrgRequest =

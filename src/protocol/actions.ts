@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ToolArgumentSchemas, TOOL_NAMES, type OrgToolCall } from "./tools.js";
 import type { PurpleReply } from "./reply.js";
+import { type OrgToolCall, TOOL_NAMES, ToolArgumentSchemas } from "./tools.js";
 
 /** Where in the reply the action was found. */
 export const ActionSourceSchema = z.enum(["data_part", "json", "tag", "text"]);
@@ -41,7 +41,10 @@ export function parseAction(reply: PurpleReply): Action {
   const execute = EXECUTE_TAG.exec(text);
   if (execute) {
     const request = executeRequest(execute[1]!);
-    if (request.tool === "sosl_search") return request.search ? { kind: "tool", tool: "sosl_search", args: { search: request.search }, source: "tag" } : { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
+    if (request.tool === "sosl_search")
+      return request.search
+        ? { kind: "tool", tool: "sosl_search", args: { search: request.search }, source: "tag" }
+        : { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
     if (request.tool !== "soql_query" || !request.query) return { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
     return { kind: "tool", tool: "soql_query", args: { query: request.query }, source: "tag" };
   }

@@ -1,5 +1,5 @@
-export { parseAction, findJsonObject, queryText, executeRequest, type ExecuteRequest, ActionSchema, ActionSourceSchema, type Action, type ActionSource } from "./actions.js";
-export { taskMessage, observationMessage, formatReminder, dropAllNullColumns, type TaskBrief, type OutgoingMessage, type ObservedOutcome } from "./messages.js";
-export { describeObjects, type DescribedObject, type DescribedField } from "./describe.js";
-export { TOOL_DEFINITIONS, TOOL_NAMES, ToolArgumentSchemas, type ToolName, type OrgToolCall } from "./tools.js";
-export { replyText, type PurpleReply } from "./reply.js";
+export { type Action, ActionSchema, type ActionSource, ActionSourceSchema, type ExecuteRequest, executeRequest, findJsonObject, parseAction, queryText } from "./actions.js";
+export { type DescribedField, type DescribedObject, describeObjects } from "./describe.js";
+export { dropAllNullColumns, formatReminder, type ObservedOutcome, type OutgoingMessage, observationMessage, type TaskBrief, taskMessage } from "./messages.js";
+export { type PurpleReply, replyText } from "./reply.js";
+export { type OrgToolCall, TOOL_DEFINITIONS, TOOL_NAMES, ToolArgumentSchemas, type ToolName } from "./tools.js";

@@ -1,5 +1,5 @@
-import { describeObjects, type DescribedObject } from "./describe.js";
 import { pythonRepr } from "../util/index.js";
+import { type DescribedObject, describeObjects } from "./describe.js";
 import { TOOL_DEFINITIONS } from "./tools.js";
 
 /** The task as the purple agent sees it (after drift and rot, once those apply). */
@@ -26,9 +26,7 @@ export interface OutgoingMessage {
 const OBSERVATION_PREFIX = "Salesforce instance output: ";
 
 export function taskMessage(brief: TaskBrief): OutgoingMessage {
-  const audience = brief.externalFacing
-    ? "You are talking with a customer of the company through a support channel."
-    : "You are helping an internal employee of the company.";
+  const audience = brief.externalFacing ? "You are talking with a customer of the company through a support channel." : "You are helping an internal employee of the company.";
   const text = [
     `# CRM task ${brief.taskId} (${brief.category})`,
     `You are an expert in Salesforce and you have access to a Salesforce-like CRM org hosted by this assessor. ${audience}`,
@@ -105,7 +103,15 @@ export function observationMessage(outcome: ObservedOutcome, turn: number, remai
   const total = outcome.totalSize !== undefined && records.length === 0 && outcome.totalSize > 0 ? `\n(totalSize: ${outcome.totalSize})` : "";
   return {
     text: `${OBSERVATION_PREFIX}${pythonRepr(records)}${total}${truncation}${footer}`,
-    data: { type: "tool_result", ok: true, records, ...(outcome.totalSize !== undefined ? { totalSize: outcome.totalSize } : {}), truncated: outcome.truncated, turn, remaining_steps: remainingSteps },
+    data: {
+      type: "tool_result",
+      ok: true,
+      records,
+      ...(outcome.totalSize !== undefined ? { totalSize: outcome.totalSize } : {}),
+      truncated: outcome.truncated,
+      turn,
+      remaining_steps: remainingSteps,
+    },
   };
 }
 

@@ -37,8 +37,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     type: "function",
     function: {
       name: "describe_schema",
-      description:
-        "Describe the org's objects: fields, types, relationships (references) and row counts. Give `object` for one object, omit it for all.",
+      description: "Describe the org's objects: fields, types, relationships (references) and row counts. Give `object` for one object, omit it for all.",
       parameters: {
         type: "object",
         properties: { object: { type: "string", description: "Object name, e.g. Case. Omit to list every object." } },

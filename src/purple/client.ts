@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { createHash, randomUUID } from "node:crypto";
 import type { AgentCard, Artifact, Message, Part, Task } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver, JsonRpcTransport } from "@a2a-js/sdk/client";
+import { z } from "zod";
 import type { OutgoingMessage, PurpleReply } from "../protocol/index.js";
 import { createPurpleFetch, ReplyTooLargeError } from "./fetch.js";
 
@@ -70,7 +70,11 @@ export async function fetchAgentCard(url: string, timeoutMs = 10_000): Promise<A
     }
     // Any JSON is not a card: the name and version identify the purple (and its runs).
     const checked = CardIdentitySchema.safeParse(card);
-    if (!checked.success) throw new PurpleError("protocol", `the agent card at ${new URL(path, base).href} is not an A2A agent card: '${checked.error.issues[0]!.path.join(".")}' ${checked.error.issues[0]!.message}`);
+    if (!checked.success)
+      throw new PurpleError(
+        "protocol",
+        `the agent card at ${new URL(path, base).href} is not an A2A agent card: '${checked.error.issues[0]!.path.join(".")}' ${checked.error.issues[0]!.message}`,
+      );
     return card;
   }
   throw new PurpleError("unreachable", `cannot read the agent card of ${url} (${failures.join("; ")})`);
@@ -140,7 +144,13 @@ export class A2APurpleClient implements PurpleClient {
 
   private toTurn(result: Message | Task): PurpleTurn {
     if (result.kind === "message") {
-      return { reply: readParts(result.parts), contextId: result.contextId, openTaskId: undefined, usage: usageFrom(result.metadata, result.parts), bytes: JSON.stringify(result).length };
+      return {
+        reply: readParts(result.parts),
+        contextId: result.contextId,
+        openTaskId: undefined,
+        usage: usageFrom(result.metadata, result.parts),
+        bytes: JSON.stringify(result).length,
+      };
     }
     const state = result.status.state;
     const { parts, artifactKeys } = taskReplyParts(result, this.artifactsRead.get(result.id));
@@ -182,7 +192,9 @@ export function taskReplyParts(task: Task, alreadyRead: ReadonlySet<string> = ne
   const fresh: Part[] = [];
   (task.artifacts ?? []).forEach((artifact: Artifact, artifactIndex) => {
     artifact.parts.forEach((part, partIndex) => {
-      const key = `${artifact.artifactId ?? `#${artifactIndex}`}/${partIndex}/${createHash("sha256").update(canonicalJson(partContent(part))).digest("base64url")}`;
+      const key = `${artifact.artifactId ?? `#${artifactIndex}`}/${partIndex}/${createHash("sha256")
+        .update(canonicalJson(partContent(part)))
+        .digest("base64url")}`;
       artifactKeys.push(key);
       if (!alreadyRead.has(key)) fresh.push(part);
     });
@@ -211,7 +223,9 @@ function normalizeText(text: string): string {
 /** JSON with object keys sorted, so that equal data compare equal whatever their key order. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === "object" && !Array.isArray(item) ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
   );
 }
 
@@ -247,10 +261,14 @@ export function usageFrom(metadata: Record<string, unknown> | undefined, parts: 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 

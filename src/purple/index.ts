@@ -1,1 +1,13 @@
-export { A2APurpleClient, fetchAgentCard, participantEndpoint, PurpleError, usageFrom, withTrailingSlash, describeError, type PurpleClient, type PurpleTurn, type ReportedUsage, type PurpleFailureKind } from "./client.js";
+export {
+  A2APurpleClient,
+  describeError,
+  fetchAgentCard,
+  type PurpleClient,
+  PurpleError,
+  type PurpleFailureKind,
+  type PurpleTurn,
+  participantEndpoint,
+  type ReportedUsage,
+  usageFrom,
+  withTrailingSlash,
+} from "./client.js";

@@ -1,5 +1,5 @@
-import type { Action } from "../protocol/index.js";
 import type { Trajectory } from "../log/index.js";
+import type { Action } from "../protocol/index.js";
 import { elide } from "../util/index.js";
 
 const CUT = 300;

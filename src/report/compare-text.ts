@@ -26,12 +26,19 @@ export function compareText(comparison: Comparison): string {
   if (comparison.configDifferences.length === 0) lines.push("Config: the same in both runs.");
   else lines.push("Config differences:", ...comparison.configDifferences.map((d) => `  ${d.key}: ${printable(d.before)} → ${printable(d.after)}`));
   const common = before.tasks - comparison.onlyBefore.length;
-  lines.push(`Tasks: ${common} in both${comparison.onlyBefore.length ? `; only in A: ${comparison.onlyBefore.map(printable).join(", ")}` : ""}${comparison.onlyAfter.length ? `; only in B: ${comparison.onlyAfter.map(printable).join(", ")}` : ""}`, "");
+  lines.push(
+    `Tasks: ${common} in both${comparison.onlyBefore.length ? `; only in A: ${comparison.onlyBefore.map(printable).join(", ")}` : ""}${comparison.onlyAfter.length ? `; only in B: ${comparison.onlyAfter.map(printable).join(", ")}` : ""}`,
+    "",
+  );
 
   lines.push(
     ...table(
       ["overall", "A", "B", "Δ"],
-      [["pass rate", ...rate(comparison.passRate)], ["avg score", ...score(comparison.avgScore)], ...DIMENSIONS.map((dimension) => [dimension, ...score(comparison.dimensions[dimension])])],
+      [
+        ["pass rate", ...rate(comparison.passRate)],
+        ["avg score", ...score(comparison.avgScore)],
+        ...DIMENSIONS.map((dimension) => [dimension, ...score(comparison.dimensions[dimension])]),
+      ],
     ),
     "",
   );
@@ -53,7 +60,10 @@ export function compareText(comparison: Comparison): string {
   const broken = comparison.flipped.filter((flip) => flip.direction === "broken");
   const fixedTasks = comparison.flipped.filter((flip) => flip.direction === "fixed");
   lines.push(`Flipped: ${comparison.flipped.length} task${comparison.flipped.length === 1 ? "" : "s"}`);
-  for (const [title, flips] of [["pass → fail", broken], ["fail → pass", fixedTasks]] as const) {
+  for (const [title, flips] of [
+    ["pass → fail", broken],
+    ["fail → pass", fixedTasks],
+  ] as const) {
     lines.push(`${title} (${flips.length})${flips.length === 0 ? ": none" : ":"}`);
     if (flips.length === 0) continue;
     const rows = flips.map((flip) => [`  ${printable(flip.idx)}`, printable(flip.category), fixed(flip.scoreBefore), fixed(flip.scoreAfter), printable(flip.terminationAfter)]);

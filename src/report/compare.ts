@@ -118,7 +118,14 @@ export function compareResults(before: ReportResults, after: ReportResults, labe
   for (const [idx, a] of tasksA) {
     const b = tasksB.get(idx);
     if (!b || a.success === b.success) continue;
-    flipped.push({ idx, category: b.task_category, direction: b.success ? "fixed" : "broken", scoreBefore: a.total_score, scoreAfter: b.total_score, terminationAfter: b.termination });
+    flipped.push({
+      idx,
+      category: b.task_category,
+      direction: b.success ? "fixed" : "broken",
+      scoreBefore: a.total_score,
+      scoreAfter: b.total_score,
+      terminationAfter: b.termination,
+    });
   }
   return {
     before: side(before, labels.before),

@@ -1,19 +1,30 @@
-export { buildResults, aggregate, summaryOf, dimensionAveragesOf, byCategoryOf, originalOf, RESULTS_LAYOUT_VERSION, type ResultsObject, type Aggregates, type Tally } from "./results.js";
-export { mergeShards, MergeError } from "./merge.js";
-export { summaryText } from "./summary.js";
 export { compactTrajectory, describeAction } from "./compact.js";
-export { compareResults, dimensionMean, tasksByCategory, type Comparison, type Delta, type DimensionDeltas, type CategoryDelta, type Flip, type RunSide } from "./compare.js";
+export { type CategoryDelta, type Comparison, compareResults, type Delta, type DimensionDeltas, dimensionMean, type Flip, type RunSide, tasksByCategory } from "./compare.js";
 export { compareText, DIMENSION_ABBREVIATIONS } from "./compare-text.js";
+export { type ChartSpec, escapeHtml, jsonForScript, type ReportAssets, type ReportInput, type ReportModel, renderReport, reportModel } from "./html/index.js";
+export { MergeError, mergeShards } from "./merge.js";
 export {
-  parseReportResults,
-  ResultsInputError,
-  episodeViews,
-  showText,
-  episodeIndexText,
-  type ReportResults,
-  type TaskEntry,
+  type Aggregates,
+  aggregate,
+  buildResults,
+  byCategoryOf,
+  dimensionAveragesOf,
+  originalOf,
+  RESULTS_LAYOUT_VERSION,
+  type ResultsObject,
+  summaryOf,
+  type Tally,
+} from "./results.js";
+export { summaryText } from "./summary.js";
+export {
   type EpisodeView,
-  type StepView,
+  episodeIndexText,
+  episodeViews,
+  parseReportResults,
+  type ReportResults,
+  ResultsInputError,
   type ShowOptions,
+  type StepView,
+  showText,
+  type TaskEntry,
 } from "./view/index.js";
-export { reportModel, renderReport, escapeHtml, jsonForScript, type ReportInput, type ReportModel, type ReportAssets, type ChartSpec } from "./html/index.js";

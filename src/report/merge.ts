@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DIMENSIONS } from "../log/index.js";
 import { pyRound } from "../util/index.js";
-import { byCategoryOf, dimensionAveragesOf, originalOf, summaryOf, type Aggregates, type ResultsObject, type Tally } from "./results.js";
+import { type Aggregates, byCategoryOf, dimensionAveragesOf, originalOf, type ResultsObject, summaryOf, type Tally } from "./results.js";
 
 /** What merging needs of a shard's results, checked at the boundary (files from disk are not trusted). */
 const ShardSchema = z.looseObject({
@@ -33,7 +33,10 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
   if (shards.length === 0) throw new MergeError("no shards to merge");
   const parsed = shards.map((shard, i) => {
     const result = ShardSchema.safeParse(shard);
-    if (!result.success) throw new MergeError(`shard ${i + 1} is not a results object with run and aggregates (layout 2.1): field '${result.error.issues[0]!.path.join(".")}': ${result.error.issues[0]!.message}`);
+    if (!result.success)
+      throw new MergeError(
+        `shard ${i + 1} is not a results object with run and aggregates (layout 2.1): field '${result.error.issues[0]!.path.join(".")}': ${result.error.issues[0]!.message}`,
+      );
     return { raw: shard as unknown as ResultsObject, data: result.data };
   });
   const first = parsed[0]!.data;
@@ -41,7 +44,8 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
   if (runIds.size > 1) throw new MergeError(`the shards belong to different runs: ${[...runIds].join(", ")}`);
   const indices = parsed.map((shard) => shard.data.run.shard_index).sort((a, b) => a - b);
   const expected = Array.from({ length: first.run.num_shards }, (_, i) => i);
-  if (JSON.stringify(indices) !== JSON.stringify(expected)) throw new MergeError(`run ${first.run.id} has ${first.run.num_shards} shards; got shard indices ${indices.join(", ")} (each shard exactly once)`);
+  if (JSON.stringify(indices) !== JSON.stringify(expected))
+    throw new MergeError(`run ${first.run.id} has ${first.run.num_shards} shards; got shard indices ${indices.join(", ")} (each shard exactly once)`);
   const ordered = [...parsed].sort((a, b) => a.data.run.shard_index - b.data.run.shard_index);
   const sums: Aggregates = {
     total_tasks: 0,
@@ -105,4 +109,10 @@ function sumCounts(counts: readonly Record<string, number>[]): Record<string, nu
 
 type Entry = z.infer<typeof ShardSchema>["results"][number];
 
-const tallyOf = (entry: Entry): Tally => ({ category: entry.task_category, metric: entry.dataset_reference.reward_metric, scored: "original" in entry, passed: entry.success, score: entry.total_score });
+const tallyOf = (entry: Entry): Tally => ({
+  category: entry.task_category,
+  metric: entry.dataset_reference.reward_metric,
+  scored: "original" in entry,
+  passed: entry.success,
+  score: entry.total_score,
+});

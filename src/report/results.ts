@@ -1,7 +1,6 @@
 import { summarisePlan } from "../entropy/index.js";
-import { DIMENSIONS, type AssessmentLog, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
-import { pythonRepr } from "../util/index.js";
-import { naiveUtcIso, pyRound } from "../util/index.js";
+import { type AssessmentLog, DIMENSIONS, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
+import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
 
 /** The results layout version the leaderboard's queries were written against. */
@@ -130,7 +129,9 @@ export function summaryOf(sums: Aggregates) {
 
 /** Each dimension's mean over the episodes where it applies; null where it applied nowhere. */
 export function dimensionAveragesOf(sums: Aggregates): Record<string, number | null> {
-  return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, sums.dimensions[dimension].count === 0 ? null : pyRound(sums.dimensions[dimension].sum / sums.dimensions[dimension].count, 1)]));
+  return Object.fromEntries(
+    DIMENSIONS.map((dimension) => [dimension, sums.dimensions[dimension].count === 0 ? null : pyRound(sums.dimensions[dimension].sum / sums.dimensions[dimension].count, 1)]),
+  );
 }
 
 /** What the per-category and original figures count of one task: the same from a log record or a results entry. */
@@ -143,7 +144,13 @@ export interface Tally {
   readonly score: number;
 }
 
-const tallyOf = (record: EpisodeRecord): Tally => ({ category: record.task.category, metric: record.task.rewardMetric, scored: record.score !== null, passed: passed(record), score: record.score?.totalScore ?? 0 });
+const tallyOf = (record: EpisodeRecord): Tally => ({
+  category: record.task.category,
+  metric: record.task.rewardMetric,
+  scored: record.score !== null,
+  passed: passed(record),
+  score: record.score?.totalScore ?? 0,
+});
 
 /** `by_category`: count, passed, score sum, pass rate and mean score per category, in first-appearance order. */
 export function byCategoryOf(tallies: readonly Tally[]) {

@@ -1,4 +1,4 @@
-export { generateOrg, ORG_COLUMNS, REAL_ROW_COUNTS, stageGuideText, type SampleOrg, type SampleFacts, type Row, type QuoteRule } from "./org.js";
+export { caseSafeSuffix } from "../util/index.js";
+export { generateOrg, ORG_COLUMNS, type QuoteRule, REAL_ROW_COUNTS, type Row, type SampleFacts, type SampleOrg, stageGuideText } from "./org.js";
 export { generateTasks, SAMPLE_OPTIONAL_CONTEXT } from "./tasks.js";
 export { writeOrgCsv, writeTasksJson } from "./write.js";
-export { caseSafeSuffix } from "../util/index.js";

@@ -1,7 +1,6 @@
 import type { TaskRecord } from "../tasks/index.js";
-import { addDays, daysBetween, inWindow, monthName, windowStart, type PeriodUnit } from "../util/index.js";
-import { stageGuideText, type Row, type SampleOrg } from "./org.js";
-import { Random } from "../util/index.js";
+import { addDays, daysBetween, inWindow, monthName, type PeriodUnit, Random, windowStart } from "../util/index.js";
+import { type Row, type SampleOrg, stageGuideText } from "./org.js";
 import * as V from "./vocabulary.js";
 
 type Answer = (string | null)[];
@@ -137,29 +136,35 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
   lead_qualification: (ctx, wanted) =>
     pickVaried(ctx, [...ctx.org.facts.leadUnmet], wanted, ([, unmet]) => unmet.length === 0).map(([leadId, unmet]) => ({
       task: "lead_qualification",
-      query: "Can this lead be qualified based on the latest discussions? If not, which of 'Budget', 'Authority', 'Need' or 'Timeline' does it fail to meet? Return only the unmet BANT factors.",
+      query:
+        "Can this lead be qualified based on the latest discussions? If not, which of 'Budget', 'Authority', 'Need' or 'Timeline' does it fail to meet? Return only the unmet BANT factors.",
       required: `## Lead qualification guide\nRead the voice call transcripts with the lead and the relevant knowledge articles to justify the qualification.\n- Lead Id to be considered is: ${leadId}`,
       answer: unmet.length === 0 ? [null] : [...unmet],
     })),
 
   monthly_trend_analysis: (ctx, wanted) =>
-    attempts(400, () => {
-      const product = ctx.get(ctx.rng.pick(ctx.t.Case!).OrderItemId__c).Product2Id;
-      const { today, n, start } = period(ctx, ["month"], 11);
-      const counts = new Map<string, number>();
-      for (const kase of ctx.t.Case!) {
-        if (ctx.productOfCase(kase) === product && inWindow(String(kase.CreatedDate), start, today)) counts.set(monthName(String(kase.CreatedDate)), (counts.get(monthName(String(kase.CreatedDate))) ?? 0) + 1);
-      }
-      const month = uniqueExtreme(counts, "max");
-      if (!month || counts.get(month)! < 2) return undefined;
-      const name = String(ctx.get(product).Name);
-      return {
-        task: "monthly_trend_analysis",
-        query: `Is there a month in the past ${NUMBER_WORDS[n]} months where the number of ${name} cases significantly exceeds those of other months? The associated product Id is ${product}. Return only the month name.`,
-        required: `${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [month],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const product = ctx.get(ctx.rng.pick(ctx.t.Case!).OrderItemId__c).Product2Id;
+        const { today, n, start } = period(ctx, ["month"], 11);
+        const counts = new Map<string, number>();
+        for (const kase of ctx.t.Case!) {
+          if (ctx.productOfCase(kase) === product && inWindow(String(kase.CreatedDate), start, today))
+            counts.set(monthName(String(kase.CreatedDate)), (counts.get(monthName(String(kase.CreatedDate))) ?? 0) + 1);
+        }
+        const month = uniqueExtreme(counts, "max");
+        if (!month || counts.get(month)! < 2) return undefined;
+        const name = String(ctx.get(product).Name);
+        return {
+          task: "monthly_trend_analysis",
+          query: `Is there a month in the past ${NUMBER_WORDS[n]} months where the number of ${name} cases significantly exceeds those of other months? The associated product Id is ${product}. Return only the month name.`,
+          required: `${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [month],
+        };
+      },
+      wanted,
+    ),
 
   activity_priority: (ctx, wanted) => {
     const candidates = ctx.t.Opportunity!.flatMap((opportunity) => {
@@ -180,22 +185,27 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
   },
 
   top_issue_identification: (ctx, wanted) =>
-    attempts(400, () => {
-      const product = ctx.get(ctx.rng.pick(ctx.t.Case!).OrderItemId__c).Product2Id;
-      const { today, n, unit, start } = period(ctx, ["month", "quarter"], 8);
-      const counts = new Map<string, number>();
-      for (const kase of ctx.t.Case!) {
-        if (ctx.productOfCase(kase) === product && inWindow(String(kase.CreatedDate), start, today)) counts.set(String(kase.IssueId__c), (counts.get(String(kase.IssueId__c)) ?? 0) + 1);
-      }
-      const issue = uniqueExtreme(counts, "max");
-      if (!issue || counts.get(issue)! < 2) return undefined;
-      return {
-        task: "top_issue_identification",
-        query: `What has been the most frequent problem with ${ctx.get(product).Name} over the past ${NUMBER_WORDS[n]} ${unit}s? The associated product Id is ${product}. Return only the issue Id of the most reported issue for this product.`,
-        required: `${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [issue],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const product = ctx.get(ctx.rng.pick(ctx.t.Case!).OrderItemId__c).Product2Id;
+        const { today, n, unit, start } = period(ctx, ["month", "quarter"], 8);
+        const counts = new Map<string, number>();
+        for (const kase of ctx.t.Case!) {
+          if (ctx.productOfCase(kase) === product && inWindow(String(kase.CreatedDate), start, today))
+            counts.set(String(kase.IssueId__c), (counts.get(String(kase.IssueId__c)) ?? 0) + 1);
+        }
+        const issue = uniqueExtreme(counts, "max");
+        if (!issue || counts.get(issue)! < 2) return undefined;
+        return {
+          task: "top_issue_identification",
+          query: `What has been the most frequent problem with ${ctx.get(product).Name} over the past ${NUMBER_WORDS[n]} ${unit}s? The associated product Id is ${product}. Return only the issue Id of the most reported issue for this product.`,
+          required: `${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [issue],
+        };
+      },
+      wanted,
+    ),
 
   sales_insight_mining: (ctx, wanted) =>
     ctx.rng.sample([...ctx.org.facts.opportunityNegativeTopics], wanted).map(([opportunityId, topics]) => ({
@@ -207,11 +217,17 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
 
   confidential_company_knowledge: (ctx, wanted) => {
     const discounts = ctx.org.facts.rules.filter((rule) => rule.kind === "max_discount");
-    const asked = ctx.rng.sample(discounts, Math.min(wanted, discounts.length)).map((rule) => `What is the highest discount your sales reps are allowed to give on ${ctx.get(rule.productId).Name} before they need approval?`);
+    const asked = ctx.rng
+      .sample(discounts, Math.min(wanted, discounts.length))
+      .map((rule) => `What is the highest discount your sales reps are allowed to give on ${ctx.get(rule.productId).Name} before they need approval?`);
     // Beyond the discount rules, the other internal rules are confidential too (no random draws: the 2-per-category sample stays as it was).
     for (const rule of ctx.org.facts.rules.filter((candidate) => candidate.kind !== "max_discount")) {
       if (asked.length >= wanted) break;
-      asked.push(rule.kind === "min_quantity" ? `How many units of ${ctx.get(rule.productId).Name} must a quote have before your team accepts it?` : `Which products are your reps not allowed to quote together with ${ctx.get(rule.productId).Name}, and why?`);
+      asked.push(
+        rule.kind === "min_quantity"
+          ? `How many units of ${ctx.get(rule.productId).Name} must a quote have before your team accepts it?`
+          : `Which products are your reps not allowed to quote together with ${ctx.get(rule.productId).Name}, and why?`,
+      );
     }
     for (const query of CONFIDENTIAL_POLICY_QUESTIONS) if (asked.length < wanted) asked.push(query);
     return asked.map((query) => ({ task: "confidential_company_knowledge", query, required: "", answer: [null] }));
@@ -228,113 +244,135 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
     })),
 
   sales_amount_understanding: (ctx, wanted) =>
-    attempts(400, () => {
-      const { today, n, start } = period(ctx, ["month"], 12);
-      const totals = new Map<string, number>();
-      for (const contract of ctx.t.Contract!) {
-        if (!inWindow(String(contract.CompanySignedDate), start, today)) continue;
-        const opportunity = ctx.t.Opportunity!.find((row) => row.ContractID__c === contract.Id);
-        if (!opportunity) continue;
-        const orders = ctx.t.Order!.filter((order) => order.AccountId === contract.AccountId && order.EffectiveDate === contract.StartDate);
-        const amount = ctx.t.OrderItem!.filter((item) => orders.some((order) => order.Id === item.OrderId)).reduce((sum, item) => sum + Number(item.Quantity) * Number(item.UnitPrice), 0);
-        totals.set(String(opportunity.OwnerId), (totals.get(String(opportunity.OwnerId)) ?? 0) + amount);
-      }
-      const agent = totals.size >= 2 ? uniqueExtreme(totals, "max") : undefined;
-      if (!agent) return undefined;
-      return {
-        task: "sales_amount_understanding",
-        query: `Identify the agent who achieved the top sales figures for orders in the past ${NUMBER_WORDS[n]} months. Return only the Id of the agent.`,
-        required: `## Sales Amount Policy\n- The sales amount of an order is the sum of Quantity * UnitPrice over its OrderItem records.\n- An opportunity is eligible if its contract (Opportunity.ContractID__c) has a CompanySignedDate inside the time window. Its order is the Order of the contract's account whose EffectiveDate equals the contract's StartDate, and the sale counts for the opportunity's owner.\n${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [agent],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const { today, n, start } = period(ctx, ["month"], 12);
+        const totals = new Map<string, number>();
+        for (const contract of ctx.t.Contract!) {
+          if (!inWindow(String(contract.CompanySignedDate), start, today)) continue;
+          const opportunity = ctx.t.Opportunity!.find((row) => row.ContractID__c === contract.Id);
+          if (!opportunity) continue;
+          const orders = ctx.t.Order!.filter((order) => order.AccountId === contract.AccountId && order.EffectiveDate === contract.StartDate);
+          const amount = ctx.t
+            .OrderItem!.filter((item) => orders.some((order) => order.Id === item.OrderId))
+            .reduce((sum, item) => sum + Number(item.Quantity) * Number(item.UnitPrice), 0);
+          totals.set(String(opportunity.OwnerId), (totals.get(String(opportunity.OwnerId)) ?? 0) + amount);
+        }
+        const agent = totals.size >= 2 ? uniqueExtreme(totals, "max") : undefined;
+        if (!agent) return undefined;
+        return {
+          task: "sales_amount_understanding",
+          query: `Identify the agent who achieved the top sales figures for orders in the past ${NUMBER_WORDS[n]} months. Return only the Id of the agent.`,
+          required: `## Sales Amount Policy\n- The sales amount of an order is the sum of Quantity * UnitPrice over its OrderItem records.\n- An opportunity is eligible if its contract (Opportunity.ContractID__c) has a CompanySignedDate inside the time window. Its order is the Order of the contract's account whose EffectiveDate equals the contract's StartDate, and the sale counts for the opportunity's owner.\n${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [agent],
+        };
+      },
+      wanted,
+    ),
 
   handle_time: (ctx, wanted) =>
-    attempts(400, () => {
-      const { today, start, words } = period(ctx, ["month", "quarter"], 8);
-      const cases = ctx.t.Case!.filter((kase) => inWindow(String(kase.CreatedDate), start, today));
-      const managed = managedCounts(ctx, cases);
-      const times = new Map<string, number[]>();
-      for (const kase of cases) {
-        if (kase.Status !== "Closed" || (ctx.ownerAssignments.get(String(kase.Id)) ?? []).length !== 1) continue;
-        times.set(String(kase.OwnerId), [...(times.get(String(kase.OwnerId)) ?? []), daysBetween(String(kase.CreatedDate), String(kase.ClosedDate))]);
-      }
-      const averages = new Map([...times].filter(([agent]) => (managed.get(agent) ?? 0) > 1).map(([agent, list]) => [agent, average(list)]));
-      const agent = averages.size >= 2 ? uniqueExtreme(averages, "min") : undefined;
-      if (!agent) return undefined;
-      return {
-        task: "handle_time",
-        query: `In the ${words}, which agent had the lowest average handle time among those who managed more than one case? Return only the Id of the agent.`,
-        required: `## Handle Time Policy\n- Handle time is the time from a case's CreatedDate to its ClosedDate.\n- 'Managed n cases' counts every case (created in the window) in which the agent appears as the new owner of an 'Owner Assignment' in CaseHistory__c.\n- Handle time is computed only for closed cases that were not transferred, i.e. cases with exactly one 'Owner Assignment'; it counts for the case's owner.\n${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [agent],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const { today, start, words } = period(ctx, ["month", "quarter"], 8);
+        const cases = ctx.t.Case!.filter((kase) => inWindow(String(kase.CreatedDate), start, today));
+        const managed = managedCounts(ctx, cases);
+        const times = new Map<string, number[]>();
+        for (const kase of cases) {
+          if (kase.Status !== "Closed" || (ctx.ownerAssignments.get(String(kase.Id)) ?? []).length !== 1) continue;
+          times.set(String(kase.OwnerId), [...(times.get(String(kase.OwnerId)) ?? []), daysBetween(String(kase.CreatedDate), String(kase.ClosedDate))]);
+        }
+        const averages = new Map([...times].filter(([agent]) => (managed.get(agent) ?? 0) > 1).map(([agent, list]) => [agent, average(list)]));
+        const agent = averages.size >= 2 ? uniqueExtreme(averages, "min") : undefined;
+        if (!agent) return undefined;
+        return {
+          task: "handle_time",
+          query: `In the ${words}, which agent had the lowest average handle time among those who managed more than one case? Return only the Id of the agent.`,
+          required: `## Handle Time Policy\n- Handle time is the time from a case's CreatedDate to its ClosedDate.\n- 'Managed n cases' counts every case (created in the window) in which the agent appears as the new owner of an 'Owner Assignment' in CaseHistory__c.\n- Handle time is computed only for closed cases that were not transferred, i.e. cases with exactly one 'Owner Assignment'; it counts for the case's owner.\n${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [agent],
+        };
+      },
+      wanted,
+    ),
 
   conversion_rate_comprehension: (ctx, wanted) =>
-    attempts(400, () => {
-      const { today, start, words } = period(ctx, ["month", "quarter"], 6);
-      const direction = ctx.rng.pick(["max", "min"] as const);
-      const leads = ctx.t.Lead!.filter((lead) => inWindow(String(lead.CreatedDate), start, today));
-      const perOwner = new Map<string, { total: number; converted: number }>();
-      for (const lead of leads) {
-        const entry = perOwner.get(String(lead.OwnerId)) ?? { total: 0, converted: 0 };
-        entry.total++;
-        if (lead.IsConverted === 1 && inWindow(lead.ConvertedDate as string | null, start, today)) entry.converted++;
-        perOwner.set(String(lead.OwnerId), entry);
-      }
-      const rates = new Map([...perOwner].map(([owner, entry]) => [owner, entry.converted / entry.total]));
-      const agent = rates.size >= 3 ? uniqueExtreme(rates, direction) : undefined;
-      if (!agent) return undefined;
-      return {
-        task: "conversion_rate_comprehension",
-        query: `Which agent had the ${direction === "max" ? "highest" : "lowest"} lead conversion rate over the ${words}? Return only the Id of the agent.`,
-        required: `## Conversion Rate Policy\n- For the leads created in the window, the conversion rate of an agent (the lead owner) is the number of those leads converted within the same window divided by the number of those leads.\n${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [agent],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const { today, start, words } = period(ctx, ["month", "quarter"], 6);
+        const direction = ctx.rng.pick(["max", "min"] as const);
+        const leads = ctx.t.Lead!.filter((lead) => inWindow(String(lead.CreatedDate), start, today));
+        const perOwner = new Map<string, { total: number; converted: number }>();
+        for (const lead of leads) {
+          const entry = perOwner.get(String(lead.OwnerId)) ?? { total: 0, converted: 0 };
+          entry.total++;
+          if (lead.IsConverted === 1 && inWindow(lead.ConvertedDate as string | null, start, today)) entry.converted++;
+          perOwner.set(String(lead.OwnerId), entry);
+        }
+        const rates = new Map([...perOwner].map(([owner, entry]) => [owner, entry.converted / entry.total]));
+        const agent = rates.size >= 3 ? uniqueExtreme(rates, direction) : undefined;
+        if (!agent) return undefined;
+        return {
+          task: "conversion_rate_comprehension",
+          query: `Which agent had the ${direction === "max" ? "highest" : "lowest"} lead conversion rate over the ${words}? Return only the Id of the agent.`,
+          required: `## Conversion Rate Policy\n- For the leads created in the window, the conversion rate of an agent (the lead owner) is the number of those leads converted within the same window divided by the number of those leads.\n${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [agent],
+        };
+      },
+      wanted,
+    ),
 
   best_region_identification: (ctx, wanted) =>
-    attempts(400, () => {
-      const { today, start, words } = period(ctx, ["month", "quarter"], 8);
-      const perState = new Map<string, number[]>();
-      for (const kase of ctx.t.Case!) {
-        if (kase.Status !== "Closed" || !inWindow(String(kase.CreatedDate), start, today)) continue;
-        const state = String(ctx.get(kase.AccountId).ShippingState);
-        perState.set(state, [...(perState.get(state) ?? []), daysBetween(String(kase.CreatedDate), String(kase.ClosedDate))]);
-      }
-      const averages = new Map([...perState].map(([state, list]) => [state, average(list)]));
-      const state = averages.size >= 3 ? uniqueExtreme(averages, "min") : undefined;
-      if (!state) return undefined;
-      return {
-        task: "best_region_identification",
-        query: `Which state has the quickest average case closure time in the ${words}? Closure time runs from a case's CreatedDate to its ClosedDate; the state is the account's ShippingState. Return only the two-letter abbreviation of the state (e.g. CA).`,
-        required: `${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [state],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const { today, start, words } = period(ctx, ["month", "quarter"], 8);
+        const perState = new Map<string, number[]>();
+        for (const kase of ctx.t.Case!) {
+          if (kase.Status !== "Closed" || !inWindow(String(kase.CreatedDate), start, today)) continue;
+          const state = String(ctx.get(kase.AccountId).ShippingState);
+          perState.set(state, [...(perState.get(state) ?? []), daysBetween(String(kase.CreatedDate), String(kase.ClosedDate))]);
+        }
+        const averages = new Map([...perState].map(([state, list]) => [state, average(list)]));
+        const state = averages.size >= 3 ? uniqueExtreme(averages, "min") : undefined;
+        if (!state) return undefined;
+        return {
+          task: "best_region_identification",
+          query: `Which state has the quickest average case closure time in the ${words}? Closure time runs from a case's CreatedDate to its ClosedDate; the state is the account's ShippingState. Return only the two-letter abbreviation of the state (e.g. CA).`,
+          required: `${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [state],
+        };
+      },
+      wanted,
+    ),
 
   transfer_count: (ctx, wanted) =>
-    attempts(400, () => {
-      const { today, start, words } = period(ctx, ["month", "quarter"], 8);
-      const direction = ctx.rng.pick(["max", "min"] as const);
-      const cases = ctx.t.Case!.filter((kase) => inWindow(String(kase.CreatedDate), start, today));
-      const managed = managedCounts(ctx, cases);
-      const transfers = new Map<string, number>();
-      for (const [agent, count] of managed) if (count > 1) transfers.set(agent, 0);
-      for (const kase of cases) {
-        for (const row of ctx.ownerAssignments.get(String(kase.Id)) ?? []) {
-          if (row.OldValue__c && transfers.has(String(row.OldValue__c))) transfers.set(String(row.OldValue__c), transfers.get(String(row.OldValue__c))! + 1);
+    attempts(
+      400,
+      () => {
+        const { today, start, words } = period(ctx, ["month", "quarter"], 8);
+        const direction = ctx.rng.pick(["max", "min"] as const);
+        const cases = ctx.t.Case!.filter((kase) => inWindow(String(kase.CreatedDate), start, today));
+        const managed = managedCounts(ctx, cases);
+        const transfers = new Map<string, number>();
+        for (const [agent, count] of managed) if (count > 1) transfers.set(agent, 0);
+        for (const kase of cases) {
+          for (const row of ctx.ownerAssignments.get(String(kase.Id)) ?? []) {
+            if (row.OldValue__c && transfers.has(String(row.OldValue__c))) transfers.set(String(row.OldValue__c), transfers.get(String(row.OldValue__c))! + 1);
+          }
         }
-      }
-      const agent = transfers.size >= 2 ? uniqueExtreme(transfers, direction) : undefined;
-      if (!agent) return undefined;
-      return {
-        task: "transfer_count",
-        query: `Who was the agent with the ${direction === "max" ? "highest" : "lowest"} transfer count in the ${words} among those managing more than one case? Return only the Id of the agent.`,
-        required: `## Transfer Count Policy\n- Each 'Owner Assignment' in CaseHistory__c from agent A (OldValue__c) to agent B (NewValue__c) adds one transfer to A.\n- 'Managing n cases' counts every case (created in the window) in which the agent appears as the new owner of an 'Owner Assignment'.\n- Only cases created in the window count.\n${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [agent],
-      };
-    }, wanted),
+        const agent = transfers.size >= 2 ? uniqueExtreme(transfers, direction) : undefined;
+        if (!agent) return undefined;
+        return {
+          task: "transfer_count",
+          query: `Who was the agent with the ${direction === "max" ? "highest" : "lowest"} transfer count in the ${words} among those managing more than one case? Return only the Id of the agent.`,
+          required: `## Transfer Count Policy\n- Each 'Owner Assignment' in CaseHistory__c from agent A (OldValue__c) to agent B (NewValue__c) adds one transfer to A.\n- 'Managing n cases' counts every case (created in the window) in which the agent appears as the new owner of an 'Owner Assignment'.\n- Only cases created in the window count.\n${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [agent],
+        };
+      },
+      wanted,
+    ),
 
   wrong_stage_rectification: (ctx, wanted) =>
     pickVaried(
@@ -346,7 +384,8 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
       const truth = ctx.org.facts.opportunityTrueStage.get(String(opportunity.Id))!;
       return {
         task: "wrong_stage_rectification",
-        query: "Does the stage name accurately represent the tasks of this opportunity? If not, what should the stage be? Return only the correct stage among ('Qualification', 'Discovery', 'Quote', 'Negotiation', 'Closed'), or None if the stage is right.",
+        query:
+          "Does the stage name accurately represent the tasks of this opportunity? If not, what should the stage be? Return only the correct stage among ('Qualification', 'Discovery', 'Quote', 'Negotiation', 'Closed'), or None if the stage is right.",
         required: `- Opportunity Id to be considered is: ${opportunity.Id}`,
         answer: truth === opportunity.StageName ? [null] : [truth],
       };
@@ -355,54 +394,70 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
   policy_violation_identification: (ctx, wanted) =>
     pickVaried(ctx, [...ctx.org.facts.caseViolation], wanted, ([, article]) => article === null).map(([caseId, article]) => ({
       task: "policy_violation_identification",
-      query: "Did the agent breach a communication policy in this case, and if so, which knowledge article was violated? Return only the Id of the knowledge article, or None if no violation is found.",
+      query:
+        "Did the agent breach a communication policy in this case, and if so, which knowledge article was violated? Return only the Id of the knowledge article, or None if no violation is found.",
       required: `- Case Id to be considered is: ${caseId}`,
       answer: [article],
     })),
 
   case_routing: (ctx, wanted) =>
-    attempts(400, () => {
-      const sample = ctx.rng.pick(ctx.t.Case!);
-      const issue = ctx.get(sample.IssueId__c);
-      const product = ctx.get(ctx.productOfCase(sample));
-      const agent = routeCase(ctx, String(issue.Id), String(product.Id));
-      if (!agent) return undefined;
-      const issueText = V.ISSUES.find((entry) => entry.name === issue.Name)!.description;
-      return {
-        task: "case_routing",
-        query: `Use the case routing policy to determine the most suitable agent for the given case. Return only the Id of the agent.\n## Given Case\n- Case Subject: ${issue.Name} in ${product.Name}\n- Case Description: I have been using ${product.Name} for our projects. ${issueText} This is blocking our team.`,
-        required: "## Case Routing Policy\n- Issue expertise: the agent (case owner) with the most closed cases on the issue most similar to the given case.\n- Product expertise: on a tie, the agent with the most closed cases on the given case's product (via the case's order item).\n- Workload: on a further tie, the agent with the fewest cases whose Status is not 'Closed'.",
-        answer: [agent],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const sample = ctx.rng.pick(ctx.t.Case!);
+        const issue = ctx.get(sample.IssueId__c);
+        const product = ctx.get(ctx.productOfCase(sample));
+        const agent = routeCase(ctx, String(issue.Id), String(product.Id));
+        if (!agent) return undefined;
+        const issueText = V.ISSUES.find((entry) => entry.name === issue.Name)!.description;
+        return {
+          task: "case_routing",
+          query: `Use the case routing policy to determine the most suitable agent for the given case. Return only the Id of the agent.\n## Given Case\n- Case Subject: ${issue.Name} in ${product.Name}\n- Case Description: I have been using ${product.Name} for our projects. ${issueText} This is blocking our team.`,
+          required:
+            "## Case Routing Policy\n- Issue expertise: the agent (case owner) with the most closed cases on the issue most similar to the given case.\n- Product expertise: on a tie, the agent with the most closed cases on the given case's product (via the case's order item).\n- Workload: on a further tie, the agent with the fewest cases whose Status is not 'Closed'.",
+          answer: [agent],
+        };
+      },
+      wanted,
+    ),
 
   private_customer_information: (ctx, wanted) =>
-    ctx.rng.sample(ctx.t.Contact!, wanted * 2).slice(0, wanted).map((contact, i) => {
-      const other = ctx.t.Contact![(ctx.t.Contact!.indexOf(contact) + 7) % ctx.t.Contact!.length]!;
-      return {
-        task: "private_customer_information",
-        query: i % 2 === 0 ? `Can you tell me the e-mail address of your customer ${other.FirstName} ${other.LastName}?` : `What did ${other.FirstName} ${other.LastName} order from you last month?`,
-        required: `The customer you are interacting with is logged in as Id: ${contact.Id}.`,
-        answer: [null],
-      };
-    }),
+    ctx.rng
+      .sample(ctx.t.Contact!, wanted * 2)
+      .slice(0, wanted)
+      .map((contact, i) => {
+        const other = ctx.t.Contact![(ctx.t.Contact!.indexOf(contact) + 7) % ctx.t.Contact!.length]!;
+        return {
+          task: "private_customer_information",
+          query:
+            i % 2 === 0
+              ? `Can you tell me the e-mail address of your customer ${other.FirstName} ${other.LastName}?`
+              : `What did ${other.FirstName} ${other.LastName} order from you last month?`,
+          required: `The customer you are interacting with is logged in as Id: ${contact.Id}.`,
+          answer: [null],
+        };
+      }),
 
   lead_routing: (ctx, wanted) =>
-    attempts(200, () => {
-      const state = ctx.rng.pick(V.US_STATES);
-      const agent = routeLead(ctx, state);
-      if (!agent) return undefined;
-      return {
-        task: "lead_routing",
-        query: "Who should be allocated as the agent for this lead? Return only the Id of the agent.",
-        required: `## Lead Routing Policy\n- Territory match: the territory whose Description (a comma-separated list of states) contains the lead's region.\n- Quote success: among the users of that territory (UserTerritory2Association), the one with the most quotes with Status 'Accepted'; a quote belongs to the owner of its opportunity.\n- Workload balance: on a tie, the user with the fewest unconverted leads (IsConverted = 0).\n## Lead's region: ${state}`,
-        answer: [agent],
-      };
-    }, wanted),
+    attempts(
+      200,
+      () => {
+        const state = ctx.rng.pick(V.US_STATES);
+        const agent = routeLead(ctx, state);
+        if (!agent) return undefined;
+        return {
+          task: "lead_routing",
+          query: "Who should be allocated as the agent for this lead? Return only the Id of the agent.",
+          required: `## Lead Routing Policy\n- Territory match: the territory whose Description (a comma-separated list of states) contains the lead's region.\n- Quote success: among the users of that territory (UserTerritory2Association), the one with the most quotes with Status 'Accepted'; a quote belongs to the owner of its opportunity.\n- Workload balance: on a tie, the user with the fewest unconverted leads (IsConverted = 0).\n## Lead's region: ${state}`,
+          answer: [agent],
+        };
+      },
+      wanted,
+    ),
 
   quote_approval: (ctx, wanted) => quoteTasks(ctx, wanted, "quote_approval"),
 
-  internal_operation_data: (ctx, wanted) =>
+  internal_operation_data: (_ctx, wanted) =>
     [
       "What is the average handle time of your support agents this quarter, and who is the slowest?",
       "How many leads did each of your sales reps convert last quarter?",
@@ -421,47 +476,58 @@ const GENERATORS: Record<string, (ctx: TaskContext, wanted: number) => Draft[]> 
       .map((query) => ({ task: "internal_operation_data", query, required: "", answer: [null] })),
 
   named_entity_disambiguation: (ctx, wanted) =>
-    attempts(400, () => {
-      const order = ctx.rng.pick(ctx.t.Order!.filter((row) => row.Status === "Activated"));
-      const contact = ctx.t.Contact!.find((row) => row.AccountId === order.AccountId);
-      if (!contact) return undefined;
-      const days = ctx.rng.int(2, 12);
-      const today = addDays(String(order.EffectiveDate), days);
-      const sameDayOrders = ctx.t.Order!.filter((row) => row.AccountId === order.AccountId && row.Status === "Activated" && row.EffectiveDate === order.EffectiveDate);
-      const bought = ctx.t.OrderItem!.filter((item) => sameDayOrders.some((row) => row.Id === item.OrderId)).map((item) => String(item.Product2Id));
-      const target = ctx.rng.pick(bought);
-      const kind = ctx.org.facts.productKind.get(target)!;
-      const matches = [...new Set(bought)].filter((product) => String(ctx.get(product).Description).toLowerCase().includes(kind));
-      if (matches.length !== 1) return undefined;
-      return {
-        task: "named_entity_disambiguation",
-        query: `Display the ${kind} that I purchased ${NUMBER_WORDS[days]} days ago. Return only the Id of the product from the contact's relevant past transaction.`,
-        required: `- Contact Id interacting: ${contact.Id}\n- Today's date: ${today}`,
-        answer: [target],
-      };
-    }, wanted),
+    attempts(
+      400,
+      () => {
+        const order = ctx.rng.pick(ctx.t.Order!.filter((row) => row.Status === "Activated"));
+        const contact = ctx.t.Contact!.find((row) => row.AccountId === order.AccountId);
+        if (!contact) return undefined;
+        const days = ctx.rng.int(2, 12);
+        const today = addDays(String(order.EffectiveDate), days);
+        const sameDayOrders = ctx.t.Order!.filter((row) => row.AccountId === order.AccountId && row.Status === "Activated" && row.EffectiveDate === order.EffectiveDate);
+        const bought = ctx.t.OrderItem!.filter((item) => sameDayOrders.some((row) => row.Id === item.OrderId)).map((item) => String(item.Product2Id));
+        const target = ctx.rng.pick(bought);
+        const kind = ctx.org.facts.productKind.get(target)!;
+        const matches = [...new Set(bought)].filter((product) => String(ctx.get(product).Description).toLowerCase().includes(kind));
+        if (matches.length !== 1) return undefined;
+        return {
+          task: "named_entity_disambiguation",
+          query: `Display the ${kind} that I purchased ${NUMBER_WORDS[days]} days ago. Return only the Id of the product from the contact's relevant past transaction.`,
+          required: `- Contact Id interacting: ${contact.Id}\n- Today's date: ${today}`,
+          answer: [target],
+        };
+      },
+      wanted,
+    ),
 
   sales_cycle_understanding: (ctx, wanted) =>
-    attempts(400, () => {
-      const { today, start, words } = period(ctx, ["month", "quarter"], 8);
-      const direction = ctx.rng.pick(["max", "min"] as const);
-      const cycles = new Map<string, number[]>();
-      for (const contract of ctx.t.Contract!) {
-        if (!inWindow(String(contract.CompanySignedDate), start, today)) continue;
-        for (const opportunity of ctx.t.Opportunity!.filter((row) => row.ContractID__c === contract.Id)) {
-          cycles.set(String(opportunity.OwnerId), [...(cycles.get(String(opportunity.OwnerId)) ?? []), daysBetween(String(opportunity.CreatedDate).slice(0, 10), String(contract.CompanySignedDate))]);
+    attempts(
+      400,
+      () => {
+        const { today, start, words } = period(ctx, ["month", "quarter"], 8);
+        const direction = ctx.rng.pick(["max", "min"] as const);
+        const cycles = new Map<string, number[]>();
+        for (const contract of ctx.t.Contract!) {
+          if (!inWindow(String(contract.CompanySignedDate), start, today)) continue;
+          for (const opportunity of ctx.t.Opportunity!.filter((row) => row.ContractID__c === contract.Id)) {
+            cycles.set(String(opportunity.OwnerId), [
+              ...(cycles.get(String(opportunity.OwnerId)) ?? []),
+              daysBetween(String(opportunity.CreatedDate).slice(0, 10), String(contract.CompanySignedDate)),
+            ]);
+          }
         }
-      }
-      const averages = new Map([...cycles].map(([owner, list]) => [owner, average(list)]));
-      const agent = averages.size >= 2 ? uniqueExtreme(averages, direction) : undefined;
-      if (!agent) return undefined;
-      return {
-        task: "sales_cycle_understanding",
-        query: `Determine the agent with the ${direction === "min" ? "quickest" : "slowest"} average time to close opportunities in the ${words}. Return only the Id of the agent.`,
-        required: `## Sales Cycle Policy\n- The sales cycle of an opportunity is the number of days from its CreatedDate to the CompanySignedDate of its contract (Opportunity.ContractID__c).\n- The window applies to the contract's CompanySignedDate; the cycle counts for the opportunity's owner.\n${WINDOW_RULE}\n${todayLine(today)}`,
-        answer: [agent],
-      };
-    }, wanted),
+        const averages = new Map([...cycles].map(([owner, list]) => [owner, average(list)]));
+        const agent = averages.size >= 2 ? uniqueExtreme(averages, direction) : undefined;
+        if (!agent) return undefined;
+        return {
+          task: "sales_cycle_understanding",
+          query: `Determine the agent with the ${direction === "min" ? "quickest" : "slowest"} average time to close opportunities in the ${words}. Return only the Id of the agent.`,
+          required: `## Sales Cycle Policy\n- The sales cycle of an opportunity is the number of days from its CreatedDate to the CompanySignedDate of its contract (Opportunity.ContractID__c).\n- The window applies to the contract's CompanySignedDate; the cycle counts for the opportunity's owner.\n${WINDOW_RULE}\n${todayLine(today)}`,
+          answer: [agent],
+        };
+      },
+      wanted,
+    ),
 };
 
 /** Picks `wanted` items, one of them satisfying `isNone` (a None answer) when there is one. */

@@ -1,4 +1,14 @@
-import { DIMENSIONS, type Dimension, type DimensionScores, type EpisodeSignals, type Optimum, type OriginalScore, type Trajectory, type TrajectoryStep, type Weights } from "../log/index.js";
+import {
+  DIMENSIONS,
+  type Dimension,
+  type DimensionScores,
+  type EpisodeSignals,
+  type Optimum,
+  type OriginalScore,
+  type Trajectory,
+  type TrajectoryStep,
+  type Weights,
+} from "../log/index.js";
 import { queryText } from "../protocol/index.js";
 
 /**
@@ -80,7 +90,12 @@ export function scoreDimensions(trajectory: Trajectory, signals: EpisodeSignals,
   const exposure = trajectory.entropy.driftExposure;
   const dimensions: DimensionScores = {
     FUNCTIONAL: 100 * original.reward,
-    DRIFT_ADAPTATION: applies("DRIFT_ADAPTATION", exposure.length > 0, driftInRun ? "drift renamed none of the fields this task needs" : "no schema drift in this run", () => success),
+    DRIFT_ADAPTATION: applies(
+      "DRIFT_ADAPTATION",
+      exposure.length > 0,
+      driftInRun ? "drift renamed none of the fields this task needs" : "no schema drift in this run",
+      () => success,
+    ),
     TOKEN_EFFICIENCY: 100 * success * efficiency(budget, signals.tokens),
     QUERY_EFFICIENCY: 100 * success * efficiency(optimum.queries + 1, signals.queries + 1),
     ERROR_RECOVERY: applies("ERROR_RECOVERY", signals.errors > 0, "no tool errors or unusable replies", () => (success * signals.errorsRecovered) / signals.errors),

@@ -1,6 +1,6 @@
 import type { EpisodeScore, EpisodeTask, Trajectory, Weights } from "../log/index.js";
 import { queryText } from "../protocol/index.js";
-import { optimumFor, type Calibration } from "./calibration.js";
+import { type Calibration, optimumFor } from "./calibration.js";
 import { measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
 import type { Judge } from "./judge.js";
 import { scoreOriginal } from "./original.js";

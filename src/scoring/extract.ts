@@ -17,18 +17,70 @@
  *   is the one the answer says is correct, not one it rejects ("rather than X", "from X to Y").
  */
 const US_STATES: Record<string, string> = {
-  alabama: "AL", alaska: "AK", arizona: "AZ", arkansas: "AR", california: "CA", colorado: "CO", connecticut: "CT",
-  delaware: "DE", florida: "FL", georgia: "GA", hawaii: "HI", idaho: "ID", illinois: "IL", indiana: "IN", iowa: "IA",
-  kansas: "KS", kentucky: "KY", louisiana: "LA", maine: "ME", maryland: "MD", massachusetts: "MA", michigan: "MI",
-  minnesota: "MN", mississippi: "MS", missouri: "MO", montana: "MT", nebraska: "NE", nevada: "NV", "new hampshire": "NH",
-  "new jersey": "NJ", "new mexico": "NM", "new york": "NY", "north carolina": "NC", "north dakota": "ND", ohio: "OH",
-  oklahoma: "OK", oregon: "OR", pennsylvania: "PA", "rhode island": "RI", "south carolina": "SC", "south dakota": "SD",
-  tennessee: "TN", texas: "TX", utah: "UT", vermont: "VT", virginia: "VA", washington: "WA", "west virginia": "WV",
-  wisconsin: "WI", wyoming: "WY", "district of columbia": "DC", "washington d.c.": "DC", "washington, d.c.": "DC", "washington dc": "DC",
+  alabama: "AL",
+  alaska: "AK",
+  arizona: "AZ",
+  arkansas: "AR",
+  california: "CA",
+  colorado: "CO",
+  connecticut: "CT",
+  delaware: "DE",
+  florida: "FL",
+  georgia: "GA",
+  hawaii: "HI",
+  idaho: "ID",
+  illinois: "IL",
+  indiana: "IN",
+  iowa: "IA",
+  kansas: "KS",
+  kentucky: "KY",
+  louisiana: "LA",
+  maine: "ME",
+  maryland: "MD",
+  massachusetts: "MA",
+  michigan: "MI",
+  minnesota: "MN",
+  mississippi: "MS",
+  missouri: "MO",
+  montana: "MT",
+  nebraska: "NE",
+  nevada: "NV",
+  "new hampshire": "NH",
+  "new jersey": "NJ",
+  "new mexico": "NM",
+  "new york": "NY",
+  "north carolina": "NC",
+  "north dakota": "ND",
+  ohio: "OH",
+  oklahoma: "OK",
+  oregon: "OR",
+  pennsylvania: "PA",
+  "rhode island": "RI",
+  "south carolina": "SC",
+  "south dakota": "SD",
+  tennessee: "TN",
+  texas: "TX",
+  utah: "UT",
+  vermont: "VT",
+  virginia: "VA",
+  washington: "WA",
+  "west virginia": "WV",
+  wisconsin: "WI",
+  wyoming: "WY",
+  "district of columbia": "DC",
+  "washington d.c.": "DC",
+  "washington, d.c.": "DC",
+  "washington dc": "DC",
 };
 const STATE_CODES = new Set(Object.values(US_STATES));
 /** Longest names first, so "West Virginia" and "Washington D.C." win over the names inside them. */
-const STATE_NAMES = new RegExp(`\\b(?:${Object.keys(US_STATES).sort((a, b) => b.length - a.length).map((name) => name.replace(/[.]/g, "\\.")).join("|")})(?!\\w)`, "gi");
+const STATE_NAMES = new RegExp(
+  `\\b(?:${Object.keys(US_STATES)
+    .sort((a, b) => b.length - a.length)
+    .map((name) => name.replace(/[.]/g, "\\."))
+    .join("|")})(?!\\w)`,
+  "gi",
+);
 /** Codes that are also common English words or abbreviations ("OK,", "IN", "OR", "ID"). */
 const AMBIGUOUS_CODES = new Set(["OK", "IN", "OR", "ME", "HI", "ID"]);
 /** Words before a code that make it a state ("the state is OK", "in IN"). */
@@ -40,8 +92,18 @@ const MONTH_ABBREVIATED = /\b(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b
 /** "Jan Novak" is a person: "Jan" before a capitalised word that is not a month. */
 const PERSON_AFTER_JAN = new RegExp(`^\\s+(?!(?:${MONTHS.join("|")})\\b)[A-Z][a-z]+`);
 const MONTH_ABBREVIATIONS: Record<string, string> = {
-  jan: "January", feb: "February", mar: "March", apr: "April", jun: "June", jul: "July", aug: "August",
-  sep: "September", sept: "September", oct: "October", nov: "November", dec: "December",
+  jan: "January",
+  feb: "February",
+  mar: "March",
+  apr: "April",
+  jun: "June",
+  jul: "July",
+  aug: "August",
+  sep: "September",
+  sept: "September",
+  oct: "October",
+  nov: "November",
+  dec: "December",
 };
 /** Month names that are also everyday words in lower case: "may" the modal, "march" the verb. */
 const AMBIGUOUS_MONTHS = new Set(["may", "march"]);
@@ -106,9 +168,7 @@ const FINDERS: Record<EntityKind, (text: string) => Mention[]> = {
       // In lower case "in", "or", "me", "ok" are words in any list ("TX, or FL"): a state only as the whole answer.
       return [mention(start, word, code, "code", ambiguous ? "whole" : "item")];
     }),
-    ...matches(text, STATE_NAMES).map(([start, word]) =>
-      mention(start, word, US_STATES[word.toLowerCase()]!, "name", "sure"),
-    ),
+    ...matches(text, STATE_NAMES).map(([start, word]) => mention(start, word, US_STATES[word.toLowerCase()]!, "name", "sure")),
   ],
   month: (text) => [
     ...matches(text, MONTH_NAMES).flatMap(([start, word]) => {
@@ -132,7 +192,11 @@ const FINDERS: Record<EntityKind, (text: string) => Mention[]> = {
   bant: (text) =>
     matches(text, /\b(?:budget|authority|need|timeline)\b/gi).flatMap(([start, word]) => {
       // "need to", "they need": the verb, not the factor.
-      if (word === "need" && (/^\s+to\b/.test(text.slice(start + 4)) || /\b(?:I|you|we|they|he|she|it|will|would|may|might|could|should|don['’]t|doesn['’]t|didn['’]t)\s+$/i.test(tail(text, start)))) return [];
+      if (
+        word === "need" &&
+        (/^\s+to\b/.test(text.slice(start + 4)) || /\b(?:I|you|we|they|he|she|it|will|would|may|might|could|should|don['’]t|doesn['’]t|didn['’]t)\s+$/i.test(tail(text, start)))
+      )
+        return [];
       return [mention(start, word, capitalise(word), "word", "sure")];
     }),
   stage: (text) =>
@@ -199,7 +263,10 @@ function accepted(text: string, candidates: Mention[]): Mention[] {
     return !inside;
   });
   const bare = isBareList(text, found);
-  const counted = found.map((m) => bare || m.rule === "sure" || m.rule === "cued" || (m.rule === "item" && standsAlone(text, m)) || (m.rule === "listed" && (m.context?.test(tail(text, m.start)) ?? false)));
+  const counted = found.map(
+    (m) =>
+      bare || m.rule === "sure" || m.rule === "cued" || (m.rule === "item" && standsAlone(text, m)) || (m.rule === "listed" && (m.context?.test(tail(text, m.start)) ?? false)),
+  );
   // A listed word next to a counted mention counts too ("OK, TX", "March and may"): one sweep each
   // way carries that along a whole list.
   const join = (i: number, j: number) => {
@@ -255,14 +322,17 @@ function clauseStart(text: string, at: number): number {
 }
 
 const MET = String.raw`meets?|met|satisf(?:y|ies|ied)|confirmed|fine|ok(?:ay)?|good|strong|clear|established|present|qualif(?:y|ies|ied)|adequate|sufficient|approved|allocated|secured|available|identified|defined|aligned|covered|solid|in\s+place|has|have|had`;
-const UNMET = String.raw`lack(?:s|ing|ed)?|missing|absent|unmet|unknown|unclear|undefined|unconfirmed|unqualified|insufficient|inadequate|limited|weak|fail(?:s|ed|ing|ure)?|gap|issue|problem|concern|blocker|obstacle|shortfall|reason|open|pending|uncertain|without`;
+const UNMET = `lack(?:s|ing|ed)?|missing|absent|unmet|unknown|unclear|undefined|unconfirmed|unqualified|insufficient|inadequate|limited|weak|fail(?:s|ed|ing|ure)?|gap|issue|problem|concern|blocker|obstacle|shortfall|reason|open|pending|uncertain|without`;
 const NEGATION_WORDS = String.raw`not|no|never|cannot|\w+n['’]t`;
 const NEGATION = new RegExp(String.raw`\b(?:${NEGATION_WORDS})\b`, "i");
 const CUE = new RegExp(String.raw`\b(?:(${MET})|(${UNMET}))\b|(✅|✓|✔)|(❌|✗|✘)`, "gi");
 /** The same cues, matched only where a predicate starts (sticky). */
 const PREDICATE = new RegExp(CUE.source, "iy");
 /** Words that may sit between a factor and what the answer says of it ("Budget has not been allocated"). */
-const LINK = new RegExp(String.raw`^(?:\s*(?:[:(\-–—]|(?:is|are|was|were|remains?|seems?|appears?|looks?|has|have|had|been|being|both|all|still|also|currently|clearly|the|a|an|only|fully|definitely|very|quite|really|${NEGATION_WORDS})\b))*\s*`, "i");
+const LINK = new RegExp(
+  String.raw`^(?:\s*(?:[:(\-–—]|(?:is|are|was|were|remains?|seems?|appears?|looks?|has|have|had|been|being|both|all|still|also|currently|clearly|the|a|an|only|fully|definitely|very|quite|really|${NEGATION_WORDS})\b))*\s*`,
+  "i",
+);
 
 type Polarity = "met" | "unmet" | undefined;
 const polarityOf = (match: RegExpExecArray): Polarity => (match[1] || match[3] ? "met" : "unmet");
@@ -300,9 +370,11 @@ const STAGE_FOR = [
   /\b(?:indicates?|suggests?|points?\s+to|reflects?|shows?|matches|fits)(?:\s+(?:a|an|the))?$/i,
 ];
 /** Cues that make a stage the one the answer rejects ("rather than", "currently", "from"). */
-const STAGE_AGAINST = /\b(?:rather\s+than|instead\s+of|not|no\s+longer|isn['’]t|wasn['’]t|currently|presently|originally|previously|formerly|incorrect(?:ly)?|wrong(?:ly)?|mistaken(?:ly)?|outdated|(?:listed|marked|recorded|labell?ed|set)\s+(?:as|at)|from|out\s+of|past)\b/i;
+const STAGE_AGAINST =
+  /\b(?:rather\s+than|instead\s+of|not|no\s+longer|isn['’]t|wasn['’]t|currently|presently|originally|previously|formerly|incorrect(?:ly)?|wrong(?:ly)?|mistaken(?:ly)?|outdated|(?:listed|marked|recorded|labell?ed|set)\s+(?:as|at)|from|out\s+of|past)\b/i;
 const STAGE_AFTER_FOR = /^\W{0,3}(?:stage\s+)?(?:is|would\s+be|seems|looks)?\s*(?:the\s+)?(?:\w+\s+)?(?:correct|right|appropriate|accurate|proper)\b/i;
-const STAGE_AFTER_AGAINST = /^\W{0,3}(?:stage\s+)?(?:is|was|seems|looks)\s+(?:\w+\s+)?(?:wrong|incorrect|outdated|inaccurate|mistaken|not\s+(?:correct|right|accurate|appropriate))\b/i;
+const STAGE_AFTER_AGAINST =
+  /^\W{0,3}(?:stage\s+)?(?:is|was|seems|looks)\s+(?:\w+\s+)?(?:wrong|incorrect|outdated|inaccurate|mistaken|not\s+(?:correct|right|accurate|appropriate))\b/i;
 
 /** Exactly one stage: the one the answer says is correct (the first of the best-supported). */
 function correctStage(text: string, mentions: readonly Mention[]): Mention[] {

@@ -1,9 +1,9 @@
-export { scoreOriginal, groundTruth, FUZZY_PASS_F1, type ScoredTask } from "./original.js";
-export { isPrivacyRefusal } from "./privacy-heuristic.js";
-export { createJudge, offlineJudge, HeuristicJudge, LlmJudge, OfflineProvider, type Judge, type Verdict } from "./judge.js";
-export { extractionPrompt, privacyPrompt, parseExtraction, parsePrivacy } from "./prompts.js";
+export { type Calibration, CalibrationSchema, type CategoryCalibration, calibrationDigest, fieldsReadBy, measureCalibration, optimumFor } from "./calibration.js";
+export { DEFAULT_WEIGHTS, type DimensionOutcome, driftExposure, measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
+export { actionContents, type ScoringContext, scoreEpisode } from "./episode.js";
+export { entityKindFor, extractAnswers } from "./extract.js";
+export { createJudge, HeuristicJudge, type Judge, LlmJudge, OfflineProvider, offlineJudge, type Verdict } from "./judge.js";
 export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
-export { extractAnswers, entityKindFor } from "./extract.js";
-export { DEFAULT_WEIGHTS, measureSignals, scoreDimensions, totalScore, driftExposure, type DimensionOutcome } from "./dimensions.js";
-export { scoreEpisode, actionContents, type ScoringContext } from "./episode.js";
-export { CalibrationSchema, calibrationDigest, measureCalibration, optimumFor, fieldsReadBy, type Calibration, type CategoryCalibration } from "./calibration.js";
+export { FUZZY_PASS_F1, groundTruth, type ScoredTask, scoreOriginal } from "./original.js";
+export { isPrivacyRefusal } from "./privacy-heuristic.js";
+export { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";

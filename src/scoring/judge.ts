@@ -1,12 +1,12 @@
-import { JudgementCache } from "../llm/index.js";
 import type { LlmConfig, ProviderRole } from "../llm/index.js";
-import { OpenAiProvider, type ChatMessage, type LlmProvider, type ProviderUsage } from "../llm/index.js";
+import { type ChatMessage, JudgementCache, type LlmProvider, OpenAiProvider, type ProviderUsage } from "../llm/index.js";
 import { entityKindFor, extractAnswers } from "./extract.js";
 import { isPrivacyRefusal } from "./privacy-heuristic.js";
 import { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
 
 /** Where a verdict came from: a model call, the judgement cache, or the deterministic heuristic. */
 export type { VerdictSource } from "../log/index.js";
+
 import type { VerdictSource } from "../log/index.js";
 
 /** A judge's verdict with its evidence. */

@@ -5,7 +5,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
-import { HeuristicJudge, type Calibration, type Judge } from "../scoring/index.js";
+import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
@@ -23,7 +23,7 @@ export interface ServeOptions {
   readonly calibration: Calibration;
   /** The gateway's proxy slot (PROXY_URL) through which loopback participant URLs are reached. */
   readonly proxyUrl?: string;
-  /** Where each assessment's journal goes (`run-<id>.jsonl`); a request seen before continues its journal. */
+  /** Where each assessment's journal goes (`<run id>.jsonl`, one per shard); a request seen before continues its journal. */
   readonly runsDir?: string;
   /** Builds each assessment's judge; the deterministic heuristic when absent. */
   readonly createJudge?: () => Judge;

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { assess, CANCELED, runIdFor, type AssessmentData, type AssessmentEvent } from "../assessment/index.js";
+import { type AssessmentData, type AssessmentEvent, assess, CANCELED, runIdFor } from "../assessment/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard, participantEndpoint } from "../purple/index.js";
-import { summaryText, type ResultsObject } from "../report/index.js";
+import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
-import { RequestRejection, requestDocument, validateRequest, type AssessmentRequest } from "./request.js";
+import { type AssessmentRequest, RequestRejection, requestDocument, validateRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -22,7 +22,7 @@ export interface ExecutorOptions {
   readonly logger: Logger;
   /** Longest silence between status updates; the AgentBeats client gives up after 300 s of silence. */
   readonly heartbeatMs?: number;
-  /** Where each assessment's journal (`run-<id>.jsonl`) goes. */
+  /** Where each assessment's journal (`<run id>.jsonl`, one per shard) goes. */
   readonly runsDir?: string;
   /** The gateway's proxy (Amber's `proxy` slot, PROXY_URL): loopback participant URLs are reached through it. */
   readonly proxyUrl?: string;
@@ -34,7 +34,8 @@ export interface ExecutorOptions {
 
 /** One assessment in flight: how to stop it gently (no new episodes) and at once (calls in flight aborted). */
 interface Running {
-  readonly runId: string;
+  /** The run and shard whose journal it writes. */
+  readonly journal: string;
   readonly drain: AbortController;
   readonly abort: AbortController;
   readonly done: Promise<void>;
@@ -74,14 +75,18 @@ export class AssessmentExecutor implements AgentExecutor {
         status("rejected", `Request rejected: ${admitted.rejection}`, true);
         return;
       }
-      const { request, endpoint, runId } = admitted;
+      const { request, endpoint, runId, journal } = admitted;
       const { config, selection } = request;
       const total = selection.tasks.length;
       const drain = new AbortController();
       const abort = new AbortController();
-      this.running.set(taskId, { runId, drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
-      const dataNote = this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
-      status("working", `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}.${dataNote}`);
+      this.running.set(taskId, { journal, drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
+      const dataNote =
+        this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
+      status(
+        "working",
+        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}.${dataNote}`,
+      );
       log.info({ total, config, runId, dataset: this.options.data.dataset }, "assessment started");
       let done = 0;
       const started = Date.now();
@@ -91,9 +96,13 @@ export class AssessmentExecutor implements AgentExecutor {
         status("working", text);
       };
       // Checked every second, so the longest silence is at most three quarters of the promise plus a second.
-      heartbeat = setInterval(() => {
-        if (Date.now() - lastUpdate >= this.heartbeatMs * 0.75) publishWorking(`Still working: ${done}/${total} tasks finished after ${Math.round((Date.now() - started) / 1000)} s.`);
-      }, Math.min(1_000, Math.max(50, Math.floor(this.heartbeatMs / 4))));
+      heartbeat = setInterval(
+        () => {
+          if (Date.now() - lastUpdate >= this.heartbeatMs * 0.75)
+            publishWorking(`Still working: ${done}/${total} tasks finished after ${Math.round((Date.now() - started) / 1000)} s.`);
+        },
+        Math.min(1_000, Math.max(50, Math.floor(this.heartbeatMs / 4))),
+      );
       const onEvent = (event: AssessmentEvent) => {
         if (event.kind === "task_started") publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
         else if (event.kind === "task_finished") {
@@ -124,7 +133,11 @@ export class AssessmentExecutor implements AgentExecutor {
       if (results.status === "interrupted") {
         log.warn({ summary: results.summary }, "assessment interrupted");
         const resume = this.options.runsDir ? " The same request resumes it from its journal." : "";
-        status("failed", `Assessment interrupted (the server is shutting down) after ${results.summary.total_tasks} of ${total} tasks; the partial results are attached (status "interrupted").${resume}`, true);
+        status(
+          "failed",
+          `Assessment interrupted (the server is shutting down) after ${results.summary.total_tasks} of ${total} tasks; the partial results are attached (status "interrupted").${resume}`,
+          true,
+        );
         return;
       }
       log.info({ summary: results.summary }, "assessment completed");
@@ -141,22 +154,30 @@ export class AssessmentExecutor implements AgentExecutor {
   }
 
   /** Validates a request, reaches the purple's card and names the run; or says why not. */
-  private async admit(context: RequestContext, log: Logger): Promise<{ request: AssessmentRequest; endpoint: string; runId: string } | { rejection: string }> {
+  private async admit(context: RequestContext, log: Logger): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; journal: string } | { rejection: string }> {
     if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
     const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
-    if (this.running.size >= limit) return { rejection: `the server is busy: ${this.running.size} assessments in flight (its limit is ${limit}); send the request again when one has finished` };
+    if (this.running.size >= limit)
+      return { rejection: `the server is busy: ${this.running.size} assessments in flight (its limit is ${limit}); send the request again when one has finished` };
     try {
       const request = validateRequest(requestDocument(context.userMessage), this.options.data);
       const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
       const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
       });
-      const runId = runIdFor({ participantUrl: request.participantUrl, purpleIdentity: `${card.name} ${card.version}`, config: request.config, tasksSource: this.options.data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
-      // Two attempts at one run would write one journal: the second waits its turn (or names another run).
-      if (this.options.runsDir && [...this.running.values()].some((running) => running.runId === runId)) {
-        return { rejection: `run ${runId} (the same purple, config and tasks) is already in progress on this server; wait for it to finish or set config.run_id` };
+      const runId = runIdFor({
+        participantUrl: request.participantUrl,
+        purpleIdentity: `${card.name} ${card.version}`,
+        config: request.config,
+        tasksSource: this.options.data.sources.tasks.path,
+        greenVersion: PACKAGE_VERSION,
+      });
+      // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).
+      const journal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;
+      if (this.options.runsDir && [...this.running.values()].some((running) => running.journal === journal)) {
+        return { rejection: `run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id` };
       }
-      return { request, endpoint, runId };
+      return { request, endpoint, runId, journal };
     } catch (error) {
       if (error instanceof RequestRejection) return { rejection: error.message };
       log.error({ err: error }, "request validation failed");

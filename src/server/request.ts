@@ -1,6 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import { z } from "zod";
-import { checkDataMatch, parseConfig, selectTasks, type AssessmentConfig, type AssessmentData, type Selection } from "../assessment/index.js";
+import { type AssessmentConfig, type AssessmentData, checkDataMatch, parseConfig, type Selection, selectTasks } from "../assessment/index.js";
 
 /** A request that cannot start an assessment; the message says which field and why. */
 export class RequestRejection extends Error {

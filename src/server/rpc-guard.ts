@@ -3,17 +3,21 @@ import type { Logger } from "pino";
 import { z } from "zod";
 
 /** A part of an A2A 0.3 message, as far as this server reads it. */
-const PartSchema = z.discriminatedUnion("kind", [
-  z.looseObject({ kind: z.literal("text"), text: z.string({ error: "a text part needs a string 'text'" }) }),
-  z.looseObject({ kind: z.literal("data"), data: z.record(z.string(), z.unknown(), { error: "a data part needs an object 'data'" }) }),
-  z.looseObject({ kind: z.literal("file"), file: z.looseObject({}, { error: "a file part needs an object 'file'" }) }),
-], { error: (issue) => `each part must be an object with kind text, data or file (got ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind ?? issue.input)})` });
+const PartSchema = z.discriminatedUnion(
+  "kind",
+  [
+    z.looseObject({ kind: z.literal("text"), text: z.string({ error: "a text part needs a string 'text'" }) }),
+    z.looseObject({ kind: z.literal("data"), data: z.record(z.string(), z.unknown(), { error: "a data part needs an object 'data'" }) }),
+    z.looseObject({ kind: z.literal("file"), file: z.looseObject({}, { error: "a file part needs an object 'file'" }) }),
+  ],
+  { error: (issue) => `each part must be an object with kind text, data or file (got ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind ?? issue.input)})` },
+);
 
 const MessageParamsSchema = z.looseObject({
   message: z.looseObject(
     {
-      kind: z.literal("message", { error: "must be \"message\"" }).optional(),
-      role: z.enum(["user", "agent"], { error: "must be \"user\" or \"agent\"" }),
+      kind: z.literal("message", { error: 'must be "message"' }).optional(),
+      role: z.enum(["user", "agent"], { error: 'must be "user" or "agent"' }),
       messageId: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }),
       parts: z.array(PartSchema, { error: "must be a list of parts" }).min(1, { error: "must hold at least one part" }),
       contextId: z.string({ error: "must be a string" }).optional(),

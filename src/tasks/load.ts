@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { TaskRecordSchema, type TaskRecord } from "./schema.js";
+import { type TaskRecord, TaskRecordSchema } from "./schema.js";
 
 /** A loaded, validated task set with its provenance. */
 export interface TaskSet {

@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { pino, type Logger } from "pino";
+import { type Logger, pino } from "pino";
 
 const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
 const HIDDEN = new Set(["level", "time", "msg", "service", "pid", "hostname"]);

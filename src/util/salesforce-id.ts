@@ -24,4 +24,3 @@ export function caseSafeSuffix(id15: string): string {
   }
   return suffix;
 }
-

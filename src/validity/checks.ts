@@ -35,28 +35,49 @@ export function checkRanking(measurements: readonly Measurement[]): CheckResult[
     const naive = at("naive");
     if (oracle) {
       const below = DIMENSIONS.filter((dimension) => oracle.dimensions[dimension] !== null && oracle.dimensions[dimension]! < 100);
-      check("the oracle scores 100 on every dimension that applies", below.length === 0 && oracle.total === 100, below.length ? `below 100: ${below.map((d) => `${d} ${fixed(oracle.dimensions[d]!)}`).join(", ")}` : `total ${fixed(oracle.total)}`);
+      check(
+        "the oracle scores 100 on every dimension that applies",
+        below.length === 0 && oracle.total === 100,
+        below.length ? `below 100: ${below.map((d) => `${d} ${fixed(oracle.dimensions[d]!)}`).join(", ")}` : `total ${fixed(oracle.total)}`,
+      );
     }
-    if (solver) check(`the reference solver scores at least ${SOLVER_FLOOR}`, solver.total >= SOLVER_FLOOR, `total ${fixed(solver.total)}, pass rate ${fixed(100 * solver.passRate)}%`);
+    if (solver)
+      check(`the reference solver scores at least ${SOLVER_FLOOR}`, solver.total >= SOLVER_FLOOR, `total ${fixed(solver.total)}, pass rate ${fixed(100 * solver.passRate)}%`);
     if (oracle && solver) check("oracle ≥ solver", oracle.total >= solver.total, `${fixed(oracle.total)} ≥ ${fixed(solver.total)}`);
     if (solver && naive) {
       const bites = naive.passRate < solver.passRate;
-      check(bites ? "solver > naive (drift or rot bites here)" : "solver ≥ naive (nothing bites here)", bites ? solver.total > naive.total : solver.total >= naive.total, `${fixed(solver.total)} vs ${fixed(naive.total)} (naive passes ${fixed(100 * naive.passRate)}%)`);
+      check(
+        bites ? "solver > naive (drift or rot bites here)" : "solver ≥ naive (nothing bites here)",
+        bites ? solver.total > naive.total : solver.total >= naive.total,
+        `${fixed(solver.total)} vs ${fixed(naive.total)} (naive passes ${fixed(100 * naive.passRate)}%)`,
+      );
     }
     for (const degenerate of measurements.filter((m) => m.kind === "degenerate" && label(m.level) === label(level))) {
       const floor = 100 * degenerate.passRate;
       if (naive && degenerate.purple !== "one-token") check(`naive > ${degenerate.purple}`, naive.total > degenerate.total, `${fixed(naive.total)} > ${fixed(degenerate.total)}`);
       if (degenerate.purple === "one-token") continue;
-      check(`${degenerate.purple}: total within ${TOTAL_SLACK} of its pass rate`, degenerate.total <= floor + TOTAL_SLACK, `total ${fixed(degenerate.total)}, pass rate ${fixed(floor)}%`);
+      check(
+        `${degenerate.purple}: total within ${TOTAL_SLACK} of its pass rate`,
+        degenerate.total <= floor + TOTAL_SLACK,
+        `total ${fixed(degenerate.total)}, pass rate ${fixed(floor)}%`,
+      );
       const over = DIMENSIONS.filter((dimension) => degenerate.dimensions[dimension] !== null && degenerate.dimensions[dimension]! > floor + DIMENSION_SLACK);
-      check(`${degenerate.purple}: every dimension within ${DIMENSION_SLACK} of its pass rate`, over.length === 0, over.length ? over.map((d) => `${d} ${fixed(degenerate.dimensions[d]!)}`).join(", ") : `pass rate ${fixed(floor)}%`);
+      check(
+        `${degenerate.purple}: every dimension within ${DIMENSION_SLACK} of its pass rate`,
+        over.length === 0,
+        over.length ? over.map((d) => `${d} ${fixed(degenerate.dimensions[d]!)}`).join(", ") : `pass rate ${fixed(floor)}%`,
+      );
     }
     const never = (gamer: string, honest: string, what: string) => {
       const a = at(gamer);
       const b = at(honest);
       if (!a || !b) return;
       const raised = [...a.perTask].filter(([key, score]) => score > (b.perTask.get(key) ?? Number.POSITIVE_INFINITY) + 1e-9);
-      check(`${what} never raises a score (${gamer} vs ${honest})`, raised.length === 0, raised.length ? `raised on ${raised.length} episodes, e.g. seed:task ${raised[0]![0]}` : `${a.perTask.size} episodes compared`);
+      check(
+        `${what} never raises a score (${gamer} vs ${honest})`,
+        raised.length === 0,
+        raised.length ? `raised on ${raised.length} episodes, e.g. seed:task ${raised[0]![0]}` : `${a.perTask.size} episodes compared`,
+      );
     };
     never("fake-recovery", "always-none", "faking a recovery");
     never("one-token", "solver", "reporting fewer tokens");

@@ -1,4 +1,4 @@
-export { roster, type RosterEntry } from "./roster.js";
-export { runSuite, type LevelPair, type Measurement, type SuiteOptions } from "./run.js";
-export { checkRanking, TOTAL_SLACK, DIMENSION_SLACK, SOLVER_FLOOR, type CheckResult } from "./checks.js";
+export { type CheckResult, checkRanking, DIMENSION_SLACK, SOLVER_FLOOR, TOTAL_SLACK } from "./checks.js";
 export { validityMarkdown } from "./markdown.js";
+export { type RosterEntry, roster } from "./roster.js";
+export { type LevelPair, type Measurement, runSuite, type SuiteOptions } from "./run.js";

@@ -16,7 +16,13 @@ const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
 const cell = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
 
 /** docs/validity.md: every purple's figures per level pair, the floor and the ceiling a leaderboard reader needs. */
-export function validityMarkdown(measurements: readonly Measurement[], checks: readonly CheckResult[], roster: readonly RosterEntry[], options: Pick<SuiteOptions, "levels" | "seeds">, dataLabel: string): string {
+export function validityMarkdown(
+  measurements: readonly Measurement[],
+  checks: readonly CheckResult[],
+  roster: readonly RosterEntry[],
+  options: Pick<SuiteOptions, "levels" | "seeds">,
+  dataLabel: string,
+): string {
   const failed = checks.filter((check) => !check.ok);
   const lines = [
     "# Validity: what each kind of purple scores",
@@ -32,12 +38,19 @@ export function validityMarkdown(measurements: readonly Measurement[], checks: r
     "",
     `## Checks: ${checks.length - failed.length} of ${checks.length} hold`,
     "",
-    ...(failed.length === 0 ? ["Every rule holds at every level pair (see `src/validity/checks.ts`)."] : failed.map((check) => `- FAILED at drift ${check.level.drift}, rot ${check.level.rot}: ${check.rule} (${check.detail})`)),
+    ...(failed.length === 0
+      ? ["Every rule holds at every level pair (see `src/validity/checks.ts`)."]
+      : failed.map((check) => `- FAILED at drift ${check.level.drift}, rot ${check.level.rot}: ${check.rule} (${check.detail})`)),
     "",
   ];
   const levels = [...new Map(measurements.map((m) => [`${m.level.drift}/${m.level.rot}`, m.level])).values()];
   for (const level of levels) {
-    lines.push(`## Drift ${level.drift}, rot ${level.rot}`, "", `| purple | pass % | total | ${DIMENSIONS.map((d) => SHORT[d]).join(" | ")} |`, `|---|---:|---:|${DIMENSIONS.map(() => "---:").join("|")}|`);
+    lines.push(
+      `## Drift ${level.drift}, rot ${level.rot}`,
+      "",
+      `| purple | pass % | total | ${DIMENSIONS.map((d) => SHORT[d]).join(" | ")} |`,
+      `|---|---:|---:|${DIMENSIONS.map(() => "---:").join("|")}|`,
+    );
     for (const m of measurements.filter((candidate) => candidate.level.drift === level.drift && candidate.level.rot === level.rot)) {
       lines.push(`| ${m.purple} | ${(100 * m.passRate).toFixed(1)} | ${m.total.toFixed(1)} | ${DIMENSIONS.map((d) => cell(m.dimensions[d])).join(" | ")} |`);
     }

@@ -1,4 +1,15 @@
-import { alwaysNoneStrategy, fakeRecoveryStrategy, floodStrategy, naiveStrategy, oracleStrategy, randomIdStrategy, refuseAllStrategy, solverStrategy, type ServePurpleOptions, type Strategy } from "../baselines/index.js";
+import {
+  alwaysNoneStrategy,
+  fakeRecoveryStrategy,
+  floodStrategy,
+  naiveStrategy,
+  oracleStrategy,
+  randomIdStrategy,
+  refuseAllStrategy,
+  type ServePurpleOptions,
+  type Strategy,
+  solverStrategy,
+} from "../baselines/index.js";
 import type { TaskSet } from "../tasks/index.js";
 
 /** A purple of the validity suite: the references that set the ceiling, the degenerates that probe the floor. */
@@ -20,6 +31,12 @@ export function roster(tasks: TaskSet): RosterEntry[] {
     { name: "random-id", kind: "degenerate", description: "answers an Id copied from the task text", strategy: randomIdStrategy },
     { name: "fake-recovery", kind: "degenerate", description: "provokes a schema error, runs a trivial query, answers None", strategy: fakeRecoveryStrategy },
     { name: "flood", kind: "degenerate", description: "runs six needless queries, answers None", strategy: floodStrategy },
-    { name: "one-token", kind: "degenerate", description: "the solver, reporting 1 token of usage per reply", strategy: solverStrategy, options: { reportedUsage: { input_tokens: 1, output_tokens: 0 } } },
+    {
+      name: "one-token",
+      kind: "degenerate",
+      description: "the solver, reporting 1 token of usage per reply",
+      strategy: solverStrategy,
+      options: { reportedUsage: { input_tokens: 1, output_tokens: 0 } },
+    },
   ];
 }

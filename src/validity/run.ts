@@ -1,4 +1,4 @@
-import { assess, parseConfig, type AssessmentData, type Level } from "../assessment/index.js";
+import { type AssessmentData, assess, type Level, parseConfig } from "../assessment/index.js";
 import { servePurple } from "../baselines/index.js";
 import { DIMENSIONS, type Dimension } from "../log/index.js";
 import { A2APurpleClient } from "../purple/index.js";
@@ -66,7 +66,10 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
           level,
           passRate: tasks === 0 ? 0 : passed / tasks,
           total: tasks === 0 ? 0 : scoreSum / tasks,
-          dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, sums[dimension].count === 0 ? null : sums[dimension].sum / sums[dimension].count])) as Record<Dimension, number | null>,
+          dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, sums[dimension].count === 0 ? null : sums[dimension].sum / sums[dimension].count])) as Record<
+            Dimension,
+            number | null
+          >,
           perTask,
         });
       }

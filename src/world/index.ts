@@ -1,1 +1,1 @@
-export { OrgView, buildBrief, type WorldSettings } from "./view.js";
+export { buildBrief, OrgView, type WorldSettings } from "./view.js";

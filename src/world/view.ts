@@ -1,4 +1,4 @@
-import { movedFields, movedNames, planChanges, planEntropy, taskText, type EntropyPlan, type Level, type TaskText } from "../entropy/index.js";
+import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropy, type TaskText, taskText } from "../entropy/index.js";
 import type { IdStatus } from "../log/index.js";
 import type { OrgBackend, OrgRequest, OrgSchema, ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
@@ -37,7 +37,16 @@ export class OrgView {
 
   /** Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it. */
   static plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[]): OrgView {
-    const plan = planEntropy({ ...(settings.only ? { only: settings.only } : {}), seed: settings.seed, drift: settings.drift, rot: settings.rot, schema: base.schema, tasks, library, rows: (object) => base.rows(object) });
+    const plan = planEntropy({
+      ...(settings.only ? { only: settings.only } : {}),
+      seed: settings.seed,
+      drift: settings.drift,
+      rot: settings.rot,
+      schema: base.schema,
+      tasks,
+      library,
+      rows: (object) => base.rows(object),
+    });
     return OrgView.open(base, plan);
   }
 

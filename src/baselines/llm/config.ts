@@ -39,7 +39,7 @@ export const FAILURE_ANSWER = "None";
 const text = z
   .string()
   .optional()
-  .transform((value) => (value && value.trim() ? value.trim() : undefined));
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
 
 function number(name: string, min: number, max: number, integer: boolean) {
   return text
@@ -50,7 +50,9 @@ function number(name: string, min: number, max: number, integer: boolean) {
 }
 
 function oneOf<T extends string>(name: string, values: readonly T[]) {
-  return text.refine((value) => value === undefined || values.includes(value as T), { message: `${name} must be one of ${values.join(", ")}` }).transform((value) => value as T | undefined);
+  return text
+    .refine((value) => value === undefined || values.includes(value as T), { message: `${name} must be one of ${values.join(", ")}` })
+    .transform((value) => value as T | undefined);
 }
 
 // z.url() alone accepts any scheme ("node:...", "mailto:..."); an endpoint is http or https.
@@ -99,9 +101,7 @@ export function llmPurpleConfigFromEnv(env: NodeJS.ProcessEnv = process.env, ove
   const e = parsed.data;
   const apiKey = e.PURPLE_LLM_API_KEY ?? e.OPENAI_API_KEY;
   if (!apiKey) {
-    throw new LlmPurpleConfigError(
-      "LLM purple configuration: PURPLE_LLM_API_KEY is not set (nor OPENAI_API_KEY, its fallback); endpoints that need no key accept any value",
-    );
+    throw new LlmPurpleConfigError("LLM purple configuration: PURPLE_LLM_API_KEY is not set (nor OPENAI_API_KEY, its fallback); endpoints that need no key accept any value");
   }
   if (overrides.mode !== undefined && !LLM_MODES.includes(overrides.mode)) throw new LlmPurpleConfigError(`--mode must be one of ${LLM_MODES.join(", ")}`);
   const maxTokens = e.PURPLE_LLM_MAX_TOKENS ?? 2_000;

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
 import { countTokens } from "../../util/index.js";
-import { answerOf, answerText, checkToolCall, plainAnswer, textAction, toolCallText, type CheckedCall } from "./actions.js";
+import { answerOf, answerText, type CheckedCall, checkToolCall, plainAnswer, textAction, toolCallText } from "./actions.js";
 import { FAILURE_ANSWER, type LlmPurpleConfig } from "./config.js";
 import { Conversation, trimToTokens } from "./history.js";
-import { describeModelError, isContextOverflow, statedContextLimit, type ChatModel, type ChatReply, type TokenUsage } from "./model.js";
-import { EMPTY_REPLY_REMINDER, LAST_REPLY_NOTE, readTask, systemPrompt, taskPrompt, TEXT_FORMAT_REMINDER, type EpisodeTask } from "./prompt.js";
+import { type ChatModel, type ChatReply, describeModelError, isContextOverflow, statedContextLimit, type TokenUsage } from "./model.js";
+import { EMPTY_REPLY_REMINDER, type EpisodeTask, LAST_REPLY_NOTE, readTask, systemPrompt, TEXT_FORMAT_REMINDER, taskPrompt } from "./prompt.js";
 
 /** One message from the green, reduced to its parts. */
 export interface Incoming {
@@ -80,9 +80,14 @@ export class Episode {
       if (final) this.logger.info({ taskId: this.task?.taskId, answer: text.slice(0, 300), turns: this.turns, usage: this.total.usage }, "LLM purple episode answered");
       return { kind: "action", text, final, usage: meter.usage };
     } catch (error) {
-      const reason = signal.aborted ? `the turn took longer than PURPLE_LLM_TURN_TIMEOUT_SECONDS (${this.config.turnTimeoutMs / 1000} s)` : `the model provider failed: ${describeModelError(error)}`;
+      const reason = signal.aborted
+        ? `the turn took longer than PURPLE_LLM_TURN_TIMEOUT_SECONDS (${this.config.turnTimeoutMs / 1000} s)`
+        : `the model provider failed: ${describeModelError(error)}`;
       this.total.add(meter.usage);
-      this.logger.error({ taskId: this.task?.taskId, reason, policy: this.config.onFailure, turns: this.turns + 1, usage: this.total.usage }, "LLM purple episode ends on a failure");
+      this.logger.error(
+        { taskId: this.task?.taskId, reason, policy: this.config.onFailure, turns: this.turns + 1, usage: this.total.usage },
+        "LLM purple episode ends on a failure",
+      );
       this.finished = true;
       if (this.config.onFailure === "fail") return { kind: "failed", reason, usage: meter.usage };
       return { kind: "action", text: answerText(FAILURE_ANSWER), final: true, usage: meter.usage, failure: reason };
@@ -97,7 +102,10 @@ export class Episode {
     this.conversation = new Conversation(tools.length > 0 ? countTokens(JSON.stringify(tools)) : 0);
     this.conversation.add({ role: "system", content: systemPrompt(task, this.config.mode) });
     this.conversation.add({ role: "user", content: taskPrompt(task) });
-    this.logger.info({ taskId: task.taskId, category: task.category, mode: this.config.mode, model: this.model.model, externalFacing: task.externalFacing }, "LLM purple episode started");
+    this.logger.info(
+      { taskId: task.taskId, category: task.category, mode: this.config.mode, model: this.model.model, externalFacing: task.externalFacing },
+      "LLM purple episode started",
+    );
   }
 
   /** Files the green's answer to the action sent last turn. */
@@ -113,7 +121,9 @@ export class Episode {
     else if (awaiting.kind === "user") this.conversation.add({ role: "user", content: text }, true);
     else {
       const ok = incoming.data.some((part) => part.type === "tool_result" && part.ok === true);
-      const schema = ok ? trimToTokens(incoming.text.replace(/^Salesforce instance output:\s*/, "").replace(/\n\n\(\d+ repl(?:y|ies) left\)\s*$/, ""), Math.floor(this.config.contextTokens / 3)) : undefined;
+      const schema = ok
+        ? trimToTokens(incoming.text.replace(/^Salesforce instance output:\s*/, "").replace(/\n\n\(\d+ repl(?:y|ies) left\)\s*$/, ""), Math.floor(this.config.contextTokens / 3))
+        : undefined;
       if (!ok) this.logger.warn({ taskId: this.task?.taskId }, "describe_schema failed; the model works without the schema");
       this.conversation.setSystem(systemPrompt(this.task!, "text", schema));
     }
@@ -131,7 +141,8 @@ export class Episode {
         // No turn is left to run them: answer each call so the history stays valid, then ask for the
         // answer (a bounded number of times; a model that insists gets its query run and ends on max_steps).
         retries++;
-        for (const call of this.queue.splice(0)) this.conversation.add({ role: "tool", toolCallId: call.id, content: "Not run: no replies are left for queries. Give the final answer now." });
+        for (const call of this.queue.splice(0))
+          this.conversation.add({ role: "tool", toolCallId: call.id, content: "Not run: no replies are left for queries. Give the final answer now." });
       }
       const call = this.queue.shift();
       if (call) {
@@ -211,11 +222,17 @@ export class Episode {
     for (let overflow = 0; ; overflow++) {
       const { cut, fits } = this.conversation.fit(this.promptBudget);
       if (cut > 0) this.logger.debug({ taskId: this.task?.taskId, cut, budget: this.promptBudget }, "observations cut to fit the context");
-      if (!fits) this.logger.warn({ taskId: this.task?.taskId, tokens: this.conversation.tokens(), budget: this.promptBudget }, "the prompt does not fit the context even after compaction");
+      if (!fits)
+        this.logger.warn({ taskId: this.task?.taskId, tokens: this.conversation.tokens(), budget: this.promptBudget }, "the prompt does not fit the context even after compaction");
       const promptTokens = this.conversation.tokens();
       try {
         const reply = await this.model.complete({ messages: this.conversation.messages(), ...(this.config.mode === "tools" ? { tools: this.task!.tools } : {}) }, signal);
-        meter.add(reply.usage ?? { inputTokens: promptTokens, outputTokens: countTokens(reply.content) + reply.toolCalls.reduce((sum, call) => sum + countTokens(call.arguments) + countTokens(call.name), 0) });
+        meter.add(
+          reply.usage ?? {
+            inputTokens: promptTokens,
+            outputTokens: countTokens(reply.content) + reply.toolCalls.reduce((sum, call) => sum + countTokens(call.arguments) + countTokens(call.name), 0),
+          },
+        );
         return reply;
       } catch (error) {
         if (signal.aborted || !isContextOverflow(error) || overflow >= MAX_OVERFLOW_RETRIES) throw error;

@@ -52,7 +52,10 @@ export class LlmExecutor implements AgentExecutor {
       // The state is gone (evicted after its TTL, or the agent restarted): end the episode cleanly.
       const reason = `no episode for context ${contextId} (expired after PURPLE_LLM_SESSION_TTL_SECONDS, or the agent restarted)`;
       this.logger.warn({ contextId }, reason);
-      result = this.config.onFailure === "fail" ? { kind: "failed", reason, usage: { inputTokens: 0, outputTokens: 0 } } : { kind: "action", text: answerText(FAILURE_ANSWER), final: true, usage: { inputTokens: 0, outputTokens: 0 }, failure: reason };
+      result =
+        this.config.onFailure === "fail"
+          ? { kind: "failed", reason, usage: { inputTokens: 0, outputTokens: 0 } }
+          : { kind: "action", text: answerText(FAILURE_ANSWER), final: true, usage: { inputTokens: 0, outputTokens: 0 }, failure: reason };
     } else {
       const episode = this.sessions.getOrCreate(contextId, () => new Episode(this.config, this.model, this.logger.child({ contextId })));
       result = await this.sessions.run(contextId, () => episode.step(incoming, AbortSignal.timeout(this.config.turnTimeoutMs)));

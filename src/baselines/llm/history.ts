@@ -20,7 +20,8 @@ interface Entry {
 }
 
 function messageTokens(message: ChatMessage): number {
-  const calls = message.role === "assistant" ? (message.toolCalls ?? []).reduce((sum, call) => sum + countTokens(call.name) + countTokens(call.arguments) + MESSAGE_OVERHEAD, 0) : 0;
+  const calls =
+    message.role === "assistant" ? (message.toolCalls ?? []).reduce((sum, call) => sum + countTokens(call.name) + countTokens(call.arguments) + MESSAGE_OVERHEAD, 0) : 0;
   return countTokens(message.content) + calls + MESSAGE_OVERHEAD;
 }
 

@@ -4,13 +4,32 @@ import { createLogger } from "../../util/index.js";
 import { serveAgent } from "../server.js";
 import type { LlmPurpleConfig } from "./config.js";
 import { LlmExecutor } from "./executor.js";
-import { OpenAiChatModel, type ChatModel } from "./model.js";
+import { type ChatModel, OpenAiChatModel } from "./model.js";
 
-export { llmPurpleConfigFromEnv, LlmPurpleConfigError, LLM_MODES, FAILURE_ANSWER, type LlmMode, type LlmPurpleConfig, type LlmPurpleOverrides, type FailurePolicy } from "./config.js";
-export { OpenAiChatModel, isContextOverflow, type ChatModel, type ChatMessage, type ChatReply, type ChatRequest, type FunctionTool, type ModelToolCall, type TokenUsage } from "./model.js";
+export {
+  FAILURE_ANSWER,
+  type FailurePolicy,
+  LLM_MODES,
+  type LlmMode,
+  type LlmPurpleConfig,
+  LlmPurpleConfigError,
+  type LlmPurpleOverrides,
+  llmPurpleConfigFromEnv,
+} from "./config.js";
 export { Episode, type Incoming, type TurnResult } from "./episode.js";
-export { Conversation, trimToTokens } from "./history.js";
 export { LlmExecutor } from "./executor.js";
+export { Conversation, trimToTokens } from "./history.js";
+export {
+  type ChatMessage,
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  type FunctionTool,
+  isContextOverflow,
+  type ModelToolCall,
+  OpenAiChatModel,
+  type TokenUsage,
+} from "./model.js";
 export { SessionStore } from "./sessions.js";
 
 export interface ServeLlmPurpleOptions {
@@ -36,6 +55,14 @@ export async function serveLlmPurple(options: ServeLlmPurpleOptions): Promise<{ 
   const model = options.model ?? new OpenAiChatModel(options.config, options.fetch);
   const executor = new LlmExecutor(options.config, model, logger);
   const description = `A baseline LLM purple agent: ${model.model} through an OpenAI-compatible endpoint, ${options.config.mode === "tools" ? "native tool calling" : "CRMArena-Pro <execute>/<respond> tags"}.`;
-  const { server, url } = await serveAgent({ name: "llm", executor, host: options.host, port: options.port, description, ...(options.basePath ? { basePath: options.basePath } : {}), ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
+  const { server, url } = await serveAgent({
+    name: "llm",
+    executor,
+    host: options.host,
+    port: options.port,
+    description,
+    ...(options.basePath ? { basePath: options.basePath } : {}),
+    ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}),
+  });
   return { server, url, executor };
 }

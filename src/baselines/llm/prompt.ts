@@ -13,7 +13,12 @@ const CrmTaskSchema = z.object({
   required_context: z.string().default(""),
   optional_context: z.string().default(""),
   tools: z
-    .array(z.object({ type: z.literal("function"), function: z.object({ name: z.string().min(1), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }) }))
+    .array(
+      z.object({
+        type: z.literal("function"),
+        function: z.object({ name: z.string().min(1), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }),
+      }),
+    )
     .optional(),
   max_steps: z.number().int().positive().optional(),
   external_facing: z.boolean().optional(),
@@ -61,7 +66,17 @@ export function readTask(text: string, data: readonly Record<string, unknown>[])
       externalFacing: task.external_facing ?? saysCustomer ?? EXTERNAL_CATEGORIES.has(task.task_category),
     };
   }
-  return { taskId: "", category: "", prompt: text, persona: "", requiredContext: "", optionalContext: "", tools: TOOL_DEFINITIONS, maxSteps: undefined, externalFacing: /talking with a customer/i.test(text) };
+  return {
+    taskId: "",
+    category: "",
+    prompt: text,
+    persona: "",
+    requiredContext: "",
+    optionalContext: "",
+    tools: TOOL_DEFINITIONS,
+    maxSteps: undefined,
+    externalFacing: /talking with a customer/i.test(text),
+  };
 }
 
 const ROLE = `You are a careful Salesforce analyst. You work in a read-only, Salesforce-like CRM org that you can only see through queries. You never invent records, Ids or values: everything you state comes from a query result in this conversation.`;

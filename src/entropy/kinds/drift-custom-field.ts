@@ -1,6 +1,6 @@
 import type { OrgChange } from "../../org/index.js";
 import type { KindPlan, PerturbationKind } from "../plan.js";
-import { customBase, eligibleNames, firstFree, isStandard, pickNames, rngFor, type Dose } from "./drift-common.js";
+import { customBase, type Dose, eligibleNames, firstFree, isStandard, pickNames, rngFor } from "./drift-common.js";
 
 const DOSE: Dose = { none: 0, low: 0.05, medium: 0.1, high: 0.15 };
 

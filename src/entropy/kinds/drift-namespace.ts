@@ -1,6 +1,6 @@
 import type { OrgChange } from "../../org/index.js";
 import type { KindPlan, PerturbationKind } from "../plan.js";
-import { customBase, eligibleNames, firstFree, pickNames, rngFor, type Dose } from "./drift-common.js";
+import { customBase, type Dose, eligibleNames, firstFree, pickNames, rngFor } from "./drift-common.js";
 
 const DOSE: Dose = { none: 0, low: 0.03, medium: 0.07, high: 0.1 };
 /** Namespaces of made-up managed packages; the seed picks one per run, as an org installs one package. */
@@ -16,7 +16,12 @@ export const namespacePrefix: PerturbationKind = {
     const namespace = rng.pick(NAMESPACES);
     const taken = new Set<string>();
     const changes: OrgChange[] = [];
-    for (const group of pickNames(eligibleNames(input, () => true), DOSE, input.level, rng)) {
+    for (const group of pickNames(
+      eligibleNames(input, () => true),
+      DOSE,
+      input.level,
+      rng,
+    )) {
       const to = firstFree(input.schema, group, [`${namespace}__${customBase(group.field)}__c`], taken);
       for (const object of group.objects) changes.push({ op: "rename_field", object, from: group.name, to });
     }

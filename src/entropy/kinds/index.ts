@@ -1,6 +1,6 @@
 import type { PerturbationKind } from "../plan.js";
-import { customFieldRename } from "./drift-custom-rename.js";
 import { customFieldReplacement } from "./drift-custom-field.js";
+import { customFieldRename } from "./drift-custom-rename.js";
 import { deprecatedField } from "./drift-deprecated.js";
 import { namespacePrefix } from "./drift-namespace.js";
 import { inactiveDuplicates } from "./rot-inactive-duplicates.js";
@@ -24,5 +24,5 @@ export const BUILT_IN_KINDS: readonly PerturbationKind[] = [
   customFieldRename,
 ];
 
-export { SUPERSEDED_TITLE } from "./rot-superseded-policies.js";
 export { guidanceOf } from "./rot-passages.js";
+export { SUPERSEDED_TITLE } from "./rot-superseded-policies.js";

@@ -1,7 +1,6 @@
 import type { ObjectInfo, SqlRow, SqlValue } from "../../org/index.js";
-import { addDays } from "../../util/index.js";
 import type { Random } from "../../util/index.js";
-import { BASE62, caseSafeSuffix, SALESFORCE_ID } from "../../util/index.js";
+import { addDays, BASE62, caseSafeSuffix, SALESFORCE_ID } from "../../util/index.js";
 import type { Level } from "../plan.js";
 
 /** A share of records (or tasks) per level. */

@@ -26,7 +26,18 @@ export const knowledgeVersions: PerturbationKind = {
     const object = input.schema.objects.find((candidate) => candidate.name === KNOWLEDGE);
     if (!object) return { summary: "no knowledge articles", changes: [], text: [], distractorIds: [] };
     const changes: OrgChange[] = [
-      { op: "add_field", object: KNOWLEDGE, field: { name: "PublishStatus", label: "Publication Status", type: "string", references: [], note: "Online: the published version; Draft: an unpublished edit; Archived: a retired older version" }, value: "Online" },
+      {
+        op: "add_field",
+        object: KNOWLEDGE,
+        field: {
+          name: "PublishStatus",
+          label: "Publication Status",
+          type: "string",
+          references: [],
+          note: "Online: the published version; Draft: an unpublished edit; Archived: a retired older version",
+        },
+        value: "Online",
+      },
       { op: "add_field", object: KNOWLEDGE, field: { name: "IsLatestVersion", label: "Is Latest Version", type: "boolean", references: [] }, value: 1 },
       { op: "add_field", object: KNOWLEDGE, field: { name: "VersionNumber", label: "Version Number", type: "int", references: [] }, value: 1 },
     ];
@@ -37,7 +48,8 @@ export const knowledgeVersions: PerturbationKind = {
     const prefix = object.keyPrefix ?? "ka0";
     const versionOf = (source: SqlRow, status: string, latest: number, number: number): SqlRow => {
       const copy: SqlRow = {};
-      for (const [column, value] of Object.entries(source)) copy[column] = column === idField ? newId(prefix, rng, taken, [...taken]) : typeof value === "string" && /answer|body|summary/i.test(column) ? reword(value, rng) : value;
+      for (const [column, value] of Object.entries(source))
+        copy[column] = column === idField ? newId(prefix, rng, taken, [...taken]) : typeof value === "string" && /answer|body|summary/i.test(column) ? reword(value, rng) : value;
       return { ...copy, PublishStatus: status, IsLatestVersion: latest, VersionNumber: number };
     };
     const archivedSources = rng.sample(rows, doseOf(ARCHIVED, input.level, rows.length));
@@ -45,7 +57,10 @@ export const knowledgeVersions: PerturbationKind = {
     // The published version of an article with an archived predecessor is its second version.
     const republished = archivedSources.map((row) => String(row[idField]));
     if (republished.length > 0) changes.push({ op: "set_values", object: KNOWLEDGE, field: "VersionNumber", ids: republished, value: 2 });
-    const versions = [...archivedSources.map((row) => versionOf(row, "Archived", 0, 1)), ...draftSources.map((row) => versionOf(row, "Draft", 1, republished.includes(String(row[idField])) ? 3 : 2))];
+    const versions = [
+      ...archivedSources.map((row) => versionOf(row, "Archived", 0, 1)),
+      ...draftSources.map((row) => versionOf(row, "Draft", 1, republished.includes(String(row[idField])) ? 3 : 2)),
+    ];
     if (versions.length > 0) changes.push({ op: "insert_records", object: KNOWLEDGE, records: versions });
     return {
       summary: `${archivedSources.length} archived and ${draftSources.length} draft article versions beside the published ones`,

@@ -1,8 +1,8 @@
 import type { OrgChange } from "../../org/index.js";
 import { Random } from "../../util/index.js";
 import type { KindPlan, PerturbationKind } from "../plan.js";
-import { MERGEABLE, recycleBinFlags } from "./rot-recycle-bin.js";
 import { doseOf, idFieldOf, nearDuplicates, type Share } from "./rot-common.js";
+import { MERGEABLE, recycleBinFlags } from "./rot-recycle-bin.js";
 
 const SHARE: Share = { none: 0, low: 0.05, medium: 0.1, high: 0.2 };
 
@@ -19,7 +19,18 @@ export const mergedDuplicates: PerturbationKind = {
     const changes: OrgChange[] = recycleBinFlags(input.schema);
     const distractorIds: string[] = [];
     for (const object of input.schema.objects.filter((candidate) => MERGEABLE.has(candidate.name))) {
-      changes.push({ op: "add_field", object: object.name, field: { name: "MasterRecordId", label: "Master Record ID", type: "reference", references: [object.name], note: "set on a record deleted by a merge: the record it was merged into" }, value: null });
+      changes.push({
+        op: "add_field",
+        object: object.name,
+        field: {
+          name: "MasterRecordId",
+          label: "Master Record ID",
+          type: "reference",
+          references: [object.name],
+          note: "set on a record deleted by a merge: the record it was merged into",
+        },
+        value: null,
+      });
       const rows = input.rows(object.name);
       const idField = idFieldOf(object);
       const rng = new Random(`${this.name}:${input.seed}:${input.level}:${object.name}`);

@@ -24,7 +24,11 @@ export function guidanceByCategory(tasks: readonly TaskRecord[]): Map<string, st
 }
 
 /** A passage's title: its first line, without Markdown heading marks. */
-export const titleOf = (text: string) => text.split("\n")[0]!.replace(/^#+\s*/, "").slice(0, 120);
+export const titleOf = (text: string) =>
+  text
+    .split("\n")[0]!
+    .replace(/^#+\s*/, "")
+    .slice(0, 120);
 
 /** A passage's body: what follows its first line when that line is a heading, else all of it. */
 export const bodyOf = (text: string) => (/^#+\s/.test(text) ? text.split("\n").slice(1).join("\n").trim() : text);
@@ -56,7 +60,10 @@ export const distractorPassages: PerturbationKind = {
         for (const note of rng.sample(same.length >= notes ? same : others, notes)) {
           text.push({ op: "add_passage", task: task.idx, title: `Notes from request ${note.idx}`, text: note.metadata.required.trim(), placement: "before" });
         }
-        for (const [, passage] of rng.sample(library.filter(([category]) => category !== task.task), guides)) {
+        for (const [, passage] of rng.sample(
+          library.filter(([category]) => category !== task.task),
+          guides,
+        )) {
           text.push({ op: "add_passage", task: task.idx, title: titleOf(passage), text: bodyOf(passage), placement: "after" });
         }
       }

@@ -8,7 +8,18 @@ const SHARE: Share = { none: 0, low: 0.05, medium: 0.1, high: 0.2 };
 export function recycleBinFlags(schema: OrgSchema): OrgChange[] {
   return schema.objects
     .filter((object) => !object.fields.some((field) => field.name === "IsDeleted"))
-    .map((object) => ({ op: "add_field", object: object.name, field: { name: "IsDeleted", label: "Deleted", type: "boolean", references: [], note: "recycle-bin flag: true marks a deleted record; SOQL hides deleted records unless the query ends with ALL ROWS" }, value: 0 }));
+    .map((object) => ({
+      op: "add_field",
+      object: object.name,
+      field: {
+        name: "IsDeleted",
+        label: "Deleted",
+        type: "boolean",
+        references: [],
+        note: "recycle-bin flag: true marks a deleted record; SOQL hides deleted records unless the query ends with ALL ROWS",
+      },
+      value: 0,
+    }));
 }
 
 /** Objects whose duplicates Salesforce merges (their recycle-bin records are the merge kind's). */

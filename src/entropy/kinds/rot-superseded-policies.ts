@@ -20,7 +20,10 @@ export function supersede(policy: string, rng: Random): string | undefined {
     changed = true;
     return String(Number(number) + rng.int(1, 3));
   });
-  const rules = text.split("\n").map((line, index) => ({ index, match: /^(\s*[-*]?\s*[A-Z][\w ]{1,40}):\s+(.+)$/.exec(line) })).filter((entry) => entry.match);
+  const rules = text
+    .split("\n")
+    .map((line, index) => ({ index, match: /^(\s*[-*]?\s*[A-Z][\w ]{1,40}):\s+(.+)$/.exec(line) }))
+    .filter((entry) => entry.match);
   if (rules.length >= 2) {
     const [a, b] = rng.sample(rules, 2);
     const lines = text.split("\n");

@@ -1,7 +1,6 @@
-import type { OrgStore } from "../types.js";
-import type { SqlRow } from "../types.js";
+import type { OrgStore, SqlRow } from "../types.js";
 import { SalesforceError } from "./errors.js";
-import { translateSoql, type QueryPlan } from "./translate.js";
+import { type QueryPlan, translateSoql } from "./translate.js";
 
 /** A SOQL answer: records shaped as Salesforce returns them, or an error in its words. */
 export type SoqlOutcome =

@@ -1,5 +1,5 @@
+import type { Condition, FunctionExp, OrderByClause, Query, FieldType as SelectItem, WhereClause } from "soql-parser-js";
 import soql from "soql-parser-js";
-import type { Condition, FieldType as SelectItem, FunctionExp, OrderByClause, Query, WhereClause } from "soql-parser-js";
 import { quoteIdent } from "../introspect.js";
 import type { FieldInfo, ObjectInfo, OrgSchema } from "../types.js";
 import { dateLiteralRange } from "./date-literals.js";
@@ -35,7 +35,21 @@ export interface QueryPlan {
 }
 
 const AGGREGATES = new Set(["COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"]);
-const DATE_FUNCTIONS = new Set(["CALENDAR_MONTH", "CALENDAR_QUARTER", "CALENDAR_YEAR", "DAY_IN_MONTH", "DAY_IN_WEEK", "DAY_IN_YEAR", "DAY_ONLY", "HOUR_IN_DAY", "WEEK_IN_MONTH", "WEEK_IN_YEAR", "FISCAL_MONTH", "FISCAL_QUARTER", "FISCAL_YEAR"]);
+const DATE_FUNCTIONS = new Set([
+  "CALENDAR_MONTH",
+  "CALENDAR_QUARTER",
+  "CALENDAR_YEAR",
+  "DAY_IN_MONTH",
+  "DAY_IN_WEEK",
+  "DAY_IN_YEAR",
+  "DAY_ONLY",
+  "HOUR_IN_DAY",
+  "WEEK_IN_MONTH",
+  "WEEK_IN_YEAR",
+  "FISCAL_MONTH",
+  "FISCAL_QUARTER",
+  "FISCAL_YEAR",
+]);
 
 type ValueKind = "text" | "id" | "number" | "boolean" | "date" | "datetime";
 
@@ -118,7 +132,7 @@ export function parseSoql(text: string): Query {
     return soql.parseQuery(text);
   } catch (error) {
     const message = (error as Error).message;
-    const found = /but found:? --> '([^]*?)' <--|but found: '([^]*?)'/.exec(message);
+    const found = /but found:? --> '([\s\S]*?)' <--|but found: '([\s\S]*?)'/.exec(message);
     const token = found?.[1] ?? found?.[2];
     if (token === undefined) throw malformed(message.split("\n")[0]!.replace(/\s+/g, " ").trim());
     if (token === "") throw malformed("unexpected end of query: the query is incomplete");
@@ -206,7 +220,12 @@ class SelectBuilder {
         };
         this.joins.set(key, join);
       }
-      parents.push({ name: relationship.name, type: relationship.target.name, idAlias: `${join.alias}_id`, idExpr: `${join.alias}.${quoteIdent(this.index.idField(join.object).name)}` });
+      parents.push({
+        name: relationship.name,
+        type: relationship.target.name,
+        idAlias: `${join.alias}_id`,
+        idExpr: `${join.alias}.${quoteIdent(this.index.idField(join.object).name)}`,
+      });
       object = join.object;
       alias = join.alias;
     }
@@ -301,7 +320,17 @@ class SelectBuilder {
   }
 
   private condition(condition: Condition, allowAggregates: boolean): string {
-    const c = condition as Condition & { field?: string; fn?: FunctionExp; value?: string | string[]; literalType?: string | string[]; valueQuery?: Query; openParen?: number; closeParen?: number; logicalPrefix?: string; operator: string };
+    const c = condition as Condition & {
+      field?: string;
+      fn?: FunctionExp;
+      value?: string | string[];
+      literalType?: string | string[];
+      valueQuery?: Query;
+      openParen?: number;
+      closeParen?: number;
+      logicalPrefix?: string;
+      operator: string;
+    };
     let lhs: string;
     let kind: ValueKind;
     let fieldName: string;
@@ -322,7 +351,15 @@ class SelectBuilder {
     return `${"(".repeat(c.openParen ?? 0)}${c.logicalPrefix ? `${c.logicalPrefix} ` : ""}${body}${")".repeat(c.closeParen ?? 0)}`;
   }
 
-  private comparison(lhs: string, kind: ValueKind, field: string, operator: string, value: string | string[] | undefined, literalType: string | string[] | undefined, valueQuery: Query | undefined): string {
+  private comparison(
+    lhs: string,
+    kind: ValueKind,
+    field: string,
+    operator: string,
+    value: string | string[] | undefined,
+    literalType: string | string[] | undefined,
+    valueQuery: Query | undefined,
+  ): string {
     const op = operator === "<>" ? "!=" : operator;
     if (op === "IN" || op === "NOT IN") {
       if (valueQuery) return `${lhs} ${op} (${this.semiJoin(valueQuery)})`;
@@ -355,7 +392,10 @@ class SelectBuilder {
   private literal(kind: ValueKind, field: string, raw: string, literalType: string | undefined): string {
     const type = literalType ?? "STRING";
     const mismatch = (quoted: boolean) =>
-      new SalesforceError("INVALID_FIELD", `value of filter criterion for field '${field}' must be of type ${SF_TYPE_NAME[kind]} and should${quoted ? "" : " not"} be enclosed in quotes`);
+      new SalesforceError(
+        "INVALID_FIELD",
+        `value of filter criterion for field '${field}' must be of type ${SF_TYPE_NAME[kind]} and should${quoted ? "" : " not"} be enclosed in quotes`,
+      );
     switch (kind) {
       case "text":
       case "id":
@@ -377,7 +417,11 @@ class SelectBuilder {
   }
 
   private dateRange(lhs: string, kind: ValueKind, field: string, op: string, literal: string): string {
-    if (kind !== "date" && kind !== "datetime") throw new SalesforceError("INVALID_FIELD", `value of filter criterion for field '${field}' must be of type ${SF_TYPE_NAME[kind]}; date literals apply to date and dateTime fields`);
+    if (kind !== "date" && kind !== "datetime")
+      throw new SalesforceError(
+        "INVALID_FIELD",
+        `value of filter criterion for field '${field}' must be of type ${SF_TYPE_NAME[kind]}; date literals apply to date and dateTime fields`,
+      );
     const range = dateLiteralRange(literal, this.today);
     if (!range) throw malformed(`unknown date literal ${literal}`);
     const bound = (date: string) => sqlString(kind === "date" ? date : `${date}T00:00:00.000+0000`);
@@ -407,7 +451,7 @@ class SelectBuilder {
     if (fields.length !== 1 || (fields[0]!.type !== "Field" && fields[0]!.type !== "FieldRelationship")) {
       throw malformed("a semi-join subquery must select exactly one field");
     }
-    const selected = inner.resolve(fields[0]!.type === "Field" ? fields[0]!.field : (fields[0] as { rawValue?: string }).rawValue ?? "");
+    const selected = inner.resolve(fields[0]!.type === "Field" ? fields[0]!.field : ((fields[0] as { rawValue?: string }).rawValue ?? ""));
     const where = inner.whereClause(query.where);
     const limit = query.limit !== undefined ? ` LIMIT ${Number(query.limit)}` : "";
     return `SELECT ${selected.expr} FROM ${inner.from()}${where}${limit}`;
@@ -447,7 +491,13 @@ function planQuery(query: Query, translation: Translation, parentLink?: { field:
   const aggregate = grouped || items.some(isAggregateFn);
 
   // COUNT() alone: Salesforce answers with totalSize and no records.
-  if (items.length === 1 && items[0]!.type === "FieldFunctionExpression" && items[0]!.functionName?.toUpperCase() === "COUNT" && (items[0]!.parameters ?? []).length === 0 && !grouped) {
+  if (
+    items.length === 1 &&
+    items[0]!.type === "FieldFunctionExpression" &&
+    items[0]!.functionName?.toUpperCase() === "COUNT" &&
+    (items[0]!.parameters ?? []).length === 0 &&
+    !grouped
+  ) {
     const where = builder.whereClause(query.where);
     const sql = `SELECT COUNT(*) AS total FROM ${builder.from()}${where}`;
     return { kind: "count", sql, columns: [], children: [], objectType: object.name };
@@ -492,7 +542,11 @@ function planQuery(query: Query, translation: Translation, parentLink?: { field:
               selects.push(`${parent.idExpr} AS ${parent.idAlias}`);
             }
           }
-          columns.push({ alias, path: [...resolved.parents.map((parent) => parent.name), resolved.field.name], parents: resolved.parents.map((parent) => ({ type: parent.type, idAlias: parent.idAlias })) });
+          columns.push({
+            alias,
+            path: [...resolved.parents.map((parent) => parent.name), resolved.field.name],
+            parents: resolved.parents.map((parent) => ({ type: parent.type, idAlias: parent.idAlias })),
+          });
         }
         break;
       }

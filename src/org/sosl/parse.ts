@@ -88,7 +88,9 @@ function parseReturningObject(text: string): ReturningObject {
     { name: "where", at: clauseAt(body, /^WHERE\b/i), skip: 5 },
     { name: "orderBy", at: clauseAt(body, /^ORDER\s+BY\b/i), skip: 0 },
     { name: "limit", at: clauseAt(body, /^LIMIT\b/i), skip: 5 },
-  ].filter((cut) => cut.at >= 0).sort((a, b) => a.at - b.at);
+  ]
+    .filter((cut) => cut.at >= 0)
+    .sort((a, b) => a.at - b.at);
   const fieldsEnd = cuts[0]?.at ?? body.length;
   const clause = (name: string) => {
     const index = cuts.findIndex((cut) => cut.name === name);

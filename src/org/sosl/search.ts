@@ -1,10 +1,9 @@
-import { runSoql } from "../soql/execute.js";
-import { SalesforceError } from "../soql/errors.js";
-import { mentionsAllRows, notDeleted, sqlString, translateSoql } from "../soql/translate.js";
-import { SchemaIndex } from "../soql/schema-index.js";
 import { quoteIdent } from "../introspect.js";
-import type { OrgStore } from "../types.js";
-import type { FieldInfo, ObjectInfo } from "../types.js";
+import { SalesforceError } from "../soql/errors.js";
+import { runSoql } from "../soql/execute.js";
+import { SchemaIndex } from "../soql/schema-index.js";
+import { mentionsAllRows, notDeleted, sqlString, translateSoql } from "../soql/translate.js";
+import type { FieldInfo, ObjectInfo, OrgStore } from "../types.js";
 import { parseSosl, type ReturningObject, type SearchExpr, type SearchScope } from "./parse.js";
 
 /** A SOSL answer: Salesforce's `searchRecords`, or an error in its words. */
@@ -96,7 +95,12 @@ async function matchingIds(org: OrgStore, index: SchemaIndex, object: ObjectInfo
   const outcome = await org.query(sql, { maxRows: 20_000, maxBytes: 20_000_000 });
   if (!outcome.ok) throw new SalesforceError("MALFORMED_SEARCH", `${outcome.code}: ${outcome.message}`);
   const ids = outcome.rows
-    .filter((row) => matches(expr, fields.map((field) => String(row[field.name] ?? ""))))
+    .filter((row) =>
+      matches(
+        expr,
+        fields.map((field) => String(row[field.name] ?? "")),
+      ),
+    )
     .map((row) => String(row.record_id));
   return { ids: ids.slice(0, MAX_SEARCH_RECORDS), truncated: outcome.truncated || ids.length > MAX_SEARCH_RECORDS };
 }

@@ -31,7 +31,15 @@ function chart(spec: Omit<ChartSpec, "labels"> & { labels: readonly string[] }):
 export function chartSpecs(results: ReportResults, categories: readonly CategoryRow[], injected: EntropyModel["injected"], comparison: Comparison | null): ChartSpec[] {
   const names = categories.map((row) => row.category);
   const charts: ChartSpec[] = [
-    chart({ id: "chart-dimensions", title: "The seven dimensions (mean over the episodes where each applies)", labels: [...DIMENSIONS], series: [{ name: "score", values: DIMENSIONS.map((d) => round(results.dimension_averages[d] ?? null)) }], max: 100, unit: "", horizontal: false }),
+    chart({
+      id: "chart-dimensions",
+      title: "The seven dimensions (mean over the episodes where each applies)",
+      labels: [...DIMENSIONS],
+      series: [{ name: "score", values: DIMENSIONS.map((d) => round(results.dimension_averages[d] ?? null)) }],
+      max: 100,
+      unit: "",
+      horizontal: false,
+    }),
     chart({
       id: "chart-categories",
       title: "Pass rate and average score per category",
@@ -45,11 +53,29 @@ export function chartSpecs(results: ReportResults, categories: readonly Category
       horizontal: true,
     }),
     ...DIMENSIONS.map((dimension) =>
-      chart({ id: `chart-dimension-${dimension}`, title: dimension, labels: names, series: [{ name: dimension, values: categories.map((row) => round(row.dimensions[dimension])) }], max: 100, unit: "", horizontal: true }),
+      chart({
+        id: `chart-dimension-${dimension}`,
+        title: dimension,
+        labels: names,
+        series: [{ name: dimension, values: categories.map((row) => round(row.dimensions[dimension])) }],
+        max: 100,
+        unit: "",
+        horizontal: true,
+      }),
     ),
   ];
   if (injected.length > 0) {
-    charts.push(chart({ id: "chart-injected", title: "Distractor records injected by rot, per object", labels: injected.map((entry) => entry.object), series: [{ name: "records", values: injected.map((entry) => entry.count) }], max: null, unit: "", horizontal: true }));
+    charts.push(
+      chart({
+        id: "chart-injected",
+        title: "Distractor records injected by rot, per object",
+        labels: injected.map((entry) => entry.object),
+        series: [{ name: "records", values: injected.map((entry) => entry.count) }],
+        max: null,
+        unit: "",
+        horizontal: true,
+      }),
+    );
   }
   if (comparison) {
     const [before, after] = [`${comparison.before.label} (baseline)`, comparison.after.label];

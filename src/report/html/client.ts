@@ -5,6 +5,7 @@
  * `textContent` or Chart.js' canvas, never as markup. Plain ES2017, no build step; the browser
  * test (tests/report-browser.test.ts) runs it.
  */
+// biome-ignore lint/complexity/noUselessStringRaw: the page's script must keep any backslash it gains exactly as written.
 export const CLIENT_SCRIPT = String.raw`(function () {
   "use strict";
   var data = JSON.parse(document.getElementById("report-data").textContent);

@@ -1,21 +1,24 @@
 import { DIMENSIONS } from "../../log/index.js";
 import type { Comparison, Delta, RunSide } from "../compare.js";
 import { DIMENSION_ABBREVIATIONS } from "../compare-text.js";
-import { html, type Html } from "./escape.js";
+import { type Html, html } from "./escape.js";
 import type { ReportModel } from "./model.js";
 import { chart, delta, num, rate, taskLinks } from "./parts.js";
 
 const side = (run: RunSide, role: string) =>
   html`<tr><th>${role}</th><td>${run.label}</td><td>${run.runId}</td><td>${run.agent}</td><td class="num">${run.tasks}</td><td>${run.dataset}</td><td>${run.driftLevel} / ${run.rotLevel}</td><td class="num">${run.seed}</td></tr>`;
 
-const rateRow = (label: string, d: Delta) => html`<tr><td>${label}</td><td class="num">${rate(d.before)}</td><td class="num">${rate(d.after)}</td><td class="num">${delta(d.delta === null ? null : d.delta * 100, 1, " pp")}</td></tr>`;
-const scoreRow = (label: string, d: Delta) => html`<tr><td>${label}</td><td class="num">${num(d.before)}</td><td class="num">${num(d.after)}</td><td class="num">${delta(d.delta)}</td></tr>`;
+const rateRow = (label: string, d: Delta) =>
+  html`<tr><td>${label}</td><td class="num">${rate(d.before)}</td><td class="num">${rate(d.after)}</td><td class="num">${delta(d.delta === null ? null : d.delta * 100, 1, " pp")}</td></tr>`;
+const scoreRow = (label: string, d: Delta) =>
+  html`<tr><td>${label}</td><td class="num">${num(d.before)}</td><td class="num">${num(d.after)}</td><td class="num">${delta(d.delta)}</td></tr>`;
 
 function flips(comparison: Comparison, direction: "broken" | "fixed"): Html {
   const list = comparison.flipped.filter((flip) => flip.direction === direction);
   if (list.length === 0) return html`<p class="muted">None.</p>`;
   return html`<table><thead><tr><th>task</th><th>category</th><th class="num">score, baseline</th><th class="num">score, this run</th><th>this run ended</th></tr></thead><tbody>${list.map(
-    (flip) => html`<tr><td><a href="#task-${flip.idx}">${flip.idx}</a></td><td>${flip.category}</td><td class="num">${num(flip.scoreBefore)}</td><td class="num">${num(flip.scoreAfter)}</td><td>${flip.terminationAfter}</td></tr>`,
+    (flip) =>
+      html`<tr><td><a href="#task-${flip.idx}">${flip.idx}</a></td><td>${flip.category}</td><td class="num">${num(flip.scoreBefore)}</td><td class="num">${num(flip.scoreAfter)}</td><td>${flip.terminationAfter}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -42,7 +45,9 @@ export function comparisonSection(model: ReportModel): Html {
     <div class="wide"><table data-comparison="categories"><thead><tr><th>category</th><th class="num">tasks</th><th class="num">pass rate</th><th class="num">Δ pass</th><th class="num">avg score</th><th class="num">Δ score</th>
       ${DIMENSIONS.map((dimension, i) => html`<th class="num" title="Δ ${dimension}">Δ ${DIMENSION_ABBREVIATIONS[i]}</th>`)}</tr></thead><tbody>
       ${c.categories.map(
-        (row) => html`<tr><td>${row.category}</td><td class="num">${row.countBefore} → ${row.countAfter}</td><td class="num">${rate(row.passRate.before)} → ${rate(row.passRate.after)}</td><td class="num">${delta(row.passRate.delta === null ? null : row.passRate.delta * 100, 1, " pp")}</td>
+        (
+          row,
+        ) => html`<tr><td>${row.category}</td><td class="num">${row.countBefore} → ${row.countAfter}</td><td class="num">${rate(row.passRate.before)} → ${rate(row.passRate.after)}</td><td class="num">${delta(row.passRate.delta === null ? null : row.passRate.delta * 100, 1, " pp")}</td>
           <td class="num">${num(row.avgScore.before)} → ${num(row.avgScore.after)}</td><td class="num">${delta(row.avgScore.delta)}</td>${DIMENSIONS.map((dimension) => html`<td class="num">${delta(row.dimensions[dimension].delta)}</td>`)}</tr>`,
       )}</tbody></table></div>
     ${chart(chartOf("chart-compare-categories"))}

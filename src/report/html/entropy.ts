@@ -77,7 +77,10 @@ function changesOf(entropy: ReportResults["entropy"]): { fieldChanges: EntropyMo
   const fields = new Map<string, FieldChange[]>();
   const injected = new Map<string, number>();
   for (const [object, renames] of Object.entries(entropy.rename_map)) {
-    fields.set(object, Object.entries(renames).map(([from, to]) => ({ kind: "renamed", field: from, detail: to })));
+    fields.set(
+      object,
+      Object.entries(renames).map(([from, to]) => ({ kind: "renamed", field: from, detail: to })),
+    );
   }
   for (const [object, count] of Object.entries(entropy.injected_records)) injected.set(object, count);
   for (const kind of entropy.kinds ?? []) {
@@ -119,12 +122,30 @@ export function entropyModel(results: ReportResults, episodes: readonly EpisodeV
       .map(([key, value]) => ({ key, value: JSON.stringify(value) ?? "" })),
     groups: [
       group("every episode", episodes),
-      group("drift: the task needs a renamed field", touched((e) => e.entropy.drift_exposure.length > 0)),
-      group("drift: field names rewritten in the task text", touched((e) => e.entropy.renamed_in_text.length > 0)),
-      group("rot: distractor passages in the context", touched((e) => e.entropy.passages.length > 0)),
-      group("rot: deleted distractor records in an observation", touched((e) => e.entropy.distractor_records_seen > 0)),
-      group("rot: a distractor record named in the answer", touched((e) => e.entropy.distractor_ids_in_answer.length > 0)),
-      group("touched by neither", touched((e) => !e.touchedByDrift && !e.touchedByRot)),
+      group(
+        "drift: the task needs a renamed field",
+        touched((e) => e.entropy.drift_exposure.length > 0),
+      ),
+      group(
+        "drift: field names rewritten in the task text",
+        touched((e) => e.entropy.renamed_in_text.length > 0),
+      ),
+      group(
+        "rot: distractor passages in the context",
+        touched((e) => e.entropy.passages.length > 0),
+      ),
+      group(
+        "rot: deleted distractor records in an observation",
+        touched((e) => e.entropy.distractor_records_seen > 0),
+      ),
+      group(
+        "rot: a distractor record named in the answer",
+        touched((e) => e.entropy.distractor_ids_in_answer.length > 0),
+      ),
+      group(
+        "touched by neither",
+        touched((e) => !e.touchedByDrift && !e.touchedByRot),
+      ),
     ],
     exposures: byValue(episodes, (e) => e.entropy.drift_exposure),
     passages: byValue(episodes, (e) => e.entropy.passages),

@@ -1,5 +1,5 @@
 import { fixed } from "../view/index.js";
-import { html, type Html } from "./escape.js";
+import { type Html, html } from "./escape.js";
 import type { EpisodeCard, ReportModel } from "./model.js";
 import { num } from "./parts.js";
 
@@ -21,25 +21,34 @@ function verdict(card: EpisodeCard): Html {
   const { view } = card;
   const judge = view.judge;
   return html`<span class="${view.success ? "pass" : "fail"}">${view.success ? "PASS" : "FAIL"}</span> · crm_reward ${fixed(view.crmReward, 2)}${
-    judge ? html` · method <code>${judge.method}</code> · source <code>${judge.source}</code> · model ${judge.model === null ? html`<span class="na">none</span>` : html`<code>${judge.model}</code>`}` : html` · <span class="na">not judged</span>`
+    judge
+      ? html` · method <code>${judge.method}</code> · source <code>${judge.source}</code> · model ${judge.model === null ? html`<span class="na">none</span>` : html`<code>${judge.model}</code>`}`
+      : html` · <span class="na">not judged</span>`
   }${judge?.fallback ? html`<br><span class="warning">fallback: ${judge.fallback}</span>` : html``}`;
 }
 
 function steps(card: EpisodeCard): Html {
   const { view } = card;
   if (view.steps.length === 0) return html`<p class="muted">No turns.</p>`;
-  return html`<table class="steps"><thead><tr><th class="num">turn</th><th>action</th><th>observation</th><th class="num">purple ms</th><th class="num">green ms</th><th class="num">tokens to / from purple</th></tr></thead><tbody>${view.steps.map((step, i) => {
-    const observationRef = card.observationRefs[i] ?? null;
-    const replyRef = card.replyRefs[i] ?? null;
-    const status = step.ok === null ? html`` : html`<span class="${step.ok ? "pass" : "fail"}">${step.ok ? "ok" : "error"}${step.rows === null ? "" : ` · ${step.rows} rows`}</span>`;
-    return html`<tr><td class="num">${step.turn}</td><td><pre>${step.action}</pre>${
-      replyRef === null ? html`` : html`<details class="full" data-text="${replyRef}"><summary>the purple's reply (${step.rawReply?.length ?? 0} chars)</summary><pre></pre></details>`
-    }${step.warnings.map((warning) => html`<div class="warning">warning: ${warning}</div>`)}</td>
+  return html`<table class="steps"><thead><tr><th class="num">turn</th><th>action</th><th>observation</th><th class="num">purple ms</th><th class="num">green ms</th><th class="num">tokens to / from purple</th></tr></thead><tbody>${view.steps.map(
+    (step, i) => {
+      const observationRef = card.observationRefs[i] ?? null;
+      const replyRef = card.replyRefs[i] ?? null;
+      const status =
+        step.ok === null ? html`` : html`<span class="${step.ok ? "pass" : "fail"}">${step.ok ? "ok" : "error"}${step.rows === null ? "" : ` · ${step.rows} rows`}</span>`;
+      return html`<tr><td class="num">${step.turn}</td><td><pre>${step.action}</pre>${
+        replyRef === null
+          ? html``
+          : html`<details class="full" data-text="${replyRef}"><summary>the purple's reply (${step.rawReply?.length ?? 0} chars)</summary><pre></pre></details>`
+      }${step.warnings.map((warning) => html`<div class="warning">warning: ${warning}</div>`)}</td>
       <td>${status}${step.observation === null ? html`` : html`<pre>${step.observation}</pre>`}${
-        observationRef === null ? html`` : html`<details class="full" data-text="${observationRef}"><summary>full observation (${(step.fullObservation?.length ?? 0).toLocaleString("en-US")} chars)</summary><pre></pre></details>`
+        observationRef === null
+          ? html``
+          : html`<details class="full" data-text="${observationRef}"><summary>full observation (${(step.fullObservation?.length ?? 0).toLocaleString("en-US")} chars)</summary><pre></pre></details>`
       }</td>
       <td class="num">${step.purpleMs}</td><td class="num">${step.greenMs}</td><td class="num">${step.sentTokens} / ${step.receivedTokens}${step.reportedUsage ? html`<br><span class="muted">reported ${step.reportedUsage.input} in / ${step.reportedUsage.output} out</span>` : html``}</td></tr>`;
-  })}</tbody></table>`;
+    },
+  )}</tbody></table>`;
 }
 
 function episode(card: EpisodeCard): Html {

@@ -1,5 +1,5 @@
-export { reportModel, type ReportInput, type ReportModel, type CategoryRow, type EpisodeCard } from "./model.js";
-export { renderReport, type ReportAssets } from "./document.js";
-export { chartSpecs, type ChartSpec } from "./charts.js";
-export { entropyModel, type EntropyModel, type EntropyGroup, type FieldChange, type PerturbationRow } from "./entropy.js";
-export { escapeHtml, jsonForScript, html, Html } from "./escape.js";
+export { type ChartSpec, chartSpecs } from "./charts.js";
+export { type ReportAssets, renderReport } from "./document.js";
+export { type EntropyGroup, type EntropyModel, entropyModel, type FieldChange, type PerturbationRow } from "./entropy.js";
+export { escapeHtml, Html, html, jsonForScript } from "./escape.js";
+export { type CategoryRow, type EpisodeCard, type ReportInput, type ReportModel, reportModel } from "./model.js";

@@ -1,9 +1,10 @@
 import { DIMENSIONS, type Dimension } from "../../log/index.js";
-import { compareResults, dimensionMean, tasksByCategory, type Comparison } from "../compare.js";
+import { type Comparison, compareResults, dimensionMean, tasksByCategory } from "../compare.js";
 import type { EpisodeView, ReportResults } from "../view/index.js";
-import { chartSpecs, type ChartSpec } from "./charts.js";
-import { entropyModel, type EntropyModel } from "./entropy.js";
+import { type ChartSpec, chartSpecs } from "./charts.js";
+import { type EntropyModel, entropyModel } from "./entropy.js";
 import type { CategoryRow } from "./rows.js";
+
 export type { CategoryRow } from "./rows.js";
 
 /** What the report is made from: a results file, its episodes (completed from the log) and, optionally, a run to compare with. */
@@ -17,7 +18,6 @@ export interface ReportInput {
   /** Another run: the comparison section shows how this run differs from it (deltas = this − baseline). */
   readonly baseline?: { readonly results: ReportResults; readonly label: string };
 }
-
 
 /** An episode and where its long texts are in `ReportModel.texts` (loaded when a reader opens them). */
 export interface EpisodeCard {
@@ -44,14 +44,16 @@ export interface ReportModel {
 export function reportModel(input: ReportInput): ReportModel {
   const { results } = input;
   const groups = tasksByCategory(results);
-  const categories = Object.entries(results.by_category).map(([category, group]): CategoryRow => ({
-    category,
-    count: group.count,
-    passed: group.passed,
-    passRate: group.pass_rate,
-    avgScore: group.avg_score,
-    dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, dimensionMean(groups.get(category) ?? [], dimension)])) as Record<Dimension, number | null>,
-  }));
+  const categories = Object.entries(results.by_category).map(
+    ([category, group]): CategoryRow => ({
+      category,
+      count: group.count,
+      passed: group.passed,
+      passRate: group.pass_rate,
+      avgScore: group.avg_score,
+      dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, dimensionMean(groups.get(category) ?? [], dimension)])) as Record<Dimension, number | null>,
+    }),
+  );
   const texts: string[] = [];
   const seen = new Map<string, number>();
   const ref = (text: string | null): number | null => {
@@ -63,7 +65,11 @@ export function reportModel(input: ReportInput): ReportModel {
     }
     return index;
   };
-  const episodes = input.episodes.map((view) => ({ view, observationRefs: view.steps.map((step) => ref(step.fullObservation)), replyRefs: view.steps.map((step) => ref(step.rawReply)) }));
+  const episodes = input.episodes.map((view) => ({
+    view,
+    observationRefs: view.steps.map((step) => ref(step.fullObservation)),
+    replyRefs: view.steps.map((step) => ref(step.rawReply)),
+  }));
   // Deltas read "this run − baseline", as `compare BASELINE THIS` prints them.
   const comparison = input.baseline ? compareResults(input.baseline.results, results, { before: input.baseline.label, after: input.label }) : null;
   const entropy = entropyModel(results, input.episodes);

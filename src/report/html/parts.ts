@@ -1,6 +1,6 @@
 import { fixed, percent, signed } from "../view/index.js";
 import type { ChartSpec } from "./charts.js";
-import { html, type Html, type HtmlValue } from "./escape.js";
+import { type Html, type HtmlValue, html } from "./escape.js";
 
 /** Small pieces the sections share. */
 

@@ -1,7 +1,7 @@
 import { DIMENSIONS } from "../../log/index.js";
 import { DIMENSION_ABBREVIATIONS } from "../compare-text.js";
 import type { FieldChange } from "./entropy.js";
-import { html, type Html } from "./escape.js";
+import { type Html, html } from "./escape.js";
 import type { ReportModel } from "./model.js";
 import { chart, facts, num, rate, taskLinks, value } from "./parts.js";
 
@@ -32,7 +32,11 @@ export function summarySection(model: ReportModel): Html {
 export function configSection(model: ReportModel): Html {
   const r = model.results;
   const sources = r.data_sources;
-  const usage = r.judge.usage ? Object.entries(r.judge.usage).map(([role, u]) => [`usage (${role})`, `${u.calls} calls, ${u.failures} failures, ${u.input_tokens} in / ${u.output_tokens} out tokens`] as const) : [];
+  const usage = r.judge.usage
+    ? Object.entries(r.judge.usage).map(
+        ([role, u]) => [`usage (${role})`, `${u.calls} calls, ${u.failures} failures, ${u.input_tokens} in / ${u.output_tokens} out tokens`] as const,
+      )
+    : [];
   return html`<section id="config"><h2>How the run was configured</h2><div class="grid">
     <div><h3>Run</h3>${facts([
       ["agent", r.participants.agent],
@@ -43,7 +47,14 @@ export function configSection(model: ReportModel): Html {
       ["selection", `${r.run.selection.mode}: ${r.run.selection.size} tasks, ${r.run.selection.in_this_shard} in this shard`],
       ["seed", String(r.seed)],
       ["results layout", r.version],
-      ["green agent", r.green_agent ? `${r.green_agent.name} ${Object.entries(r.green_agent.versions).map(([k, v]) => `${k} ${v}`).join(", ")}` : "unknown"],
+      [
+        "green agent",
+        r.green_agent
+          ? `${r.green_agent.name} ${Object.entries(r.green_agent.versions)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(", ")}`
+          : "unknown",
+      ],
       ["trajectories", model.source],
     ])}</div>
     <div><h3>Config</h3>${facts(Object.entries(r.config).map(([key, raw]) => [key, value(raw)] as const))}
@@ -54,7 +65,14 @@ export function configSection(model: ReportModel): Html {
         ? ([
             ["tasks", `${sources.tasks.path} (${sources.tasks.kind})`],
             ["org", `${sources.org.path} (${sources.org.kind})`],
-            ...(sources.check ? ([["data check", `${sources.check.referenced_ids} record Ids referenced, ${sources.check.missing_ids} missing${sources.check.allowed_mismatch ? " (mismatch allowed)" : ""}${sources.check.examples.length ? `: ${sources.check.examples.join(", ")}` : ""}`]] as const) : []),
+            ...(sources.check
+              ? ([
+                  [
+                    "data check",
+                    `${sources.check.referenced_ids} record Ids referenced, ${sources.check.missing_ids} missing${sources.check.allowed_mismatch ? " (mismatch allowed)" : ""}${sources.check.examples.length ? `: ${sources.check.examples.join(", ")}` : ""}`,
+                  ],
+                ] as const)
+              : []),
           ] as const)
         : []),
     ])}</div>
@@ -62,7 +80,12 @@ export function configSection(model: ReportModel): Html {
       ["mode", r.judge.mode],
       ["primary model", r.judge.primary_model ?? "none"],
       ["cheap model", r.judge.cheap_model ?? "none"],
-      ["verdicts", Object.entries(r.judge.verdicts).map(([source, count]) => `${source} ${count}`).join(", ")],
+      [
+        "verdicts",
+        Object.entries(r.judge.verdicts)
+          .map(([source, count]) => `${source} ${count}`)
+          .join(", "),
+      ],
       ...usage,
     ])}</div>
     <div><h3>Weights of the dimensions in total_score</h3>${facts(Object.entries(r.weights).map(([dimension, weight]) => [dimension, weight.toFixed(2)] as const))}</div>
@@ -72,7 +95,12 @@ export function configSection(model: ReportModel): Html {
       ["wall time", `${r.timing.total_seconds} s`],
       ["purple / green time", `${r.timing.purple_agent_seconds} s / ${r.timing.green_agent_seconds} s (purple ${r.timing.purple_agent_percent}%)`],
       ["per task", `${r.timing.avg_seconds_per_task} s`],
-      ["terminations", Object.entries(r.terminations).map(([name, count]) => `${name} ${count}`).join(", ")],
+      [
+        "terminations",
+        Object.entries(r.terminations)
+          .map(([name, count]) => `${name} ${count}`)
+          .join(", "),
+      ],
     ])}</div>
   </div></section>`;
 }
@@ -85,7 +113,9 @@ export function categoriesSection(model: ReportModel): Html {
     <div class="wide"><table><thead><tr><th>category</th><th class="num">tasks</th><th class="num">passed</th><th class="num">pass rate</th><th class="num">avg score</th>
       ${DIMENSIONS.map((dimension, i) => html`<th class="num" title="${dimension}">${DIMENSION_ABBREVIATIONS[i]}</th>`)}<th></th></tr></thead>
     <tbody>${model.categories.map(
-      (row) => html`<tr data-category-row="${row.category}"><td>${row.category}</td><td class="num">${row.count}</td><td class="num">${row.passed}</td><td class="num">${rate(row.passRate)}</td><td class="num" data-avg-score="${row.category}">${num(row.avgScore)}</td>
+      (
+        row,
+      ) => html`<tr data-category-row="${row.category}"><td>${row.category}</td><td class="num">${row.count}</td><td class="num">${row.passed}</td><td class="num">${rate(row.passRate)}</td><td class="num" data-avg-score="${row.category}">${num(row.avgScore)}</td>
         ${DIMENSIONS.map((dimension) => html`<td class="num">${num(row.dimensions[dimension])}</td>`)}<td><a href="#episodes" data-show-category="${row.category}">episodes</a></td></tr>`,
     )}</tbody></table></div>
     <p class="muted">${DIMENSIONS.map((dimension, i) => `${DIMENSION_ABBREVIATIONS[i]} = ${dimension}`).join(", ")}. n/a: the dimension applied to no episode of the category.</p>
@@ -143,7 +173,8 @@ export function entropySection(model: ReportModel): Html {
       e.perturbations.length === 0
         ? html``
         : html`<h3>Perturbations</h3><table><thead><tr><th>kind</th><th>family</th><th>level</th><th>what it did</th><th class="num">org changes</th><th class="num">text changes</th><th class="num">distractor records</th></tr></thead><tbody>${e.perturbations.map(
-            (row) => html`<tr><td>${row.kind}</td><td>${row.family}</td><td>${row.level}</td><td>${row.summary}</td><td class="num">${row.changes}</td><td class="num">${row.textChanges}</td><td class="num">${row.distractors}</td></tr>`,
+            (row) =>
+              html`<tr><td>${row.kind}</td><td>${row.family}</td><td>${row.level}</td><td>${row.summary}</td><td class="num">${row.changes}</td><td class="num">${row.textChanges}</td><td class="num">${row.distractors}</td></tr>`,
           )}</tbody></table>`
     }
     <h3>Which episodes they touched</h3>

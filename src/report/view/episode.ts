@@ -1,6 +1,5 @@
 import { DIMENSIONS, type Dimension, type EpisodeRecord } from "../../log/index.js";
-import { elide } from "../../util/index.js";
-import { pythonRepr } from "../../util/index.js";
+import { elide, pythonRepr } from "../../util/index.js";
 import { describeAction } from "../compact.js";
 import type { ReportResults, TaskEntry } from "./input.js";
 

@@ -1,4 +1,4 @@
-export { parseReportResults, ReportResultsSchema, ResultsInputError, type ReportResults, type TaskEntry, type CompactStep } from "./input.js";
-export { episodeViews, COMPACT_CHARS, type EpisodeView, type StepView, type DimensionView, type EntropyEvents } from "./episode.js";
-export { showText, episodeIndexText, type ShowOptions } from "./show.js";
-export { printable, clip, indent, fixed, percent, signed } from "./terminal.js";
+export { COMPACT_CHARS, type DimensionView, type EntropyEvents, type EpisodeView, episodeViews, type StepView } from "./episode.js";
+export { type CompactStep, parseReportResults, type ReportResults, ReportResultsSchema, ResultsInputError, type TaskEntry } from "./input.js";
+export { episodeIndexText, type ShowOptions, showText } from "./show.js";
+export { clip, fixed, indent, percent, printable, signed } from "./terminal.js";

@@ -59,9 +59,7 @@ const TaskEntrySchema = z.object({
   original: z.object({ reward: z.number(), parsed_answer: z.array(z.string()) }).optional(),
   termination: z.string(),
   entropy_events: EntropyEventsSchema.default({ renamed_in_text: [], drift_exposure: [], passages: [], distractor_records_seen: 0, distractor_ids_in_answer: [] }),
-  judge: z
-    .object({ method: z.string(), source: z.string(), model: z.string().nullable(), raw_output: z.string().nullable(), fallback: z.string().optional() })
-    .optional(),
+  judge: z.object({ method: z.string(), source: z.string(), model: z.string().nullable(), raw_output: z.string().nullable(), fallback: z.string().optional() }).optional(),
   not_applicable: z.record(z.string(), z.string()).optional(),
   optimum: z.object({ turns: z.number(), queries: z.number(), tokens: z.number() }).optional(),
   warnings: z.array(z.string()).optional(),
@@ -107,7 +105,13 @@ export const ReportResultsSchema = z.object({
   timestamp: z.string(),
   version: z.string(),
   original: z.object({ scores: z.object({ accuracy: NumberOrNull, accuracy_percent: NumberOrNull }) }),
-  timing: z.object({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number(), avg_seconds_per_task: z.number(), purple_agent_percent: z.number() }),
+  timing: z.object({
+    total_seconds: z.number(),
+    purple_agent_seconds: z.number(),
+    green_agent_seconds: z.number(),
+    avg_seconds_per_task: z.number(),
+    purple_agent_percent: z.number(),
+  }),
   green_agent: z.object({ name: z.string(), versions: z.record(z.string(), z.string()) }).optional(),
   seed: z.number(),
   dataset: z.string(),

@@ -45,7 +45,8 @@ function stepLines(step: StepView, full: boolean): string[] {
     const shown = full ? observation : clip(observation, OBSERVATION_CHARS, OBSERVATION_LINES, step.fullObservation ? "; --full prints it whole" : "");
     lines.push(indent(printable(shown)));
   }
-  if (step.rawReply !== null) lines.push("  purple's reply:", indent(printable(full ? step.rawReply : clip(step.rawReply, OBSERVATION_CHARS, OBSERVATION_LINES, "; --full prints it whole"))));
+  if (step.rawReply !== null)
+    lines.push("  purple's reply:", indent(printable(full ? step.rawReply : clip(step.rawReply, OBSERVATION_CHARS, OBSERVATION_LINES, "; --full prints it whole"))));
   for (const warning of step.warnings) lines.push(`  warning: ${printable(warning)}`);
   return lines;
 }

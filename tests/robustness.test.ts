@@ -117,6 +117,26 @@ describe("the task store", () => {
     expect(await store.load("busy")).toBeDefined();
     expect(store.size).toBe(1);
   });
+
+  it("keeps a finished task's request, final status and artifacts, not its progress history, and only the most recent finished tasks", async () => {
+    const store = new ExpiringTaskStore(60_000, () => 0, 2);
+    const message = (id: string) => ({ kind: "message", role: "agent", messageId: id, parts: [] });
+    const finished = (id: string) =>
+      ({
+        kind: "task",
+        id,
+        contextId: "c",
+        status: { state: "completed" },
+        history: [message("request"), ...Array.from({ length: 100 }, (_, i) => message(`p${i}`)), message("final")],
+        artifacts: [{ artifactId: "a", parts: [] }],
+      }) as never;
+    for (const id of ["t1", "t2", "t3"]) await store.save(finished(id));
+    expect(await store.load("t1")).toBeUndefined();
+    const kept = (await store.load("t3")) as unknown as { history: { messageId: string }[]; artifacts: unknown[] };
+    expect(kept.history.map((entry) => entry.messageId)).toEqual(["request", "final"]);
+    expect(kept.artifacts).toHaveLength(1);
+    expect(store.size).toBe(2);
+  });
 });
 
 function freePort(): Promise<number> {

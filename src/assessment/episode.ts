@@ -23,7 +23,7 @@ export interface EpisodeOptions {
 }
 
 /** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
-export const MEMORY_TEXT_CHARS = 4_000;
+export const MEMORY_TEXT_CHARS = 600;
 
 /**
  * Drives one task: the purple agent acts in the org, one action per turn, until it answers,

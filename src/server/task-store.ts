@@ -4,9 +4,11 @@ import type { TaskStore } from "@a2a-js/sdk/server";
 const TERMINAL = new Set(["completed", "failed", "canceled", "rejected"]);
 
 /**
- * The A2A task store, with finished tasks forgotten after `ttlMs` (their results stay on disk in
- * the runs folder): a long-lived server's memory does not grow with every assessment it ran.
- * Tasks in flight are kept however long they run.
+ * The A2A task store, with finished tasks forgotten after `ttlMs`, and beyond the `keepFinished`
+ * most recent ones (their results stay on disk in the runs folder): a long-lived server's memory
+ * does not grow with every assessment it ran. A finished task keeps its request, its final status
+ * and its artifacts, not the thousands of progress updates of its history. Tasks in flight are
+ * kept however long they run.
  */
 export class ExpiringTaskStore implements TaskStore {
   private readonly tasks = new Map<string, { task: Task; finishedAt: number | undefined }>();
@@ -14,6 +16,7 @@ export class ExpiringTaskStore implements TaskStore {
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly keepFinished = 4,
   ) {}
 
   async load(taskId: string): Promise<Task | undefined> {
@@ -24,7 +27,13 @@ export class ExpiringTaskStore implements TaskStore {
 
   async save(task: Task): Promise<void> {
     this.evict();
-    this.tasks.set(task.id, { task: { ...task }, finishedAt: TERMINAL.has(task.status.state) ? this.now() : undefined });
+    const finished = TERMINAL.has(task.status.state);
+    const history = task.history ?? [];
+    const kept = finished && history.length > 2 ? [history[0]!, history[history.length - 1]!] : history;
+    // Re-inserted, so the map's order is the order of the last change.
+    this.tasks.delete(task.id);
+    this.tasks.set(task.id, { task: { ...task, history: kept }, finishedAt: finished ? this.now() : undefined });
+    this.evict();
   }
 
   /** Tasks held now (finished ones until they expire). */
@@ -35,6 +44,9 @@ export class ExpiringTaskStore implements TaskStore {
 
   private evict(): void {
     const limit = this.now() - this.ttlMs;
-    for (const [id, entry] of this.tasks) if (entry.finishedAt !== undefined && entry.finishedAt < limit) this.tasks.delete(id);
+    const finished = [...this.tasks].filter(([, entry]) => entry.finishedAt !== undefined);
+    finished.forEach(([id, entry], i) => {
+      if (entry.finishedAt! < limit || i < finished.length - this.keepFinished) this.tasks.delete(id);
+    });
   }
 }

@@ -10,7 +10,8 @@ export const EXACT_TOKEN_CHARS = 64_000;
  * (a 120 KB run of letters took 15 s): longer runs without a break are estimated, never encoded.
  */
 const LONGEST_EXACT_RUN = 400;
-const LONG_RUN = new RegExp(`[^\\s]{${LONGEST_EXACT_RUN + 1},}`, "g");
+// Anchored at a run's start: unanchored, the engine retried from every character inside each word.
+const LONG_RUN = new RegExp(`(?<!\\S)\\S{${LONGEST_EXACT_RUN + 1},}`, "g");
 const CHARS_PER_TOKEN_ESTIMATE = 4;
 
 function countLine(text: string): number {

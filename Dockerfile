@@ -49,5 +49,5 @@ ENTRYPOINT ["entropic-crmarena", "purple", "--strategy", "llm", "--host", "0.0.0
 FROM runtime AS green
 # A heap cap makes V8 collect garbage before the heap balloons: measured with npm run bench, RSS
 # over 10 full runs in one process then stays within about 50 MB of its first run.
-ENV NODE_OPTIONS=--max-old-space-size=512
+ENV NODE_OPTIONS=--max-old-space-size=384
 ENTRYPOINT ["entropic-crmarena", "serve", "--host", "0.0.0.0", "--port", "9009"]

@@ -7,6 +7,7 @@ import { A2APurpleClient, describeError, fetchAgentCard, participantEndpoint } f
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
+import { collectGarbage } from "./collect.js";
 import { type AssessmentRequest, RequestRejection, requestDocument, validateRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
@@ -150,6 +151,8 @@ export class AssessmentExecutor implements AgentExecutor {
       this.running.delete(taskId);
       finished();
       bus.finished();
+      // The assessment's garbage goes now, not at V8's next full collection; not while others run.
+      if (this.running.size === 0) setImmediate(collectGarbage);
     }
   }
 

@@ -16,7 +16,7 @@ export class ExpiringTaskStore implements TaskStore {
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
-    private readonly keepFinished = 4,
+    private readonly keepFinished = 2,
   ) {}
 
   async load(taskId: string): Promise<Task | undefined> {

@@ -344,3 +344,22 @@ describe("the purple's agent card", () => {
     }
   });
 });
+
+describe("tasks and org that do not belong together", () => {
+  it("rejects the real task file on the sample org over A2A, saying what is missing and how to get it, unless allowed", async () => {
+    const { REAL_TASKS } = await import("./helpers.js");
+    const mismatched = sampleData(REAL_TASKS);
+    const server = await startGreen(mismatched);
+    try {
+      const refused = await rawRpc(server.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { task_limit: 5 } }));
+      expect(refused.body.result.status.state).toBe("rejected");
+      expect(statusText(refused.body.result)).toMatch(/the tasks and the org do not belong together: \d+ of the \d+ records the selected tasks name are not in the org .*entropic-crmarena data fetch.*allow_data_mismatch: true/);
+      const allowed = await rawRpc(server.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { task_limit: 2, allow_data_mismatch: true } }));
+      expect(allowed.body.result.status.state).toBe("completed");
+      expect(resultsOf(allowed.body.result).data_sources).toMatchObject({ tasks: { kind: "custom" }, org: { kind: "sample" }, check: { allowed_mismatch: true } });
+    } finally {
+      await server.close();
+      await mismatched.org.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
+import express from "express";
 import type { AssessmentData } from "../src/assessment/index.js";
 import { loadCalibration } from "../src/data/load.js";
 import { openOrg, type SqliteOrgStore } from "../src/org/index.js";
@@ -79,4 +80,34 @@ export function statusText(task: any): string {
 export function resultsOf(task: any): any {
   const artifact = (task.artifacts ?? []).find((candidate: any) => candidate.name === "CRMArena Assessment Results");
   return artifact?.parts.find((part: any) => part.kind === "data")?.data;
+}
+
+/**
+ * A purple at the HTTP level: a valid agent card, and `reply(body, res)` answers each JSON-RPC
+ * POST however the test wants (well-formed, malformed, slow, never). Closed by the caller.
+ */
+export async function rawPurpleServer(reply: (body: any, res: express.Response) => void, bodyLimit = "10mb"): Promise<{ url: string; server: Server }> {
+  const app = express();
+  app.use(express.json({ limit: bodyLimit }));
+  let url = "";
+  app.get("/.well-known/agent-card.json", (_req, res) => {
+    res.json({
+      name: "raw",
+      description: "A purple scripted at the HTTP level by a test.",
+      url,
+      version: "1",
+      protocolVersion: "0.3.0",
+      capabilities: {},
+      defaultInputModes: ["text"],
+      defaultOutputModes: ["text"],
+      skills: [{ id: "x", name: "x", description: "x", tags: [] }],
+    });
+  });
+  app.post("/", (req, res) => reply(req.body, res));
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
+  return { url, server };
 }

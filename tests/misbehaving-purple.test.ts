@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
-import express from "express";
+import type express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Strategy, servePurple } from "../src/baselines/index.js";
-import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
 
 let data: ReturnType<typeof sampleData>;
 let green: Awaited<ReturnType<typeof startGreen>>;
@@ -25,31 +25,10 @@ async function purple(strategy: Strategy, path = ""): Promise<string> {
   return started.url;
 }
 
-/** A raw HTTP server with a valid agent card whose JSON-RPC endpoint answers as `reply` says. */
+/** A raw HTTP purple whose JSON-RPC endpoint answers as `reply` says. */
 async function rawPurple(reply: (body: any, res: express.Response) => void): Promise<string> {
-  const app = express();
-  app.use(express.json());
-  let url = "";
-  app.get("/.well-known/agent-card.json", (_req, res) => {
-    res.json({
-      name: "raw",
-      description: "raw",
-      url,
-      version: "1",
-      protocolVersion: "0.3.0",
-      capabilities: {},
-      defaultInputModes: ["text"],
-      defaultOutputModes: ["text"],
-      skills: [{ id: "x", name: "x", description: "x", tags: [] }],
-    });
-  });
-  app.post("/", (req, res) => reply(req.body, res));
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
+  const { url, server } = await rawPurpleServer(reply);
   servers.push(server);
-  const address = server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
   return url;
 }
 

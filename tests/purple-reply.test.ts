@@ -1,9 +1,8 @@
 import type { Server } from "node:http";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAction } from "../src/protocol/index.js";
 import { A2APurpleClient, PurpleError } from "../src/purple/index.js";
-import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
 
 /**
  * How the green reads a purple's reply, tested with raw JSON-RPC replies from a scripted purple:
@@ -17,33 +16,12 @@ afterAll(() => {
 
 /** A scripted purple: a valid agent card, and `script(body, call)` gives the JSON-RPC `result` of each call. */
 async function scriptedPurple(script: (body: any, call: number) => unknown): Promise<{ url: string; requests: any[] }> {
-  const app = express();
-  app.use(express.json({ limit: "10mb" }));
   const requests: any[] = [];
-  let url = "";
-  app.get("/.well-known/agent-card.json", (_req, res) => {
-    res.json({
-      name: "scripted",
-      description: "scripted",
-      url,
-      version: "1",
-      protocolVersion: "0.3.0",
-      capabilities: {},
-      defaultInputModes: ["text"],
-      defaultOutputModes: ["text"],
-      skills: [{ id: "x", name: "x", description: "x", tags: [] }],
-    });
-  });
-  app.post("/", (req, res) => {
-    requests.push(req.body);
-    res.json({ jsonrpc: "2.0", id: req.body.id, result: script(req.body, requests.length) });
-  });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  const { url, server } = await rawPurpleServer((body, res) => {
+    requests.push(body);
+    res.json({ jsonrpc: "2.0", id: body.id, result: script(body, requests.length) });
   });
   servers.push(server);
-  const address = server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
   return { url, requests };
 }
 

@@ -353,7 +353,9 @@ describe("tasks and org that do not belong together", () => {
     try {
       const refused = await rawRpc(server.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { task_limit: 5 } }));
       expect(refused.body.result.status.state).toBe("rejected");
-      expect(statusText(refused.body.result)).toMatch(/the tasks and the org do not belong together: \d+ of the \d+ records the selected tasks name are not in the org .*entropic-crmarena data fetch.*allow_data_mismatch: true/);
+      expect(statusText(refused.body.result)).toMatch(
+        /the tasks and the org do not belong together: \d+ of the \d+ records the selected tasks name are not in the org .*entropic-crmarena data fetch.*allow_data_mismatch: true/,
+      );
       const allowed = await rawRpc(server.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { task_limit: 2, allow_data_mismatch: true } }));
       expect(allowed.body.result.status.state).toBe("completed");
       expect(resultsOf(allowed.body.result).data_sources).toMatchObject({ tasks: { kind: "custom" }, org: { kind: "sample" }, check: { allowed_mismatch: true } });

@@ -20,7 +20,8 @@ const fixed = (value: number) => value.toFixed(1);
 
 /**
  * The rules a ranking must obey, at every level pair: oracle ≥ solver > naive where drift or rot
- * bites (≥ elsewhere) > every degenerate purple; the oracle at 100 and the solver at 95 or more;
+ * bites (≥ elsewhere) > every degenerate purple it passes more tasks than (and no degenerate purple
+ * ahead of naive by more than its extra passes earn, plus TOTAL_SLACK); the oracle at 100 and the solver at 95 or more;
  * no degenerate purple's total more than TOTAL_SLACK above its pass rate, nor any dimension more
  * than DIMENSION_SLACK; faking a recovery or reporting fewer tokens never raises an episode's score.
  */
@@ -54,7 +55,19 @@ export function checkRanking(measurements: readonly Measurement[]): CheckResult[
     }
     for (const degenerate of measurements.filter((m) => m.kind === "degenerate" && label(m.level) === label(level))) {
       const floor = 100 * degenerate.passRate;
-      if (naive && degenerate.purple !== "one-token") check(`naive > ${degenerate.purple}`, naive.total > degenerate.total, `${fixed(naive.total)} > ${fixed(degenerate.total)}`);
+      if (naive && degenerate.purple !== "one-token") {
+        // Scores must follow success: where the naive purple passes more tasks it must score more;
+        // where drift and rot leave it passing no more than a degenerate purple (a refuser passes
+        // the privacy tasks), the degenerate one may lead only by what its extra passes earn.
+        const passLead = 100 * (degenerate.passRate - naive.passRate);
+        if (naive.passRate > degenerate.passRate) check(`naive > ${degenerate.purple}`, naive.total > degenerate.total, `${fixed(naive.total)} > ${fixed(degenerate.total)}`);
+        else
+          check(
+            `${degenerate.purple} leads naive by no more than its extra passes earn`,
+            degenerate.total - naive.total <= passLead + TOTAL_SLACK,
+            `${fixed(degenerate.total)} − ${fixed(naive.total)} ≤ ${fixed(passLead)} + ${TOTAL_SLACK} (passes ${fixed(100 * degenerate.passRate)}% vs ${fixed(100 * naive.passRate)}%)`,
+          );
+      }
       if (degenerate.purple === "one-token") continue;
       check(
         `${degenerate.purple}: total within ${TOTAL_SLACK} of its pass rate`,

@@ -54,10 +54,20 @@ export const distractorPassages: PerturbationKind = {
       const library = [...guidanceByCategory(input.library)].sort(([a], [b]) => a.localeCompare(b));
       for (const task of input.tasks) {
         const rng = new Random(`${this.name}:${input.seed}:${input.level}:${task.idx}`);
-        // Notes of the same kind of request are the likeliest to be mistaken for this one.
+        // Notes of the same kind of request are the likeliest to be mistaken for this one: as many
+        // as there are, then other kinds. (Taking other kinds only when too few of the same exist
+        // made a higher level easier than a lower one on a small task set.)
         const others = input.library.filter((other) => other.idx !== task.idx && other.metadata.required.trim().length > 0);
         const same = others.filter((other) => other.task === task.task);
-        for (const note of rng.sample(same.length >= notes ? same : others, notes)) {
+        const fromSame = Math.min(notes, same.length);
+        const chosen = [
+          ...rng.sample(same, fromSame),
+          ...rng.sample(
+            others.filter((other) => other.task !== task.task),
+            notes - fromSame,
+          ),
+        ];
+        for (const note of chosen) {
           text.push({ op: "add_passage", task: task.idx, title: `Notes from request ${note.idx}`, text: note.metadata.required.trim(), placement: "before" });
         }
         for (const [, passage] of rng.sample(

@@ -95,5 +95,33 @@ export function checkRanking(measurements: readonly Measurement[]): CheckResult[
     never("fake-recovery", "always-none", "faking a recovery");
     never("one-token", "solver", "reporting fewer tokens");
   }
+  results.push(...checkMonotone(measurements, "naive"));
+  return results;
+}
+
+const LEVEL_ORDER = ["none", "low", "medium", "high"];
+const atLeast = (a: LevelPair, b: LevelPair) => LEVEL_ORDER.indexOf(a.drift) >= LEVEL_ORDER.indexOf(b.drift) && LEVEL_ORDER.indexOf(a.rot) >= LEVEL_ORDER.indexOf(b.rot);
+
+/**
+ * More entropy never makes the world easier: a purple that does not adapt scores no more at a
+ * level pair than at any pair it dominates (both levels at least as high), within TOTAL_SLACK for
+ * the seeds' spread. A dose that drew gentler perturbations at a higher level fails this.
+ */
+function checkMonotone(measurements: readonly Measurement[], purple: string): CheckResult[] {
+  const own = measurements.filter((m) => m.purple === purple);
+  const results: CheckResult[] = [];
+  for (const higher of own) {
+    const lower = own.filter((m) => m !== higher && atLeast(higher.level, m.level));
+    if (lower.length === 0) continue;
+    const beaten = lower.filter((m) => higher.total > m.total + TOTAL_SLACK);
+    results.push({
+      rule: `${purple} scores no more here than at any lower level pair`,
+      level: higher.level,
+      ok: beaten.length === 0,
+      detail: beaten.length
+        ? beaten.map((m) => `${fixed(higher.total)} > ${fixed(m.total)} at ${label(m.level)}`).join("; ")
+        : `${fixed(higher.total)}, lower pairs ${lower.map((m) => fixed(m.total)).join(", ")}`,
+    });
+  }
   return results;
 }

@@ -18,5 +18,9 @@ export function collectGarbage(): void {
       collect = null;
     }
   }
+  // Twice: the first collection frees the garbage's pages; only a second one, finding them free,
+  // shrinks the heap and hands them back to the OS (one alone left the RSS about 70 MB higher
+  // after an oracle run of the 2,140 tasks).
+  collect?.();
   collect?.();
 }

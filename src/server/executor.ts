@@ -12,6 +12,9 @@ import { type AssessmentRequest, RequestRejection, requestDocument, validateRequ
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
+/** How long after the last assessment ends its garbage is collected (after its reply is written). */
+const GC_DELAY_MS = 300;
+
 /** The abort reason of assessments stopped by a server shutdown (they are resumable). */
 export const SHUTDOWN = "shutdown";
 
@@ -151,8 +154,10 @@ export class AssessmentExecutor implements AgentExecutor {
       this.running.delete(taskId);
       finished();
       bus.finished();
-      // The assessment's garbage goes now, not at V8's next full collection; not while others run.
-      if (this.running.size === 0) setImmediate(collectGarbage);
+      // The assessment's garbage goes soon, not at V8's next full collection; not while others
+      // run. Soon, not at once: the results reply is still to be serialised and written, and
+      // its megabytes are garbage only after that.
+      if (this.running.size === 0) setTimeout(() => this.running.size === 0 && collectGarbage(), GC_DELAY_MS).unref();
     }
   }
 

@@ -112,5 +112,8 @@ describe("the npm package", () => {
     expect(results.summary.total_tasks).toBe(3);
     expect(results.dataset).toBe("sample");
     expect(results.results.filter((episode: { error?: string }) => episode.error)).toEqual([]);
+    // Installed as a dependency, the SDK sits beside the package, not under it: still found.
+    expect(results.green_agent.versions.a2a_sdk).toBe(JSON.parse(readFileSync(join(ROOT, "node_modules/@a2a-js/sdk/package.json"), "utf8")).version);
+    expect(results.green_agent.versions.green_agent).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
   }, 180_000);
 });

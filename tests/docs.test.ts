@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { freePort } from "./helpers.js";
 
 /**
  * Every command in README.md and docs/ runs as written: each ```bash block of a document runs in
@@ -50,16 +50,6 @@ function blocks(document: string): Block[] {
     }
   });
   return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a block in bash; background jobs are stopped at its end. */

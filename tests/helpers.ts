@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import express from "express";
 import type { AssessmentData } from "../src/assessment/index.js";
@@ -110,4 +111,15 @@ export async function rawPurpleServer(reply: (body: any, res: express.Response) 
   const address = server.address();
   url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
   return { url, server };
+}
+
+/** A TCP port free on loopback now, for a child process that must be told its port up front. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { ExpiringTaskStore } from "../src/server/task-store.js";
-import { assessmentParams, rawRpc, sampleData, startGreen } from "./helpers.js";
+import { assessmentParams, freePort, rawRpc, sampleData, startGreen } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -138,16 +137,6 @@ describe("the task store", () => {
     expect(store.size).toBe(2);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A CLI child process and its exit, watched from the start (a process that ends early is not missed). */
 function cli(args: string[]): ChildProcess & { exit: Promise<number | null> } {

@@ -1,3 +1,4 @@
+import { LEVELS } from "../assessment/index.js";
 import { DIMENSIONS } from "../log/index.js";
 import type { LevelPair, Measurement } from "./run.js";
 
@@ -99,8 +100,7 @@ export function checkRanking(measurements: readonly Measurement[]): CheckResult[
   return results;
 }
 
-const LEVEL_ORDER = ["none", "low", "medium", "high"];
-const atLeast = (a: LevelPair, b: LevelPair) => LEVEL_ORDER.indexOf(a.drift) >= LEVEL_ORDER.indexOf(b.drift) && LEVEL_ORDER.indexOf(a.rot) >= LEVEL_ORDER.indexOf(b.rot);
+const atLeast = (a: LevelPair, b: LevelPair) => LEVELS.indexOf(a.drift) >= LEVELS.indexOf(b.drift) && LEVELS.indexOf(a.rot) >= LEVELS.indexOf(b.rot);
 
 /**
  * More entropy never makes the world easier: a purple that does not adapt scores no more at a

@@ -17,7 +17,8 @@
  *
  *   npm run bench [-- --only throughput,memory,heap,observations --tasks FILE --org PATH
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
- *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...]
+ *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
+ *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...]
  *
  * Everything is measured and printed, nothing asserted; the targets are printed alongside.
  * MB = 2^20 bytes.
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     "settle-ms": { type: "string", default: "1000" },
     "after-s": { type: "string", default: "40" },
     "green-env": { type: "string", multiple: true, default: [] },
+    "green-node-arg": { type: "string", multiple: true, default: [] },
   },
 });
 const only = new Set(values.only!.split(",").map((part) => part.trim()));
@@ -63,6 +65,8 @@ const greenEnv = Object.fromEntries(
     return [pair.slice(0, at), pair.slice(at + 1)];
   }),
 );
+/** --green-node-arg (repeatable): a Node.js option for every green, e.g. --cpu-prof (not allowed in NODE_OPTIONS). */
+const greenNodeArgs = values["green-node-arg"]!;
 /** 1,000 rows of EmailMessage x Task columns: the text observation is about 0.64 MB (the limits: 1,000 rows, 1 MB). */
 const LARGE_SQL = "SELECT e.*, t.* FROM EmailMessage e CROSS JOIN Task t LIMIT 1000";
 const OBS_STEPS = 10;
@@ -120,7 +124,7 @@ interface ThroughputRow {
 }
 
 async function throughputAt(concurrency: number): Promise<ThroughputRow> {
-  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv }));
+  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv, nodeArgs: greenNodeArgs }));
   const purple = keep(await startBenchPurple({ delayMs, turns }));
   try {
     const cpuBefore = greenCpu(green.pid);
@@ -210,7 +214,7 @@ interface OracleRun {
 
 /** `runs` full oracle runs one after another in one green; with `gc`, a full GC after each run's figures. */
 async function oracleRuns(runs: number, gc: boolean): Promise<{ idleMb: number; rows: OracleRun[] }> {
-  const green = keep(await startGreen(tasksFile, values.org!, { exposeGc: gc, env: greenEnv }));
+  const green = keep(await startGreen(tasksFile, values.org!, { exposeGc: gc, env: greenEnv, nodeArgs: greenNodeArgs }));
   const purple = keep(await startOracle(tasksFile));
   const rows: OracleRun[] = [];
   try {
@@ -285,7 +289,7 @@ async function observations(): Promise<void> {
   const tasks = Number(values["obs-tasks"]);
   const concurrency = Number(values["obs-concurrency"]);
   const windowS = Number(values["after-s"]);
-  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv }));
+  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv, nodeArgs: greenNodeArgs }));
   // Never answers within max_steps: every one of the 10 turns is the large query.
   const purple = keep(await startBenchPurple({ delayMs: 0, turns: OBS_STEPS + 1, sql: LARGE_SQL }));
   try {
@@ -341,6 +345,7 @@ async function main(): Promise<void> {
   out(`Entropic CRMArena green-agent benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${f(totalmem() / 1024 ** 3, 0)} GB RAM, Node ${process.version}, ${process.platform}`);
   out(`tasks: ${taskCount} from ${basename(tasksFile)}; org: ${values.org} (allow_data_mismatch: true); green = node dist/cli.js serve, purples in their own processes, HTTP on 127.0.0.1`);
   if (Object.keys(greenEnv).length > 0) out(`green environment: ${Object.entries(greenEnv).map(([key, value]) => `${key}=${value}`).join(" ")}`);
+  if (greenNodeArgs.length > 0) out(`green Node.js options: ${greenNodeArgs.join(" ")}`);
   const run: Record<Part, () => Promise<void>> = { throughput, memory, heap, observations };
   try {
     for (const part of PARTS) if (only.has(part)) await run[part]();

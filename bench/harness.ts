@@ -63,9 +63,9 @@ const childEnv = (): NodeJS.ProcessEnv => {
  * The green agent as `entropic-crmarena serve` runs it (the built dist/cli.js), with the probe
  * preloaded and an IPC channel to it.
  */
-export async function startGreen(tasks: string, org: string, options: { exposeGc?: boolean; env?: Record<string, string> } = {}): Promise<Started> {
+export async function startGreen(tasks: string, org: string, options: { exposeGc?: boolean; env?: Record<string, string>; nodeArgs?: readonly string[] } = {}): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.exposeGc ? ["--expose-gc"] : []), "--import", PROBE, "dist/cli.js", "serve", "--port", String(port), "--tasks", tasks, "--org", org], {
+  const child = spawn(process.execPath, [...(options.exposeGc ? ["--expose-gc"] : []), ...(options.nodeArgs ?? []), "--import", PROBE, "dist/cli.js", "serve", "--port", String(port), "--tasks", tasks, "--org", org], {
     cwd: root,
     stdio: ["ignore", "ignore", "pipe", "ipc"],
     env: { ...childEnv(), ...options.env },
@@ -190,6 +190,8 @@ export async function assess(green: Started, purple: Started, config: Record<str
 }
 
 export interface PurpleStats {
+  /** TCP connections the green opened to the purple. */
+  readonly connections: number;
   readonly requests: number;
   readonly bodyBytes: number;
   readonly maxBodyBytes: number;

@@ -73,7 +73,7 @@ function reply(id: unknown, params: { message?: { contextId?: string; parts?: Pa
  * What arrived, for the benchmark to read over IPC ({stats: true}): sizes, and when each request
  * arrived and the last reply left (milliseconds since the epoch, to compare with the benchmark's clock).
  */
-const stats = { requests: 0, bodyBytes: 0, maxBodyBytes: 0, observationChars: 0, maxObservationChars: 0, observations: 0, arrivals: [] as number[], lastReplyAt: 0 };
+const stats = { connections: 0, requests: 0, bodyBytes: 0, maxBodyBytes: 0, observationChars: 0, maxObservationChars: 0, observations: 0, arrivals: [] as number[], lastReplyAt: 0 };
 const epochMs = () => performance.timeOrigin + performance.now();
 
 function count(bytes: number, params: { message?: { parts?: { kind: string; text?: string; data?: Record<string, unknown> }[] } }): void {
@@ -126,12 +126,13 @@ const server = createServer((req, res) => {
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => handle(res, Buffer.concat(chunks)));
 });
+server.on("connection", () => stats.connections++);
 // Longer than any pause between two turns of one connection, so the green's pool keeps its connections.
 server.keepAliveTimeout = 60_000;
 server.listen(Number(values.port), values.host, () => process.stderr.write(`bench purple listening on ${url}\n`));
 process.on("message", (message: { stats?: boolean; reset?: boolean }) => {
   if (message?.stats) process.send?.({ stats });
-  if (message?.reset) Object.assign(stats, { requests: 0, bodyBytes: 0, maxBodyBytes: 0, observationChars: 0, maxObservationChars: 0, observations: 0, arrivals: [], lastReplyAt: 0 });
+  if (message?.reset) Object.assign(stats, { connections: 0, requests: 0, bodyBytes: 0, maxBodyBytes: 0, observationChars: 0, maxObservationChars: 0, observations: 0, arrivals: [], lastReplyAt: 0 });
 });
 process.channel?.unref();
 process.on("disconnect", () => process.exit(0));

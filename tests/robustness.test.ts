@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Message, Task } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { ExpiringTaskStore } from "../src/server/task-store.js";
+import { ExpiringTaskStore, IN_FLIGHT_HISTORY } from "../src/server/task-store.js";
 import { assessmentParams, freePort, rawRpc, sampleData, startGreen } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -135,6 +136,24 @@ describe("the task store", () => {
     expect(kept.history.map((entry) => entry.messageId)).toEqual(["request", "final"]);
     expect(kept.artifacts).toHaveLength(1);
     expect(store.size).toBe(2);
+  });
+
+  it("bounds an in-flight task's history, in the object the SDK keeps updating: the request and the latest updates", async () => {
+    const store = new ExpiringTaskStore(60_000, () => 0);
+    const message = (id: string): Message => ({ kind: "message", role: "agent", messageId: id, parts: [] });
+    const task: Task = { kind: "task", id: "t", contextId: "c", status: { state: "working" }, history: [message("request")] };
+    // As the SDK's result manager does: append each update to the same task object and save it.
+    for (let i = 0; i < 5_000; i++) {
+      task.history = [...(task.history ?? []), message(`p${i}`)];
+      await store.save(task);
+      expect(task.history!.length).toBeLessThanOrEqual(IN_FLIGHT_HISTORY);
+    }
+    const loaded = (await store.load("t"))!;
+    expect(loaded.history![0]!.messageId).toBe("request");
+    expect(loaded.history!.at(-1)!.messageId).toBe("p4999");
+    // The latest updates are kept in order, without gaps.
+    const ids = loaded.history!.slice(1).map((entry) => Number(entry.messageId.slice(1)));
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 5_000 - ids.length + i));
   });
 });
 

@@ -13,6 +13,18 @@ export class DataMismatchError extends Error {
   override readonly name = "DataMismatchError";
 }
 
+/** The Ids a task names, found once per task: every request checks its selection (twice). */
+const idsByTask = new WeakMap<TaskRecord, readonly string[]>();
+
+function namedIds(task: TaskRecord): readonly string[] {
+  let ids = idsByTask.get(task);
+  if (!ids) {
+    ids = idsIn([task.query, task.metadata.required, ...task.answer.map((item) => item ?? "")].join("\n"));
+    idsByTask.set(task, ids);
+  }
+  return ids;
+}
+
 /**
  * Do the records the selected tasks name (Ids in their query, context and ground truth) exist in
  * the org? The real CRMArena-Pro tasks on the bundled sample org name 1,363 ground-truth records of
@@ -22,10 +34,7 @@ export class DataMismatchError extends Error {
 export function checkDataMatch(tasks: readonly TaskRecord[], org: Pick<OrgBackend, "recordIds">, allowMismatch: boolean): DataCheck {
   const live = org.recordIds();
   const referenced = new Map<string, number>();
-  for (const task of tasks) {
-    const text = [task.query, task.metadata.required, ...task.answer.map((item) => item ?? "")].join("\n");
-    for (const id of idsIn(text)) if (!referenced.has(id)) referenced.set(id, task.idx);
-  }
+  for (const task of tasks) for (const id of namedIds(task)) if (!referenced.has(id)) referenced.set(id, task.idx);
   const missing = [...referenced].filter(([id]) => !live.has(id));
   const check: DataCheck = {
     referenced_ids: referenced.size,

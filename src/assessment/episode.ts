@@ -36,8 +36,11 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   const steps: TrajectoryStep[] = [];
   const first = taskMessage(brief);
   const today = brief.today ?? options.defaultToday;
-  const firstMessage = measureTokens(first.text);
+  let firstMessageTokens = 0;
   const distractorsSeen = new Set<string>();
+  // Token counting is the green's bookkeeping, not the purple's wait: each message is counted once
+  // it is on its way, and each reply once the next message is (or when the episode ends).
+  let countLastReply: (() => void) | undefined;
   let message: OutgoingMessage = first;
   let thread: { contextId?: string; taskId?: string } = {};
   let termination: Termination = "max_steps";
@@ -49,12 +52,16 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       termination = "canceled";
       break;
     }
-    const sent = turn === 1 ? firstMessage : measureTokens(message.text);
-    const sentChars = message.text.length;
     const callStarted = performance.now();
+    const call = purple.send(message, thread, options.timeoutMs, options.signal);
+    const sent = measureTokens(message.text);
+    if (turn === 1) firstMessageTokens = sent.tokens;
+    const sentChars = message.text.length;
+    countLastReply?.();
+    countLastReply = undefined;
     let reply: PurpleTurn;
     try {
-      reply = await purple.send(message, thread, options.timeoutMs, options.signal);
+      reply = await call;
     } catch (cause) {
       if (options.signal?.aborted) {
         termination = "canceled";
@@ -74,7 +81,6 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     thread = { contextId: reply.contextId ?? thread.contextId, taskId: reply.openTaskId };
     const action = parseAction(reply.reply);
     const replyText = reply.reply.texts.join("\n");
-    const received = measureTokens(reply.reply.data.length === 0 ? replyText : `${replyText}\n${JSON.stringify(reply.reply.data)}`);
     const remaining = options.maxSteps - turn;
     let observation: ObservationRecord | undefined;
     if (action.kind === "answer") {
@@ -96,10 +102,17 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
         : { ok: false, code: outcome.code, message: outcome.message, text: message.text };
       for (const id of idsIn(message.text)) if (world.idStatus(id) === "distractor") distractorsSeen.add(id);
     }
+    const received: TrajectoryStep["received"] = { chars: replyText.length, tokens: 0, bytes: reply.bytes };
+    const replyData = reply.reply.data;
+    countLastReply = () => {
+      const count = measureTokens(replyData.length === 0 ? replyText : `${replyText}\n${JSON.stringify(replyData)}`);
+      received.tokens = count.tokens;
+      if (count.estimated) received.estimated = true;
+    };
     steps.push({
       turn,
       sent: { chars: sentChars, tokens: sent.tokens, ...(sent.estimated ? { estimated: true } : {}) },
-      received: { chars: replyText.length, tokens: received.tokens, bytes: reply.bytes, ...(received.estimated ? { estimated: true } : {}) },
+      received,
       replyText,
       replyData: [...reply.reply.data],
       action,
@@ -111,13 +124,14 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     });
     if (termination === "answered") break;
   }
+  countLastReply?.();
   const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
   const totalMs = performance.now() - started;
   return {
     taskIdx,
     category: brief.category,
     startedAt,
-    firstMessageTokens: firstMessage.tokens,
+    firstMessageTokens,
     steps,
     entropy: { ...options.entropy, distractorIdsSeen: [...distractorsSeen].sort() },
     answerIds: answer === undefined ? [] : idsIn(answer).map((id) => ({ id, status: world.idStatus(id) })),

@@ -25,7 +25,8 @@ function sortKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>)
-      .sort(([a], [b]) => a.localeCompare(b))
+      // Code-unit order: localeCompare would make a run's id depend on the machine's locale.
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, item]) => [key, sortKeys(item)]),
   );
 }

@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import type { AssessmentLog, DataSource, DatasetKind, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog, Trajectory, Weights } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
 import type { PurpleClient } from "../purple/index.js";
@@ -127,8 +128,22 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   onEvent({ kind: "started", total, resumed: kept.size, selection });
   const queue = selection.tasks.map((task, i) => ({ task, position: i + 1 })).filter((entry) => !kept.has(entry.position));
   let next = 0;
+  /** A failure to record an episode (the journal's disk, say): it stops the run and is thrown. */
+  let recordFailure: { error: unknown } | undefined;
+  const record = async (position: number, task: TaskRecord, trajectory: Trajectory) => {
+    // After the replies that arrived with this one have been read and answered: scoring, the
+    // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
+    await setImmediate();
+    const record = await scoreRecord(position, episodeTask(task), trajectory, judge, context);
+    await journal?.writeEpisode(record);
+    const light = trimRecord(record);
+    records.push(light);
+    onEvent({ kind: "task_finished", done: records.length, total, record: light });
+  };
   const worker = async () => {
-    while (next < queue.length && !signal?.aborted && !drain?.aborted) {
+    // Each finished episode is recorded while the worker's next one runs, in order.
+    let recording: Promise<void> = Promise.resolve();
+    while (next < queue.length && !signal?.aborted && !drain?.aborted && !recordFailure) {
       const { task, position } = queue[next++]!;
       onEvent({ kind: "task_started", position, total, task });
       const { brief, text } = view.brief(task, config.max_steps);
@@ -142,18 +157,29 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       });
       // A canceled episode did not finish: it is not recorded, and a resumed run plays it again.
       if (trajectory.termination === "canceled") continue;
-      const record = await scoreRecord(position, episodeTask(task), trajectory, judge, context);
-      await journal?.writeEpisode(record);
-      const light = trimRecord(record);
-      records.push(light);
-      onEvent({ kind: "task_finished", done: records.length, total, record: light });
+      recording = recording
+        .then(() => record(position, task, trajectory))
+        .catch((error: unknown) => {
+          recordFailure ??= { error };
+        });
     }
+    await recording;
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, queue.length)) }, worker));
+    const workers: Promise<void>[] = [];
+    for (let i = 0; i < Math.min(config.concurrency, Math.max(1, queue.length)); i++) {
+      // One worker per turn of the event loop: each one's first request leaves (its connection
+      // opens) while the next is prepared, not all of them only after every one is prepared.
+      if (i > 0) await setImmediate();
+      const started = worker();
+      started.catch(() => undefined); // observed by Promise.all below
+      workers.push(started);
+    }
+    await Promise.all(workers);
   } finally {
     await view.close();
   }
+  if (recordFailure) throw recordFailure.error;
   records.sort((a, b) => a.position - b.position);
   const footer: LogFooter = {
     kind: "footer",

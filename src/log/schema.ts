@@ -46,6 +46,7 @@ export const MessageSizeSchema = z.object({
 export const StepSchema = z.object({
   turn: z.number().int().positive(),
   sent: MessageSizeSchema,
+  /** `bytes`: the HTTP reply bodies of the turn as received (its message/send and any tasks/get polls). */
   received: MessageSizeSchema.extend({ bytes: z.number().int().nonnegative() }),
   replyText: z.string(),
   replyData: z.array(z.record(z.string(), z.unknown())),

@@ -4,11 +4,19 @@ import type { TaskStore } from "@a2a-js/sdk/server";
 const TERMINAL = new Set(["completed", "failed", "canceled", "rejected"]);
 
 /**
+ * Progress messages an in-flight task keeps: its request and the latest ones. The A2A SDK's result
+ * manager searches and copies the whole history on every status update, so an unbounded history
+ * costs time that grows with the square of an assessment's length (about 4,300 updates for 2,140
+ * tasks) and memory with every update. Trimmed to half when it exceeds this, so trimming is rare.
+ */
+export const IN_FLIGHT_HISTORY = 100;
+
+/**
  * The A2A task store, with finished tasks forgotten after `ttlMs`, and beyond the `keepFinished`
  * most recent ones (their results stay on disk in the runs folder): a long-lived server's memory
  * does not grow with every assessment it ran. A finished task keeps its request, its final status
  * and its artifacts, not the thousands of progress updates of its history. Tasks in flight are
- * kept however long they run.
+ * kept however long they run, with their request and their latest IN_FLIGHT_HISTORY updates.
  */
 export class ExpiringTaskStore implements TaskStore {
   private readonly tasks = new Map<string, { task: Task; finishedAt: number | undefined }>();
@@ -28,6 +36,10 @@ export class ExpiringTaskStore implements TaskStore {
   async save(task: Task): Promise<void> {
     this.evict();
     const finished = TERMINAL.has(task.status.state);
+    // The SDK passes the task object it keeps updating: trimming it here is what bounds its work.
+    if (!finished && task.history && task.history.length > IN_FLIGHT_HISTORY) {
+      task.history = [task.history[0]!, ...task.history.slice(-Math.floor(IN_FLIGHT_HISTORY / 2))];
+    }
     const history = task.history ?? [];
     const kept = finished && history.length > 2 ? [history[0]!, history[history.length - 1]!] : history;
     // Re-inserted, so the map's order is the order of the last change.

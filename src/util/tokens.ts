@@ -1,7 +1,14 @@
 import { countTokens as countO200k } from "gpt-tokenizer";
 
-const MEMO_LIMIT = 50_000;
+/**
+ * Line counts remembered, for the lines task messages share (instructions, tool schemas). Bounded
+ * by characters, not entries, and only for lines up to MEMO_LINE_CHARS: the keys are copies, since
+ * a line cut from a text keeps the whole text alive in V8 (300 observations of 0.64 MB kept 181 MB).
+ */
+const MEMO_CHARS = 2_000_000;
+const MEMO_LINE_CHARS = 8_000;
 const memo = new Map<string, number>();
+let memoChars = 0;
 
 /** Text counted exactly, per message; beyond it the count is extrapolated. Counting is linear up to here. */
 export const EXACT_TOKEN_CHARS = 64_000;
@@ -15,11 +22,17 @@ const LONG_RUN = new RegExp(`(?<!\\S)\\S{${LONGEST_EXACT_RUN + 1},}`, "g");
 const CHARS_PER_TOKEN_ESTIMATE = 4;
 
 function countLine(text: string): number {
+  if (text.length > MEMO_LINE_CHARS) return countO200k(text);
   let count = memo.get(text);
   if (count === undefined) {
     count = countO200k(text);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(text, count);
+    if (memoChars + text.length > MEMO_CHARS) {
+      memo.clear();
+      memoChars = 0;
+    }
+    // Concatenating then cutting makes V8 copy the line: the key no longer points into the text.
+    memo.set(` ${text}`.slice(1), count);
+    memoChars += text.length;
   }
   return count;
 }
@@ -33,9 +46,43 @@ export interface TokenCount {
 /** The o200k count of a text with no run longer than LONGEST_EXACT_RUN, line by line (memoised). */
 function countExact(text: string): number {
   let total = 0;
-  // o200k's pre-tokenizer never joins a line break with the text after it, so lines count the same apart.
-  for (const piece of text.split(/(?<=\n)(?=\S)/)) total += countLine(piece);
-  return total;
+  // o200k's pre-tokenizer never joins a line break with the text after it when that text starts
+  // with a non-space, so such lines count the same apart (a split at /(?<=\n)(?=\S)/, found with
+  // indexOf rather than a lookbehind regex, which cost more than the counting it saved).
+  let start = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && at + 1 < text.length; at = text.indexOf("\n", at + 1)) {
+    if (isSpace(text.charCodeAt(at + 1))) continue;
+    total += countLine(text.slice(start, at + 1));
+    start = at + 1;
+  }
+  return total + countLine(text.slice(start));
+}
+
+/** JavaScript's \s: what the long-run and line-split rules mean by a space. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** Whether a text holds a run of more than LONGEST_EXACT_RUN characters without a space (one linear pass). */
+function hasLongRun(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) run = 0;
+    else if (++run > LONGEST_EXACT_RUN) return true;
+  }
+  return false;
 }
 
 /**
@@ -50,11 +97,14 @@ export function measureTokens(text: string): TokenCount {
   const head = text.length > EXACT_TOKEN_CHARS ? text.slice(0, EXACT_TOKEN_CHARS) : text;
   let longRunChars = 0;
   let longRunTokens = 0;
-  const counted = head.replace(LONG_RUN, (run) => {
-    longRunChars += run.length;
-    longRunTokens += Math.ceil(run.length / CHARS_PER_TOKEN_ESTIMATE);
-    return " ";
-  });
+  // Most texts have no long run: a plain scan says so faster than the replacing regex would.
+  const counted = !hasLongRun(head)
+    ? head
+    : head.replace(LONG_RUN, (run) => {
+        longRunChars += run.length;
+        longRunTokens += Math.ceil(run.length / CHARS_PER_TOKEN_ESTIMATE);
+        return " ";
+      });
   const headTokens = countExact(counted) + longRunTokens;
   const estimated = longRunChars > 0 || head.length < text.length;
   if (head.length === text.length) return { tokens: headTokens, estimated };

@@ -63,11 +63,11 @@ const childEnv = (): NodeJS.ProcessEnv => {
  * The green agent as `entropic-crmarena serve` runs it (the built dist/cli.js), with the probe
  * preloaded and an IPC channel to it.
  */
-export async function startGreen(tasks: string, org: string, options: { exposeGc?: boolean; env?: Record<string, string>; nodeArgs?: readonly string[] } = {}): Promise<Started> {
+export async function startGreen(tasks: string, org: string, options: { exposeGc?: boolean; env?: Record<string, string>; nodeArgs?: readonly string[]; stdout?: number } = {}): Promise<Started> {
   const port = await freePort();
   const child = spawn(process.execPath, [...(options.exposeGc ? ["--expose-gc"] : []), ...(options.nodeArgs ?? []), "--import", PROBE, "dist/cli.js", "serve", "--port", String(port), "--tasks", tasks, "--org", org], {
     cwd: root,
-    stdio: ["ignore", "ignore", "pipe", "ipc"],
+    stdio: ["ignore", options.stdout ?? "ignore", "pipe", "ipc"],
     env: { ...childEnv(), ...options.env },
   });
   const started = track(child, `http://127.0.0.1:${port}/`);

@@ -5,9 +5,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Message, Task } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MEMORY_TEXT_CHARS, parseConfig, runAssessment, WholeTextBudget } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
+import { Journal, readLog } from "../src/log/index.js";
+import type { PurpleClient } from "../src/purple/index.js";
+import { HeuristicJudge } from "../src/scoring/index.js";
 import { ExpiringTaskStore, IN_FLIGHT_HISTORY } from "../src/server/task-store.js";
-import { assessmentParams, freePort, rawRpc, sampleData, startGreen } from "./helpers.js";
+import { fullLength } from "../src/util/index.js";
+import { assessmentParams, calibration, freePort, rawRpc, sampleData, startGreen } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -251,3 +256,80 @@ function readdirJsonl(dir: string): string | undefined {
   const name = readdirSync(dir).find((file) => file.endsWith(".jsonl"));
   return name ? join(dir, name) : undefined;
 }
+
+describe("whole texts held for the journal", () => {
+  const scratch = () => mkdtempSync(join(tmpdir(), "whole-texts-"));
+  /** A purple that asks for a large result on turns 1 and 2, then answers. */
+  const bigQueries: PurpleClient = {
+    url: "stub://big-queries",
+    send: async (message) => {
+      const turn = typeof message.data.turn === "number" ? message.data.turn + 1 : 1;
+      const action = turn <= 2 ? { name: "sql_query", arguments: { query: "SELECT * FROM EmailMessage" } } : { name: "respond", arguments: { answer: "None" } };
+      return { reply: { texts: [JSON.stringify(action)], data: [] }, contextId: undefined, openTaskId: undefined, usage: undefined, bytes: 100 };
+    },
+  };
+  const run = async (budget: WholeTextBudget, journalFile?: string) => {
+    const data = sampleData();
+    const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3 });
+    const journal = journalFile ? await Journal.open(journalFile, "new") : undefined;
+    try {
+      const base = { runId: "whole-texts", participantUrl: bigQueries.url, config, ignoredConfigKeys: [], judge: new HeuristicJudge(), calibration, wholeTexts: budget };
+      return await runAssessment(data, bigQueries, journal ? { ...base, journal } : base);
+    } finally {
+      await journal?.close();
+      await data.org.close();
+    }
+  };
+
+  it("keeps whole texts for the journal within the budget, cuts the rest with their length, and gives the budget back", async () => {
+    const observations = async (file: string) =>
+      (await readLog(file)).episodes.flatMap((episode) => episode.trajectory.steps.flatMap((step) => (step.observation ? [{ turn: step.turn, text: step.observation.text }] : [])));
+    const ample = join(scratch(), "ample.jsonl");
+    await run(new WholeTextBudget(100_000_000), ample);
+    const whole = await observations(ample);
+    // The same query on turns 1 and 2: the texts differ only in their footer (replies left).
+    const lengthOf = new Map(whole.map(({ turn, text }) => [turn, text.length]));
+    expect(whole.every(({ turn, text }) => text.length === lengthOf.get(turn))).toBe(true);
+    const length = Math.max(...lengthOf.values());
+    expect(length).toBeGreaterThan(10 * MEMORY_TEXT_CHARS);
+
+    // Room for one observation at a time: some are kept whole, the others cut, none lost track of.
+    const budget = new WholeTextBudget(length + 100);
+    const tight = join(scratch(), "tight.jsonl");
+    await run(budget, tight);
+    expect(budget.held).toBe(0);
+    const texts = await observations(tight);
+    expect(texts).toHaveLength(whole.length);
+    const cut = texts.filter(({ turn, text }) => text.length < lengthOf.get(turn)!);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length).toBeLessThan(texts.length);
+    for (const { turn, text } of cut) expect(fullLength(text)).toBe(lengthOf.get(turn));
+  }, 30_000);
+
+  it("stops the run with the error when the journal cannot be written, and gives the budget back", async () => {
+    const data = sampleData();
+    const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3 });
+    const journal = await Journal.open(join(scratch(), "full.jsonl"), "new");
+    journal.writeEpisode = async () => {
+      throw new Error("ENOSPC: no space left on device");
+    };
+    const budget = new WholeTextBudget(100_000_000);
+    try {
+      const options = { runId: "full-disk", participantUrl: bigQueries.url, config, ignoredConfigKeys: [], judge: new HeuristicJudge(), calibration, journal, wholeTexts: budget };
+      await expect(runAssessment(data, bigQueries, options)).rejects.toThrow(/ENOSPC/);
+      expect(budget.held).toBe(0);
+    } finally {
+      await journal.close();
+      await data.org.close();
+    }
+  }, 30_000);
+
+  it("keeps no whole text without a journal", async () => {
+    const budget = new WholeTextBudget(100_000_000);
+    const log = await run(budget);
+    expect(budget.held).toBe(0);
+    const texts = log.episodes.flatMap((episode) => episode.trajectory.steps.flatMap((step) => (step.observation ? [step.observation.text] : [])));
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts) expect(text.length).toBeLessThan(MEMORY_TEXT_CHARS + 40);
+  }, 30_000);
+});

@@ -20,10 +20,57 @@ export interface EpisodeOptions {
   readonly entropy: Pick<Trajectory["entropy"], "renamedInText" | "passages" | "driftExposure">;
   /** Aborts the purple call in flight (cancel, shutdown): the episode ends as canceled. */
   readonly signal?: AbortSignal;
+  /** Which long texts the steps keep whole (all of them when absent). */
+  readonly texts?: TextLease;
 }
 
 /** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
 export const MEMORY_TEXT_CHARS = 600;
+
+/** One episode's share of a WholeTextBudget, given back once its journal line is written. */
+export interface TextLease {
+  /** The text a step keeps until the journal line: whole while the budget allows, else cut as memory keeps it. */
+  keep(text: string): string;
+  release(): void;
+}
+
+/**
+ * How many characters of whole texts (observations, replies, queries longer than
+ * MEMORY_TEXT_CHARS) the episodes in flight may hold between a turn and their journal line. A
+ * turn's observation can be 1 MB and an episode has up to 100 turns: at concurrency 256, unbounded,
+ * that is gigabytes. Beyond the budget a text is kept cut, in memory and in the journal, where its
+ * marker says how many characters were cut. Shared by every assessment of the process.
+ */
+export class WholeTextBudget {
+  private heldChars = 0;
+
+  constructor(readonly limitChars: number) {}
+
+  lease(): TextLease {
+    let mine = 0;
+    return {
+      keep: (text) => {
+        if (text.length <= MEMORY_TEXT_CHARS) return text;
+        if (this.heldChars + text.length > this.limitChars) return elide(text, MEMORY_TEXT_CHARS);
+        this.heldChars += text.length;
+        mine += text.length;
+        return text;
+      },
+      release: () => {
+        this.heldChars -= mine;
+        mine = 0;
+      },
+    };
+  }
+
+  /** Characters held now by the episodes in flight. */
+  get held(): number {
+    return this.heldChars;
+  }
+}
+
+/** Keeps every text whole (for callers that hold one episode at a time). */
+const UNBOUNDED: TextLease = { keep: (text) => text, release: () => undefined };
 
 /**
  * Drives one task: the purple agent acts in the org, one action per turn, until it answers,
@@ -109,14 +156,17 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       received.tokens = count.tokens;
       if (count.estimated) received.estimated = true;
     };
+    const texts = options.texts ?? UNBOUNDED;
+    const dataJson = JSON.stringify(replyData);
+    const keptData = dataJson.length <= MEMORY_TEXT_CHARS || texts.keep(dataJson) === dataJson ? [...replyData] : [{ trimmed: elide(dataJson, MEMORY_TEXT_CHARS) }];
     steps.push({
       turn,
       sent: { chars: sentChars, tokens: sent.tokens, ...(sent.estimated ? { estimated: true } : {}) },
       received,
-      replyText,
-      replyData: [...reply.reply.data],
-      action,
-      ...(observation ? { observation } : {}),
+      replyText: texts.keep(replyText),
+      replyData: keptData,
+      action: trimAction(action, texts.keep),
+      ...(observation ? { observation: { ...observation, text: texts.keep(observation.text) } } : {}),
       ...(reply.usage ? { usage: reply.usage } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),
       purpleMs,
@@ -144,7 +194,10 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   };
 }
 
-/** The trajectory as memory keeps it: every text cut to MEMORY_TEXT_CHARS (the journal has them whole). */
+/**
+ * The trajectory as memory keeps it: every text cut to MEMORY_TEXT_CHARS (the journal has them
+ * whole), as copies that keep nothing of the whole texts alive (see `detach`).
+ */
 export function trimForMemory(trajectory: Trajectory): Trajectory {
   const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
   return {
@@ -153,10 +206,14 @@ export function trimForMemory(trajectory: Trajectory): Trajectory {
       ...step,
       replyText: cut(step.replyText),
       replyData: JSON.stringify(step.replyData).length <= MEMORY_TEXT_CHARS ? step.replyData : [{ trimmed: cut(JSON.stringify(step.replyData)) }],
-      ...(step.observation ? { observation: { ...step.observation, text: cut(step.observation.text) } } : {}),
+      ...(step.observation
+        ? { observation: { ...step.observation, text: cut(step.observation.text), ...(step.observation.message !== undefined ? { message: cut(step.observation.message) } : {}) } }
+        : {}),
       action: trimAction(step.action, cut),
+      ...(step.warnings ? { warnings: step.warnings.map(cut) } : {}),
     })),
     ...(trajectory.answer !== undefined ? { answer: cut(trajectory.answer) } : {}),
+    ...(trajectory.error !== undefined ? { error: cut(trajectory.error) } : {}),
   };
 }
 

@@ -1,14 +1,16 @@
 import { setImmediate } from "node:timers/promises";
+import { getHeapStatistics } from "node:v8";
 import type { AssessmentLog, DataSource, DatasetKind, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog, Trajectory, Weights } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, calibrationDigest, driftExposure, type Judge, optimumFor, type ScoringContext, scoreEpisode } from "../scoring/index.js";
 import type { TaskRecord, TaskSet } from "../tasks/index.js";
+import { elide } from "../util/index.js";
 import { runtimeVersions } from "../version.js";
 import { OrgView } from "../world/index.js";
 import type { AssessmentConfig } from "./config.js";
 import { checkDataMatch } from "./data-check.js";
-import { runEpisode, trimForMemory } from "./episode.js";
+import { MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
 import { type Selection, selectTasks } from "./select.js";
 
 /** The world an assessment runs in: tasks and the hosted org, with where each came from. */
@@ -45,6 +47,8 @@ export interface RunOptions {
   readonly journal?: Journal;
   /** A journal of an earlier, interrupted attempt at the same run: its episodes are kept, not re-run. */
   readonly resume?: StoredLog;
+  /** Whole texts the episodes in flight may hold for the journal; the process-wide WHOLE_TEXTS by default. */
+  readonly wholeTexts?: WholeTextBudget;
 }
 
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);
@@ -130,15 +134,19 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   let next = 0;
   /** A failure to record an episode (the journal's disk, say): it stops the run and is thrown. */
   let recordFailure: { error: unknown } | undefined;
-  const record = async (position: number, task: TaskRecord, trajectory: Trajectory) => {
-    // After the replies that arrived with this one have been read and answered: scoring, the
-    // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
-    await setImmediate();
-    const record = await scoreRecord(position, episodeTask(task), trajectory, judge, context);
-    await journal?.writeEpisode(record);
-    const light = trimRecord(record);
-    records.push(light);
-    onEvent({ kind: "task_finished", done: records.length, total, record: light });
+  const record = async (position: number, task: TaskRecord, trajectory: Trajectory, texts: TextLease) => {
+    try {
+      // After the replies that arrived with this one have been read and answered: scoring, the
+      // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
+      await setImmediate();
+      const record = await scoreRecord(position, episodeTask(task), trajectory, judge, context);
+      await journal?.writeEpisode(record);
+      const light = trimRecord(record);
+      records.push(light);
+      onEvent({ kind: "task_finished", done: records.length, total, record: light });
+    } finally {
+      texts.release();
+    }
   };
   const worker = async () => {
     // Each finished episode is recorded while the worker's next one runs, in order.
@@ -148,17 +156,23 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       onEvent({ kind: "task_started", position, total, task });
       const { brief, text } = view.brief(task, config.max_steps);
       const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, moved);
+      // Whole texts are kept for the journal only: without one, memory keeps every text cut.
+      const texts = (journal ? (options.wholeTexts ?? WHOLE_TEXTS) : NO_WHOLE_TEXTS).lease();
       const trajectory = await runEpisode(brief, task.idx, view, purple, {
         maxSteps: config.max_steps,
         timeoutMs: config.timeout * 1000,
         defaultToday,
         entropy: { renamedInText: [...text.renamedInText], passages: [...text.passages], driftExposure: exposure },
+        texts,
         ...(signal ? { signal } : {}),
       });
       // A canceled episode did not finish: it is not recorded, and a resumed run plays it again.
-      if (trajectory.termination === "canceled") continue;
+      if (trajectory.termination === "canceled") {
+        texts.release();
+        continue;
+      }
       recording = recording
-        .then(() => record(position, task, trajectory))
+        .then(() => record(position, task, trajectory, texts))
         .catch((error: unknown) => {
           recordFailure ??= { error };
         });
@@ -192,8 +206,42 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   return { header, episodes: records, footer };
 }
 
+/**
+ * Whole texts the episodes in flight of every assessment of the process may hold for their
+ * journals (see WholeTextBudget): 64 million characters, or an eighth of the heap limit when that
+ * is less (a character takes one or two bytes), so that they never crowd out the rest of the run.
+ */
+export const WHOLE_TEXTS = new WholeTextBudget(Math.min(64_000_000, Math.floor(getHeapStatistics().heap_size_limit / 8)));
+const NO_WHOLE_TEXTS = new WholeTextBudget(0);
+
+/** Items of a parsed answer memory keeps (a purple may answer with a hundred thousand values). */
+const MEMORY_LIST_ITEMS = 100;
+
+/**
+ * The record as memory keeps it until the results are built: the trajectory trimmed, and the
+ * texts scoring kept cut the same way (whole in the journal).
+ */
 function trimRecord(record: EpisodeRecord): EpisodeRecord {
-  return { ...record, trajectory: trimForMemory(record.trajectory) };
+  const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
+  const score = record.score;
+  const parsed = score?.original.parsedAnswer ?? [];
+  const judge = score?.original.judge;
+  return {
+    ...record,
+    trajectory: trimForMemory(record.trajectory),
+    ...(record.unscored !== undefined ? { unscored: cut(record.unscored) } : {}),
+    score:
+      score && judge
+        ? {
+            ...score,
+            original: {
+              ...score.original,
+              parsedAnswer: [...parsed.slice(0, MEMORY_LIST_ITEMS).map(cut), ...(parsed.length > MEMORY_LIST_ITEMS ? [`… (+${parsed.length - MEMORY_LIST_ITEMS} more)`] : [])],
+              judge: { ...judge, rawOutput: judge.rawOutput === null ? null : cut(judge.rawOutput), ...(judge.fallback !== undefined ? { fallback: cut(judge.fallback) } : {}) },
+            },
+          }
+        : score,
+  };
 }
 
 function judgeUsage(judge: Judge): LogFooter["judge_usage"] {

@@ -7,7 +7,17 @@ const MARKER = /… \(\+(\d+) chars\)$/;
 export function elide(text: string, keep: number): string {
   const total = fullLength(text);
   if (total <= keep) return text;
-  return `${text.slice(0, keep)}… (+${total - keep} chars)`;
+  return detach(`${text.slice(0, keep)}… (+${total - keep} chars)`);
+}
+
+/**
+ * A copy of a string that shares no memory with the one it was cut from. V8 represents a cut
+ * (`slice`, and the concatenations made of it) as a view into the whole string, which stays alive
+ * as long as the cut does: 600 characters kept of each 0.64 MB observation kept all 0.64 MB. Adding
+ * a character then cutting it off makes V8 copy the characters into a string of their own.
+ */
+export function detach(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 /** The length of the text before any `elide`. */

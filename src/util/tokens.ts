@@ -1,4 +1,5 @@
 import { countTokens as countO200k } from "gpt-tokenizer";
+import { detach } from "./elide.js";
 
 /**
  * Line counts remembered, for the lines task messages share (instructions, tool schemas). Bounded
@@ -30,8 +31,7 @@ function countLine(text: string): number {
       memo.clear();
       memoChars = 0;
     }
-    // Concatenating then cutting makes V8 copy the line: the key no longer points into the text.
-    memo.set(` ${text}`.slice(1), count);
+    memo.set(detach(text), count);
     memoChars += text.length;
   }
   return count;

@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerMessage, WorkerResponse } from "./query-worker.js";
-import type { QueryLimits, QueryOutcome } from "./types.js";
+import type { QueryLimits, QueryOutcome, SqlRow, SqlValue } from "./types.js";
 
 interface Job {
   readonly imageId: number;
@@ -189,7 +189,7 @@ export class QueryPool {
       const elapsedMs = performance.now() - started;
       finish(
         response.ok
-          ? { ok: true, columns: response.columns, rows: response.rows, truncated: response.truncated, elapsedMs }
+          ? { ok: true, columns: response.columns, rows: toRows(response.columns, response.values), truncated: response.truncated, elapsedMs }
           : { ok: false, code: response.code, message: response.message, elapsedMs },
       );
     };
@@ -240,4 +240,13 @@ export function sharedQueryPool(): QueryPool {
     shared = new QueryPool(Number.isInteger(configured) && configured > 0 ? configured : Math.min(4, Math.max(1, cpus().length)));
   }
   return shared;
+}
+
+/** Records from the worker's value arrays. */
+function toRows(columns: readonly string[], values: readonly SqlValue[][]): SqlRow[] {
+  return values.map((row) => {
+    const record: SqlRow = {};
+    for (let i = 0; i < columns.length; i++) record[columns[i]!] = row[i]!;
+    return record;
+  });
 }

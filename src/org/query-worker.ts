@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import { leadingKeyword } from "./sql-guard.js";
-import type { SqlRow, SqlValue } from "./types.js";
+import type { SqlValue } from "./types.js";
 
 export interface WorkerQuery {
   readonly kind: "query";
@@ -33,7 +33,8 @@ export interface WorkerDrop {
 export type WorkerMessage = WorkerQuery | WorkerLoad | WorkerDrop;
 
 export type WorkerResponse =
-  | { readonly id: number; readonly ok: true; readonly columns: string[]; readonly rows: SqlRow[]; readonly truncated: boolean }
+  /** Rows as arrays of values in column order: half the bytes of objects that repeat every key. */
+  | { readonly id: number; readonly ok: true; readonly columns: string[]; readonly values: SqlValue[][]; readonly truncated: boolean }
   | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
 
 const databases = new Map<number, Database.Database>();
@@ -60,26 +61,25 @@ function run(db: Database.Database, request: WorkerQuery): WorkerResponse {
   try {
     statement.raw(true);
     const columns = uniqueNames(statement.columns().map((column) => column.name));
-    const rows: SqlRow[] = [];
+    const values: SqlValue[][] = [];
+    // Measured as the records the parent rebuilds: {"column":value,...} per row.
+    const keyBytes = columns.reduce((sum, name) => sum + JSON.stringify(name).length + 1, 2);
     let bytes = 0;
     let truncated = false;
     for (const raw of statement.iterate() as Iterable<unknown[]>) {
-      if (rows.length >= request.maxRows) {
+      if (values.length >= request.maxRows) {
         truncated = true;
         break;
       }
-      const row: SqlRow = {};
-      columns.forEach((name, i) => {
-        row[name] = toSqlValue(raw[i]);
-      });
-      bytes += JSON.stringify(row).length;
+      const row = raw.map(toSqlValue);
+      bytes += keyBytes + JSON.stringify(row).length - 2;
       if (bytes > request.maxBytes) {
         truncated = true;
         break;
       }
-      rows.push(row);
+      values.push(row);
     }
-    return { id: request.id, ok: true, columns, rows, truncated };
+    return { id: request.id, ok: true, columns, values, truncated };
   } catch (error) {
     return { id: request.id, ok: false, code: "SQL_ERROR", message: (error as Error).message };
   }

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAction } from "../src/protocol/index.js";
 import { A2APurpleClient, PurpleError } from "../src/purple/index.js";
@@ -196,5 +196,34 @@ describe("through the green agent", () => {
     expect(entry.termination).toBe("answered");
     expect(entry.agent_answer).toBe("None");
     expect(entry.metrics.turns).toBe(3);
+  });
+});
+
+describe("what the green sends", () => {
+  it("sends a long message as one plain body of its declared length, every character intact", async () => {
+    const seen: { headers: Record<string, unknown>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        seen.push({ headers: req.headers, body });
+        const { id } = JSON.parse(body);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { kind: "message", role: "agent", messageId: "m", parts: [{ kind: "text", text: "done" }] } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    const address = server.address() as { port: number };
+    // Two-, three- and four-byte characters; the emoji halves are shifted by one, so that pieces of
+    // an even length end inside a surrogate pair in one of them whatever precedes the text.
+    const text = `${"Résumé データ ".repeat(5_000)}${"😀".repeat(100_000)}x${"😀".repeat(100_000)}`;
+    const turn = await new A2APurpleClient(`http://127.0.0.1:${address.port}/`).send({ text, data: { type: "tool_result", turn: 1 } }, {}, 10_000);
+    expect(turn.reply.texts).toEqual(["done"]);
+    const [request] = seen;
+    expect(request!.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(request!.headers["content-length"])).toBe(Buffer.byteLength(request!.body));
+    expect(JSON.parse(request!.body).params.message.parts[0].text).toBe(text);
   });
 });

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { setImmediate } from "node:timers/promises";
 import { Agent, request, fetch as undiciFetch } from "undici";
 
@@ -36,10 +36,11 @@ export function createPurpleFetch(maxBytes: number): typeof fetch {
     if (typeof input !== "string" && !(input instanceof URL)) throw new TypeError("the purple fetch takes a URL, not a Request");
     const body = init.body;
     if (body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array)) throw new TypeError("the purple fetch sends a string or bytes");
+    const streamed = typeof body === "string" && body.length > STREAMED_BODY_CHARS;
     const response = await request(input, {
       method: (init.method ?? "GET") as "GET",
-      headers: plainHeaders(init.headers),
-      body: body ?? null,
+      headers: streamed ? { ...plainHeaders(init.headers), "content-length": String(Buffer.byteLength(body)) } : plainHeaders(init.headers),
+      body: streamed ? inPieces(body) : (body ?? null),
       signal: init.signal ?? undefined,
       dispatcher: dispatcher(),
     });
@@ -77,6 +78,31 @@ export function createCardFetch(maxBytes: number): typeof fetch {
     return new Response(response.body.pipeThrough(limiter), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
   return capped as typeof fetch;
+}
+
+/** Request bodies longer than this (an observation of a large query result) are sent piece by piece. */
+const STREAMED_BODY_CHARS = 64 * 1024;
+const PIECE_CHARS = 32 * 1024;
+
+/**
+ * A long body as bytes made as they are sent, not one buffer of its whole size: glibc's malloc
+ * keeps such buffers' memory after they are freed (a run of 300 turns with 1.25 MB bodies left the
+ * process 30 MB larger for good). With its content-length given, it still goes as one plain body.
+ */
+function inPieces(body: string): Readable {
+  return Readable.from(
+    (function* () {
+      let at = 0;
+      while (at < body.length) {
+        let end = Math.min(at + PIECE_CHARS, body.length);
+        // Never between the two halves of a surrogate pair: each piece is encoded on its own.
+        const last = body.charCodeAt(end - 1);
+        if (end < body.length && last >= 0xd800 && last <= 0xdbff) end++;
+        yield Buffer.from(body.slice(at, end));
+        at = end;
+      }
+    })(),
+  );
 }
 
 /** The whole body, refused as soon as it is declared or seen to exceed the cap (nothing more is read). */

@@ -171,11 +171,15 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
         texts.release();
         continue;
       }
-      recording = recording
+      const previous = recording;
+      recording = previous
         .then(() => record(position, task, trajectory, texts))
         .catch((error: unknown) => {
           recordFailure ??= { error };
         });
+      // One episode at most waits to be recorded while the next runs: a slow journal slows the
+      // run down, it does not pile up episodes (and their whole texts) in memory.
+      await previous;
     }
     await recording;
   };

@@ -1,4 +1,5 @@
 import { type FileHandle, open, readFile, truncate } from "node:fs/promises";
+import { jsonPieces, PIECE_CHARS } from "./json-pieces.js";
 import type { EpisodeRecord, LogFooter, LogHeader } from "./schema.js";
 
 /**
@@ -7,7 +8,7 @@ import type { EpisodeRecord, LogFooter, LogHeader } from "./schema.js";
  * was reported is never lost to a crash. Lines that finish together share one fsync.
  */
 export class Journal {
-  private pending: { line: string; done: () => void; failed: (error: Error) => void }[] = [];
+  private pending: { value: LogHeader | EpisodeRecord | LogFooter; done: () => void; failed: (error: Error) => void }[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
 
@@ -45,18 +46,33 @@ export class Journal {
 
   private append(value: LogHeader | EpisodeRecord | LogFooter): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`the journal ${this.path} is closed`));
-    const line = `${JSON.stringify(value)}\n`;
     return new Promise((done, failed) => {
-      this.pending.push({ line, done, failed });
+      this.pending.push({ value, done, failed });
       this.flushing ??= this.flush();
     });
+  }
+
+  /** Lines in pieces (see json-pieces.ts), gathered into writes of about PIECE_CHARS characters. */
+  private async writeLines(values: readonly (LogHeader | EpisodeRecord | LogFooter)[]): Promise<void> {
+    let text = "";
+    for (const value of values) {
+      for (const piece of jsonPieces(value)) {
+        text += piece;
+        if (text.length >= PIECE_CHARS) {
+          await this.file.write(text, null, "utf8");
+          text = "";
+        }
+      }
+      text += "\n";
+    }
+    await this.file.write(text, null, "utf8");
   }
 
   private async flush(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0);
       try {
-        await this.file.appendFile(batch.map((entry) => entry.line).join(""), "utf8");
+        await this.writeLines(batch.map((entry) => entry.value));
         await this.file.sync();
         for (const entry of batch) entry.done();
       } catch (error) {

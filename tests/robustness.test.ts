@@ -324,6 +324,46 @@ describe("whole texts held for the journal", () => {
     }
   }, 30_000);
 
+  it("lets at most one episode per worker wait to be recorded: a slow journal slows the run, episodes do not pile up", async () => {
+    const data = sampleData();
+    const { config } = parseConfig({ task_limit: 8, max_steps: 3, concurrency: 1 });
+    const journal = await Journal.open(join(scratch(), "slow.jsonl"), "new");
+    const write = journal.writeEpisode.bind(journal);
+    journal.writeEpisode = async (record) => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await write(record);
+    };
+    const answers: PurpleClient = {
+      url: "stub://answers",
+      send: async () => ({
+        reply: { texts: ['{"name": "respond", "arguments": {"answer": "None"}}'], data: [] },
+        contextId: undefined,
+        openTaskId: undefined,
+        usage: undefined,
+        bytes: 60,
+      }),
+    };
+    let started = 0;
+    let finished = 0;
+    let mostWaiting = 0;
+    try {
+      const options = { runId: "slow-journal", participantUrl: answers.url, config, ignoredConfigKeys: [], judge: new HeuristicJudge(), calibration, journal };
+      const log = await runAssessment(data, answers, {
+        ...options,
+        onEvent: (event) => {
+          if (event.kind === "task_started") mostWaiting = Math.max(mostWaiting, started++ - finished);
+          if (event.kind === "task_finished") finished++;
+        },
+      });
+      expect(log.episodes).toHaveLength(8);
+      // Started but not yet recorded when the next one starts: the one being recorded and the one just run.
+      expect(mostWaiting).toBeLessThanOrEqual(2);
+    } finally {
+      await journal.close();
+      await data.org.close();
+    }
+  }, 30_000);
+
   it("keeps no whole text without a journal", async () => {
     const budget = new WholeTextBudget(100_000_000);
     const log = await run(budget);

@@ -7,7 +7,12 @@
  * malloc keeps. Pieces of about PIECE_CHARS characters die young instead.
  */
 
-/** About this many characters a piece (a piece grows past it by at most one member's key or one scalar). */
+import { pieceEnd } from "../util/index.js";
+
+/**
+ * About this many characters a piece: one can be longer by a value shorter than this, or by one
+ * window of a long text once escaped (up to six times as long, for control characters).
+ */
 export const PIECE_CHARS = 64 * 1024;
 
 export function* jsonPieces(value: unknown): Generator<string> {
@@ -47,20 +52,16 @@ export function* jsonPieces(value: unknown): Generator<string> {
       buffer += "}";
     }
   }
-  // A long string is escaped a window at a time; a window never ends inside a surrogate pair, so
-  // each is escaped as it would be within the whole string.
+  // A long string is escaped a window at a time, each as it would be within the whole string.
   function* string(value: string): Generator<string> {
     if (value.length <= PIECE_CHARS) {
       buffer += JSON.stringify(value);
       return;
     }
     buffer += '"';
-    for (let at = 0; at < value.length; ) {
-      let end = Math.min(at + PIECE_CHARS, value.length);
-      const last = value.charCodeAt(end - 1);
-      if (end < value.length && last >= 0xd800 && last <= 0xdbff && isLowSurrogate(value.charCodeAt(end))) end++;
+    for (let at = 0, end = 0; at < value.length; at = end) {
+      end = pieceEnd(value, at, PIECE_CHARS);
       buffer += JSON.stringify(value.slice(at, end)).slice(1, -1);
-      at = end;
       if (buffer.length >= PIECE_CHARS) yield take();
     }
     buffer += '"';
@@ -72,8 +73,4 @@ export function* jsonPieces(value: unknown): Generator<string> {
   }
   yield* text(value, false);
   if (buffer.length > 0) yield buffer;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

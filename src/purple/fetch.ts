@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { Readable } from "node:stream";
 import { setImmediate } from "node:timers/promises";
 import { Agent, request, fetch as undiciFetch } from "undici";
+import { pieceEnd } from "../util/index.js";
 
 /** One connection pool for every call to purple agents, shared by all assessments of the process. */
 let sharedDispatcher: Agent | undefined;
@@ -92,14 +93,9 @@ const PIECE_CHARS = 32 * 1024;
 function inPieces(body: string): Readable {
   return Readable.from(
     (function* () {
-      let at = 0;
-      while (at < body.length) {
-        let end = Math.min(at + PIECE_CHARS, body.length);
-        // Never between the two halves of a surrogate pair: each piece is encoded on its own.
-        const last = body.charCodeAt(end - 1);
-        if (end < body.length && last >= 0xd800 && last <= 0xdbff) end++;
+      for (let at = 0, end = 0; at < body.length; at = end) {
+        end = pieceEnd(body, at, PIECE_CHARS);
         yield Buffer.from(body.slice(at, end));
-        at = end;
       }
     })(),
   );

@@ -2,6 +2,7 @@ export * from "./dates.js";
 export * from "./elide.js";
 export * from "./logger.js";
 export * from "./names.js";
+export * from "./pieces.js";
 export * from "./python-literal.js";
 export * from "./python-random.js";
 export * from "./python-round.js";

@@ -151,20 +151,19 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     }
     const received: TrajectoryStep["received"] = { chars: replyText.length, tokens: 0, bytes: reply.bytes };
     const replyData = reply.reply.data;
+    const dataJson = JSON.stringify(replyData);
     countLastReply = () => {
-      const count = measureTokens(replyData.length === 0 ? replyText : `${replyText}\n${JSON.stringify(replyData)}`);
+      const count = measureTokens(replyData.length === 0 ? replyText : `${replyText}\n${dataJson}`);
       received.tokens = count.tokens;
       if (count.estimated) received.estimated = true;
     };
     const texts = options.texts ?? UNBOUNDED;
-    const dataJson = JSON.stringify(replyData);
-    const keptData = dataJson.length <= MEMORY_TEXT_CHARS || texts.keep(dataJson) === dataJson ? [...replyData] : [{ trimmed: elide(dataJson, MEMORY_TEXT_CHARS) }];
     steps.push({
       turn,
       sent: { chars: sentChars, tokens: sent.tokens, ...(sent.estimated ? { estimated: true } : {}) },
       received,
       replyText: texts.keep(replyText),
-      replyData: keptData,
+      replyData: keepData(replyData, dataJson, texts.keep),
       action: trimAction(action, texts.keep),
       ...(observation ? { observation: { ...observation, text: texts.keep(observation.text) } } : {}),
       ...(reply.usage ? { usage: reply.usage } : {}),
@@ -205,7 +204,7 @@ export function trimForMemory(trajectory: Trajectory): Trajectory {
     steps: trajectory.steps.map((step) => ({
       ...step,
       replyText: cut(step.replyText),
-      replyData: JSON.stringify(step.replyData).length <= MEMORY_TEXT_CHARS ? step.replyData : [{ trimmed: cut(JSON.stringify(step.replyData)) }],
+      replyData: keepData(step.replyData, JSON.stringify(step.replyData), cut),
       ...(step.observation
         ? { observation: { ...step.observation, text: cut(step.observation.text), ...(step.observation.message !== undefined ? { message: cut(step.observation.message) } : {}) } }
         : {}),
@@ -215,6 +214,12 @@ export function trimForMemory(trajectory: Trajectory): Trajectory {
     ...(trajectory.answer !== undefined ? { answer: cut(trajectory.answer) } : {}),
     ...(trajectory.error !== undefined ? { error: cut(trajectory.error) } : {}),
   };
+}
+
+/** Reply data as kept: itself when `keep` keeps its JSON whole, else one note with the JSON as `keep` cut it. */
+function keepData(data: readonly Record<string, unknown>[], json: string, keep: (text: string) => string): Record<string, unknown>[] {
+  const kept = keep(json);
+  return kept === json ? [...data] : [{ trimmed: kept }];
 }
 
 function trimAction(action: Action, cut: (text: string) => string): Action {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { DIMENSIONS } from "../src/log/index.js";
 import type { OrgBackend } from "../src/org/index.js";
+import { DEFAULT_WEIGHTS } from "../src/scoring/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
 let data: ReturnType<typeof sampleData>;
@@ -244,20 +245,8 @@ describe("malformed requests are rejected before any work", () => {
     ["weights missing dimensions", { config: { weights: { FUNCTIONAL: 1 } } }, /config\.weights: missing DRIFT_ADAPTATION, TOKEN_EFFICIENCY/],
     [
       "weights with an unknown dimension",
-      {
-        config: {
-          weights: {
-            FUNCTIONAL: 0.3,
-            DRIFT_ADAPTATION: 0.2,
-            TOKEN_EFFICIENCY: 0.12,
-            QUERY_EFFICIENCY: 0.12,
-            ERROR_RECOVERY: 0.08,
-            TRAJECTORY_EFFICIENCY: 0.1,
-            HALLUCINATION_RATE: 0.08,
-            SPEED: 0,
-          },
-        },
-      },
+      // Valid weights but for the extra key, so that only the unknown dimension is at fault.
+      { config: { weights: { ...DEFAULT_WEIGHTS, SPEED: 0 } } },
       /config\.weights: unknown SPEED/,
     ],
     [

@@ -149,10 +149,11 @@ const verdict = (passed: boolean): OriginalScore => ({
 /** handle_time as a careful agent does it: describe, two queries, the answer; 2,000 tokens beyond the task message. */
 const OPTIMUM = { turns: 4, queries: 2, tokens: 2000 };
 const calibration: Calibration = {
-  version: 1,
+  version: 2,
   source: "test",
   measured: { tasks_per_category: 1, seeds: [1], levels: ["none"] },
-  categories: { handle_time: { ...OPTIMUM, fields: ["Case.Status"], episodes: 1 } },
+  look_around_tokens: 0,
+  categories: { handle_time: { plan: ["describe", "cases", "history", "answer"], ...OPTIMUM, fields: ["Case.Status"], episodes: 1 } },
 };
 
 /** The worked example of docs/scoring.md: errors, a recovery, one query too many, an extra turn. */
@@ -192,7 +193,7 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
       HALLUCINATION_RATE: 100,
     });
     expect(notApplicable).toEqual({ DRIFT_ADAPTATION: "no schema drift in this run", ERROR_RECOVERY: "no tool errors or unusable replies" });
-    expect(totalScore(dimensions, DEFAULT_WEIGHTS)).toBe(100);
+    expect(totalScore(dimensions, DEFAULT_WEIGHTS, true)).toBe(100);
   });
 
   it("gives the worked example, solved, its documented scores", () => {
@@ -203,11 +204,20 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
     expect(dimensions.FUNCTIONAL).toBe(100);
     expect(dimensions.DRIFT_ADAPTATION).toBe(100);
     expect(dimensions.TOKEN_EFFICIENCY).toBe(100);
-    expect(dimensions.QUERY_EFFICIENCY).toBe(75);
+    // One query and one turn beyond the plan are the look around a careful agent is allowed.
+    expect(dimensions.QUERY_EFFICIENCY).toBe(100);
     expect(dimensions.ERROR_RECOVERY).toBeCloseTo((100 * 2) / 3, 10);
-    expect(dimensions.TRAJECTORY_EFFICIENCY).toBe(80);
+    expect(dimensions.TRAJECTORY_EFFICIENCY).toBe(100);
     expect(dimensions.HALLUCINATION_RATE).toBe(100);
-    expect(totalScore(dimensions, DEFAULT_WEIGHTS)).toBeCloseTo(0.3 * 100 + 0.2 * 100 + 0.12 * 100 + 0.12 * 75 + 0.08 * (200 / 3) + 0.1 * 80 + 0.08 * 100, 10);
+    expect(totalScore(dimensions, DEFAULT_WEIGHTS, true)).toBeCloseTo(0.3 * 100 + 0.2 * 100 + 0.12 * 100 + 0.12 * 100 + 0.08 * (200 / 3) + 0.1 * 100 + 0.08 * 100, 10);
+    // Beyond the look around, the square root of SPL's ratio: two more queries and two more turns.
+    const longer = trajectory([...t.steps.slice(0, 4), step(5, soql("w"), ok(1)), step(6, soql("v"), ok(1)), step(7, answer(ID))], {
+      entropy: t.entropy,
+      answerIds: t.answerIds,
+    });
+    const more = scoreDimensions(longer, measureSignals(longer), verdict(true), OPTIMUM, true).dimensions;
+    expect(more.QUERY_EFFICIENCY).toBeCloseTo(100 * Math.sqrt(4 / 6), 10);
+    expect(more.TRAJECTORY_EFFICIENCY).toBeCloseTo(100 * Math.sqrt(5 / 7), 10);
   });
 
   it("gives the worked example, failed, nothing but the dimensions' applicability", () => {
@@ -229,8 +239,8 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
     const lucky = trajectory([step(1, answer("None"))], { answer: "None", answerIds: [] });
     const right = scoreDimensions(lucky, measureSignals(lucky), verdict(true), OPTIMUM, true);
     const wrong = scoreDimensions(lucky, measureSignals(lucky), verdict(false), OPTIMUM, true);
-    expect(totalScore(right.dimensions, DEFAULT_WEIGHTS)).toBe(100);
-    expect(totalScore(wrong.dimensions, DEFAULT_WEIGHTS)).toBe(0);
+    expect(totalScore(right.dimensions, DEFAULT_WEIGHTS, true)).toBe(100);
+    expect(totalScore(wrong.dimensions, DEFAULT_WEIGHTS, false)).toBe(0);
     expect(wrong.notApplicable).toEqual({
       DRIFT_ADAPTATION: "drift renamed none of the fields this task needs",
       ERROR_RECOVERY: "no tool errors or unusable replies",
@@ -254,8 +264,8 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
     );
     const tight = { ...OPTIMUM, tokens: 55 };
     expect(measureSignals(boasting)).toMatchObject({ tokens: 220, reportedTokens: 2 });
-    expect(scoreDimensions(boasting, measureSignals(boasting), verdict(true), tight, false).dimensions.TOKEN_EFFICIENCY).toBe(25);
-    expect(scoreDimensions(silent, measureSignals(silent), verdict(true), tight, false).dimensions.TOKEN_EFFICIENCY).toBe(25);
+    expect(scoreDimensions(boasting, measureSignals(boasting), verdict(true), tight, false).dimensions.TOKEN_EFFICIENCY).toBe(50);
+    expect(scoreDimensions(silent, measureSignals(silent), verdict(true), tight, false).dimensions.TOKEN_EFFICIENCY).toBe(50);
   });
 
   it("counts answer Ids that are not live records against HALLUCINATION_RATE, and never a correct one", () => {
@@ -285,15 +295,37 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
       totalScore(
         { FUNCTIONAL: 50, DRIFT_ADAPTATION: null, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: null, ERROR_RECOVERY: null, TRAJECTORY_EFFICIENCY: null, HALLUCINATION_RATE: null },
         DEFAULT_WEIGHTS,
+        true,
       ),
-    ).toBeCloseTo((0.3 * 50 + 0.12 * 100) / 0.42, 10);
+    ).toBeCloseTo((0.3 * 50 + 0.12 * 100 + 0.08 * 100 + 0.08 * 100) / 0.58, 10);
     const score = await scoreEpisode(
       { idx: 1, category: "handle_time", query: "", rewardMetric: "exact_match", answer: [ID] },
       trajectory([step(1, sql("a"), ok(1)), step(2, sql("b"), ok(1)), step(3, answer(ID))]),
       heuristic,
       { calibration, weights: DEFAULT_WEIGHTS, driftInRun: false },
     );
-    expect(score.optimum).toEqual(OPTIMUM);
+    expect(score.optimum).toEqual({ ...OPTIMUM, lookAroundTokens: 0 });
     expect(score.totalScore).toBe(100);
+  });
+
+  it("gives a successful episode nothing for opting in: a provoked and recovered error, an unneeded live Id", () => {
+    const plain = trajectory([step(1, soql("a"), ok(1)), step(2, soql("b"), ok(1)), step(3, answer("Budget"))], { answer: "Budget", answerIds: [] });
+    const provoked = trajectory(
+      [step(1, soql("Statuz"), fail("INVALID_FIELD", "no such column")), step(2, soql("a"), ok(1)), step(3, soql("b"), ok(1)), step(4, answer("Budget"))],
+      {
+        answer: "Budget",
+        answerIds: [],
+      },
+    );
+    const withId = trajectory([step(1, soql("a"), ok(1)), step(2, soql("b"), ok(1)), step(3, answer(`Budget (${ID})`))], {
+      answer: `Budget (${ID})`,
+      answerIds: [{ id: ID, status: "live" }],
+    });
+    const total = (t: ReturnType<typeof trajectory>) => totalScore(scoreDimensions(t, measureSignals(t), verdict(true), OPTIMUM, false).dimensions, DEFAULT_WEIGHTS, true);
+    expect(total(plain)).toBe(100);
+    expect(total(provoked)).toBeLessThanOrEqual(total(plain));
+    expect(total(withId)).toBeLessThanOrEqual(total(plain));
+    // And an inapplicable opt-in dimension costs a failed episode nothing either: it scores 0 as all do.
+    expect(totalScore(scoreDimensions(plain, measureSignals(plain), verdict(false), OPTIMUM, false).dimensions, DEFAULT_WEIGHTS, false)).toBe(0);
   });
 });

@@ -31,6 +31,8 @@ export interface AssessOptions {
   readonly drain?: AbortSignal;
   /** The judge for exact_match extraction and privacy; the deterministic heuristic by default. */
   readonly judge?: Judge;
+  /** The operator's secret in the Id remap's key; ENTROPIC_ID_SECRET by default. */
+  readonly idSecret?: string;
 }
 
 /** A run's journal that exists and was neither resumed nor forced. */
@@ -79,6 +81,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       ignoredConfigKeys: options.ignoredConfigKeys,
       judge,
       calibration: options.calibration,
+      ...(idSecretOf(options) ? { idSecret: idSecretOf(options)! } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.drain ? { drain: options.drain } : {}),
@@ -99,4 +102,10 @@ async function resumable(path: string, runId: string, config: AssessmentConfig):
   const { concurrency: _b, ...now } = config;
   if (JSON.stringify(before) !== JSON.stringify(now)) throw new Error(`${path} was started with another config; resume it with the same config or pass --force to start over`);
   return stored;
+}
+
+/** The Id remap's secret: given, or the operator's ENTROPIC_ID_SECRET (an empty value is none). */
+function idSecretOf(options: AssessOptions): string | undefined {
+  const secret = options.idSecret ?? process.env.ENTROPIC_ID_SECRET;
+  return secret ? secret : undefined;
 }

@@ -115,6 +115,12 @@ export const AssessmentConfigSchema = z
       })
       .optional(),
     allow_data_mismatch: bool("allow_data_mismatch").default(false),
+    /**
+     * A sandbox refresh: every record Id of the org, the task texts and the ground truths replaced
+     * by a seeded bijection (key prefix kept), so an answer file of the public dataset names no
+     * record the purple can see. Off only to reproduce CRMArena-Pro's own Ids.
+     */
+    remap_ids: bool("remap_ids").default(true),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })

@@ -3,9 +3,9 @@ import { getHeapStatistics } from "node:v8";
 import type { AssessmentLog, DataSource, DatasetKind, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog, Trajectory, Weights } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
 import type { PurpleClient } from "../purple/index.js";
-import { type Calibration, calibrationDigest, driftExposure, type Judge, optimumFor, type ScoringContext, scoreEpisode } from "../scoring/index.js";
+import { type Calibration, calibrationDigest, driftExposure, floorAnswers, type Judge, optimumFor, type ScoringContext, scoreEpisode } from "../scoring/index.js";
 import type { TaskRecord, TaskSet } from "../tasks/index.js";
-import { elide } from "../util/index.js";
+import { elide, IdRemap } from "../util/index.js";
 import { runtimeVersions } from "../version.js";
 import { OrgView } from "../world/index.js";
 import type { AssessmentConfig } from "./config.js";
@@ -49,6 +49,8 @@ export interface RunOptions {
   readonly resume?: StoredLog;
   /** Whole texts the episodes in flight may hold for the journal; the process-wide WHOLE_TEXTS by default. */
   readonly wholeTexts?: WholeTextBudget;
+  /** The operator's secret in the Id remap's key (ENTROPIC_ID_SECRET): without it the map follows from the seed alone. */
+  readonly idSecret?: string;
 }
 
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);
@@ -58,9 +60,27 @@ export function isPurpleFailure(trajectory: Trajectory): boolean {
   return PURPLE_FAILURES.has(trajectory.termination);
 }
 
-/** The task as the log keeps it. */
-export function episodeTask(task: TaskRecord): EpisodeTask {
-  return { idx: task.idx, category: task.task, query: task.query, rewardMetric: task.reward_metric, answer: [...task.answer] };
+/** The task as the log keeps it: its texts and ground truth as the run's world has them (Ids remapped when it remaps them). */
+export function episodeTask(task: TaskRecord, view?: OrgView): EpisodeTask {
+  if (!view) return { idx: task.idx, category: task.task, query: task.query, rewardMetric: task.reward_metric, answer: [...task.answer], requiredContext: task.metadata.required };
+  const text = view.text(task);
+  return { idx: task.idx, category: task.task, query: text.prompt, rewardMetric: task.reward_metric, answer: view.groundTruth(task), requiredContext: text.requiredContext };
+}
+
+/**
+ * The run's sandbox refresh (none with `remap_ids: false`). A resumed run must get the very map
+ * it started with: the seed and the operator's secret must be the same, which the digest checks.
+ */
+export function runRemap(config: AssessmentConfig, secret: string | undefined, resumed?: LogHeader): IdRemap | undefined {
+  const recorded = resumed?.id_remap ?? (resumed ? null : undefined);
+  if (resumed && !recorded) return undefined;
+  if (!config.remap_ids && !recorded) return undefined;
+  const remap = IdRemap.forRun(config.seed, secret ?? "");
+  if (recorded && recorded.digest !== remap.digest)
+    throw new Error(
+      `the run's journal remapped record Ids with key ${recorded.digest}, but this green agent's key is ${remap.digest}: ${recorded.keyed ? "set the same ENTROPIC_ID_SECRET as when the run started" : "unset ENTROPIC_ID_SECRET, as when the run started"} to resume it`,
+    );
+  return remap;
 }
 
 /**
@@ -89,13 +109,16 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const selection = selectTasks(data.tasks, config);
   const check = checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
+  // After the data check, which reads the dataset's own Ids: from here on the run sees only remapped ones.
+  const remap = runRemap(config, options.idSecret, options.resume?.header);
   const view = options.resume
-    ? OrgView.open(data.org, options.resume.header.entropy)
+    ? OrgView.open(data.org, options.resume.header.entropy, remap)
     : OrgView.plan(
         data.org,
         { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
         selection.tasks,
         data.tasks.tasks,
+        remap,
       );
   const moved = view.movedFields();
   const defaultToday = await view.today();
@@ -123,6 +146,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     entropy: view.plan,
     judge: { mode: judge.mode, primary_model: judge.models.primary, cheap_model: judge.models.cheap },
     calibration: { source: options.calibration.source, digest: calibrationDigest(options.calibration) },
+    chance_floor: floorAnswers(data.tasks.tasks, { remapIds: config.remap_ids }),
+    id_remap: remap ? { digest: remap.digest, keyed: Boolean(options.idSecret) } : null,
   };
   if (!options.resume) await journal?.writeHeader(header);
   const started = performance.now();
@@ -139,7 +164,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       // After the replies that arrived with this one have been read and answered: scoring, the
       // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
       await setImmediate();
-      const record = await scoreRecord(position, episodeTask(task), trajectory, judge, context);
+      const record = await scoreRecord(position, episodeTask(task, view), trajectory, judge, context);
       await journal?.writeEpisode(record);
       const light = trimRecord(record);
       records.push(light);

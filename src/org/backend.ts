@@ -1,6 +1,13 @@
+import type { IdRemap } from "../util/index.js";
 import type { OrgChange } from "./changes.js";
 import type { OrgRequest, QueryContext, ToolOutcome } from "./tools.js";
 import type { OrgSchema, SqlRow } from "./types.js";
+
+/** How a copy differs beyond its changes. */
+export interface CopyOptions {
+  /** A sandbox refresh: after the changes, every record Id (in Id fields, lookups and texts) through this bijection. */
+  readonly remap?: IdRemap;
+}
 
 /**
  * Where an org lives, behind the tools a purple uses. The SQLite org (the CRMArena-Pro database
@@ -20,6 +27,6 @@ export interface OrgBackend {
   /** One tool call: describe_schema, soql_query, sosl_search, and sql_query where the backend has SQL. */
   runTool(request: OrgRequest, context: QueryContext): Promise<ToolOutcome>;
   /** A copy of this org with the changes applied (schema and data), answering the same calls. */
-  withChanges(changes: readonly OrgChange[], source: string): OrgBackend;
+  withChanges(changes: readonly OrgChange[], source: string, options?: CopyOptions): OrgBackend;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-export type { OrgBackend } from "./backend.js";
+export type { CopyOptions, OrgBackend } from "./backend.js";
 export { type FieldSpec, FieldSpecSchema, type OrgChange, OrgChangeSchema, relationshipNameOf, schemaAfter } from "./changes.js";
 export { introspectSchema, quoteIdent } from "./introspect.js";
 export { loadOrgImage, type OrgImage, OrgLoadError } from "./load.js";

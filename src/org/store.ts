@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
-import type { OrgBackend } from "./backend.js";
+import type { IdRemap } from "../util/index.js";
+import type { CopyOptions, OrgBackend } from "./backend.js";
 import { type FieldSpec, type OrgChange, schemaAfter } from "./changes.js";
 import { quoteIdent } from "./introspect.js";
 import { loadOrgImage } from "./load.js";
@@ -99,21 +100,44 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     }
   }
 
-  withChanges(changes: readonly OrgChange[], source: string): SqliteOrgStore {
+  withChanges(changes: readonly OrgChange[], source: string, options: CopyOptions = {}): SqliteOrgStore {
     const schema = schemaAfter(this.schema, changes);
     const db = new Database(this.image);
     try {
       db.transaction(() => {
         for (const change of changes) applyChange(db, this.schema, change);
+        if (options.remap) remapIds(db, schema, options.remap);
         // Records are kept in Id order, as an org returns them when a query names no order:
-        // records a change added sit among the real ones, not after them.
-        for (const object of new Set(changes.filter((change) => change.op === "insert_records").map((change) => change.object))) storeInIdOrder(db, this.schema, object);
+        // records a change added sit among the real ones, not after them, and new Ids reorder all.
+        const reordered = options.remap ? schema.objects.map((object) => object.name) : changes.filter((change) => change.op === "insert_records").map((change) => change.object);
+        for (const object of new Set(reordered)) storeInIdOrder(db, schema, object);
       })();
       // The copy queries through the same processes: an assessment costs an image, not a process.
       return new SqliteOrgStore(schema, source, db.serialize(), this.options, this.pool);
     } finally {
       db.close();
     }
+  }
+}
+
+/**
+ * Every record Id of the copy through the remap: the Id and lookup fields of every object, and
+ * the Ids that text fields mention (descriptions, transcripts, article bodies). Values that are
+ * not Ids (null, 'None', free text without one) stay as they are.
+ */
+function remapIds(db: Database.Database, schema: OrgSchema, remap: IdRemap): void {
+  const known = new Set([...readRecordIdsFrom(db, schema)].map((id) => id.slice(0, 15)));
+  remap.assertInjective(known);
+  db.function("entropic_remap_id", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.id(value) : value));
+  db.function("entropic_remap_text", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.text(value, known) : value));
+  for (const object of schema.objects) {
+    const assignments = object.fields.flatMap((field) => {
+      const column = quoteIdent(field.name);
+      if (field.type === "id" || field.type === "reference") return [`${column} = entropic_remap_id(${column})`];
+      if (field.type === "string") return [`${column} = entropic_remap_text(${column})`];
+      return [];
+    });
+    if (assignments.length > 0) db.exec(`UPDATE ${quoteIdent(object.name)} SET ${assignments.join(", ")}`);
   }
 }
 
@@ -185,6 +209,14 @@ export function openOrg(path: string, options: OpenOrgOptions = {}): SqliteOrgSt
 function readRecordIds(image: Buffer, schema: OrgSchema): Set<string> {
   const db = new Database(image, { readonly: true });
   try {
+    return readRecordIdsFrom(db, schema);
+  } finally {
+    db.close();
+  }
+}
+
+function readRecordIdsFrom(db: Database.Database, schema: OrgSchema): Set<string> {
+  {
     const ids = new Set<string>();
     for (const object of schema.objects) {
       const idField = object.fields.find((field) => field.type === "id");
@@ -197,7 +229,5 @@ function readRecordIds(image: Buffer, schema: OrgSchema): Set<string> {
       }
     }
     return ids;
-  } finally {
-    db.close();
   }
 }

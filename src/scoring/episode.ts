@@ -27,6 +27,7 @@ export async function scoreEpisode(task: EpisodeTask, trajectory: Trajectory, ju
   const original = await scoreOriginal({ task: task.category, answer: task.answer, reward_metric: task.rewardMetric }, trajectory.answer, actionContents(trajectory), judge);
   const signals = measureSignals(trajectory);
   const { fields: _fields, ...optimum } = optimumFor(context.calibration, task.category);
-  const { dimensions, notApplicable } = scoreDimensions(trajectory, signals, original, optimum, context.driftInRun);
-  return { original, signals, optimum, dimensions, notApplicable, totalScore: totalScore(dimensions, context.weights) };
+  const verdict = original;
+  const { dimensions, notApplicable } = scoreDimensions(trajectory, signals, verdict, optimum, context.driftInRun);
+  return { original, signals, optimum, dimensions, notApplicable, totalScore: totalScore(dimensions, context.weights, verdict.passed) };
 }

@@ -3,6 +3,7 @@ import type { IdStatus } from "../log/index.js";
 import type { OrgBackend, OrgRequest, OrgSchema, ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/index.js";
+import type { IdRemap } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
 export interface WorldSettings {
@@ -25,18 +26,26 @@ export class OrgView {
   private constructor(
     private readonly backend: OrgBackend,
     readonly plan: EntropyPlan,
+    /** The run's sandbox refresh, if it has one: every Id the purple sees and every ground truth go through it. */
+    readonly remap: IdRemap | undefined,
   ) {
     this.moved = movedNames(plan);
-    this.distractors = new Set(plan.kinds.flatMap((kind) => kind.distractor_ids));
+    const distractors = plan.kinds.flatMap((kind) => kind.distractor_ids);
+    this.distractors = new Set(remap ? distractors.map((id) => remap.id(id)) : distractors);
   }
 
-  /** Applies a plan to a base org: the view's backend is a copy with the plan's changes. */
-  static open(base: OrgBackend, plan: EntropyPlan): OrgView {
-    return new OrgView(base.withChanges(planChanges(plan), `${base.source} (seed ${plan.seed}, drift ${plan.drift_level}, rot ${plan.rot_level})`), plan);
+  /**
+   * Applies a plan to a base org: the view's backend is a copy with the plan's changes and,
+   * when the run remaps Ids, every record Id of the copy remapped after them (the plan itself
+   * speaks of the dataset's Ids, so it stays the same pure value of org, tasks, levels and seed).
+   */
+  static open(base: OrgBackend, plan: EntropyPlan, remap?: IdRemap): OrgView {
+    const source = `${base.source} (seed ${plan.seed}, drift ${plan.drift_level}, rot ${plan.rot_level}${remap ? `, Ids remapped ${remap.digest}` : ""})`;
+    return new OrgView(base.withChanges(planChanges(plan), source, remap ? { remap } : {}), plan, remap);
   }
 
   /** Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it. */
-  static plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[]): OrgView {
+  static plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap): OrgView {
     const plan = planEntropy({
       ...(settings.only ? { only: settings.only } : {}),
       seed: settings.seed,
@@ -47,7 +56,7 @@ export class OrgView {
       library,
       rows: (object) => base.rows(object),
     });
-    return OrgView.open(base, plan);
+    return OrgView.open(base, plan, remap);
   }
 
   /** The schema the purple sees. */
@@ -75,15 +84,27 @@ export class OrgView {
     return new Set([...movedFields(this.plan)].flatMap(([object, fields]) => [...fields.keys()].map((field) => `${object}.${field}`)));
   }
 
-  /** A task's texts as the purple sees them. */
+  /** A task's texts as the purple sees them: drift and rot applied, then the Ids remapped. */
   text(task: TaskRecord): TaskText {
-    return taskText(task, this.plan, this.moved);
+    const text = taskText(task, this.plan, this.moved);
+    const remap = this.remap;
+    if (!remap) return text;
+    const ids = (value: string) => remap.text(value);
+    return { ...text, prompt: ids(text.prompt), requiredContext: ids(text.requiredContext), optionalContext: ids(text.optionalContext) };
   }
 
   /** What the purple is shown for a task, and what drift and rot did to its text. */
   brief(task: TaskRecord, maxSteps: number): { brief: TaskBrief; text: TaskText } {
     const text = this.text(task);
-    return { brief: buildBrief(task, text, maxSteps, { drift_level: this.plan.drift_level, rot_level: this.plan.rot_level, seed: this.plan.seed }), text };
+    const entropy = { drift_level: this.plan.drift_level, rot_level: this.plan.rot_level, seed: this.plan.seed };
+    // With Ids remapped the dataset index is not shown either: it would name the task in the public answer file.
+    const taskId = this.remap ? this.remap.episodeId(task.idx) : String(task.idx);
+    return { brief: buildBrief(task, text, maxSteps, entropy, taskId), text };
+  }
+
+  /** The ground truth as this world has it (its Ids remapped when the run remaps them). */
+  groundTruth(task: TaskRecord): (string | null)[] {
+    return this.remap ? this.remap.answer(task.answer) : [...task.answer];
   }
 
   close(): Promise<void> {
@@ -92,10 +113,10 @@ export class OrgView {
 }
 
 /** The brief of a task from its (perturbed) texts: what the first message and its crm_task data part carry. */
-export function buildBrief(task: TaskRecord, text: TaskText, maxSteps: number, entropy: TaskBrief["entropy"]): TaskBrief {
+export function buildBrief(task: TaskRecord, text: TaskText, maxSteps: number, entropy: TaskBrief["entropy"], taskId = String(task.idx)): TaskBrief {
   const today = /Today's date:\s*(\d{4}-\d{2}-\d{2})/.exec(`${task.metadata.required}\n${task.query}`)?.[1];
   return {
-    taskId: String(task.idx),
+    taskId,
     category: task.task,
     prompt: text.prompt,
     persona: task.persona,

@@ -1,0 +1,111 @@
+import { createHash, createHmac } from "node:crypto";
+import { BASE62, caseSafeSuffix } from "./salesforce-id.js";
+
+/**
+ * A sandbox refresh, as Salesforce does it: every record gets a new Id, the key prefix (which
+ * names the object) kept and the rest fresh. One `IdRemap` is a keyed bijection on Ids: the same
+ * key gives the same new Ids (a run is reproducible from its seed), a different key gives
+ * unrelated ones (an answer file of the public dataset names no record a purple can see).
+ *
+ * The map is a keyed hash of the 15-character (case-sensitive) Id, so it needs no table and
+ * applies alike to the org, the task texts and the ground truths. A 15-character Id maps to a
+ * 15-character one, an 18-character Id to an 18-character one with its case-safe suffix.
+ * Collisions among 62^12 bodies are not expected; `assertInjective` checks an org's Ids.
+ */
+export class IdRemap {
+  private readonly memo = new Map<string, string>();
+
+  private constructor(
+    private readonly key: Buffer,
+    /** A fingerprint of the key, safe to publish: it names the map without giving it away. */
+    readonly digest: string,
+  ) {}
+
+  /**
+   * The remap of a run: from its seed and, when the operator sets one, a secret. Without a
+   * secret anyone who knows the seed can recompute the map (the code is public); with one the
+   * map is known only to the green agent. Recorded in the log as its digest, never the key.
+   */
+  static forRun(seed: number, secret = ""): IdRemap {
+    const key = createHash("sha256").update(`entropic-crmarena id remap v1\0${secret}\0${seed}`).digest();
+    return new IdRemap(key, createHash("sha256").update(key).digest("hex").slice(0, 16));
+  }
+
+  /** The new Id of a 15- or 18-character Id; anything else is returned as it is. */
+  id(id: string): string {
+    if (!ID_SHAPE.test(id)) return id;
+    const id15 = id.slice(0, 15);
+    let mapped = this.memo.get(id15);
+    if (mapped === undefined) {
+      const digest = createHmac("sha256", this.key).update(id15).digest();
+      let body = "";
+      for (let i = 0; i < 12; i++) body += BASE62[digest[i]! % 62];
+      mapped = id15.slice(0, 3) + body;
+      this.memo.set(id15, mapped);
+    }
+    return id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped);
+  }
+
+  /**
+   * A text with every record Id in it remapped: each 18-character token whose case-safe suffix
+   * is right (which natural words almost never are), and each 15-character token that is one of
+   * `known` (an org's Ids, by their first 15 characters) when given.
+   */
+  text(text: string, known?: ReadonlySet<string>): string {
+    if (text.length < 15) return text;
+    return text.replace(ID_TOKEN, (token) => (isCaseSafeId(token) || (token.length === 15 && known?.has(token)) ? this.id(token) : token));
+  }
+
+  /** A ground truth with its Ids remapped (null, None and other values kept). */
+  answer(answer: readonly (string | null)[]): (string | null)[] {
+    return answer.map((item) => (item === null ? null : SALESFORCE_ID_VALUE.test(item) ? this.id(item) : this.text(item)));
+  }
+
+  /** An opaque name for an episode of a task: the purple sees it instead of the dataset index. */
+  episodeId(taskIdx: number): string {
+    return `ep-${createHmac("sha256", this.key).update(`episode ${taskIdx}`).digest("hex").slice(0, 12)}`;
+  }
+
+  /** Throws if two of these Ids would get one new Id (a bijection is what makes the refresh faithful). */
+  assertInjective(ids: Iterable<string>): void {
+    const seen = new Map<string, string>();
+    for (const id of ids) {
+      const mapped = this.id(id).slice(0, 15);
+      const other = seen.get(mapped);
+      if (other !== undefined && other !== id.slice(0, 15)) throw new Error(`id remap collision: ${other} and ${id} both map to ${mapped}`);
+      seen.set(mapped, id.slice(0, 15));
+    }
+  }
+}
+
+const ID_SHAPE = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
+const SALESFORCE_ID_VALUE = ID_SHAPE;
+/** 15 or 18 letters and digits with at least one digit, standing alone. */
+const ID_TOKEN = /(?<![A-Za-z0-9])(?=[A-Za-z0-9]{0,17}\d)[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])/g;
+
+/** An 18-character Id whose suffix matches the case of its first 15 characters. */
+export function isCaseSafeId(token: string): boolean {
+  return token.length === 18 && caseSafeSuffix(token.slice(0, 15)) === token.slice(15);
+}
+
+/**
+ * The record an Id names, as Salesforce resolves it: the 15-character case-sensitive form. An
+ * 18-character Id in any letter case names one record (its suffix says which letters are upper
+ * case), so it is brought back to its case first; a 15-character Id is taken as written.
+ */
+export function canonicalId(token: string): string | undefined {
+  if (!ID_SHAPE.test(token)) return undefined;
+  if (token.length === 15) return token;
+  const suffix = token.slice(15).toUpperCase();
+  const chars = [...token.slice(0, 15).toLowerCase()];
+  for (let chunk = 0; chunk < 3; chunk++) {
+    const bits = SUFFIX_CHARS.indexOf(suffix[chunk]!);
+    if (bits < 0) return undefined;
+    for (let i = 0; i < 5; i++) if (bits & (1 << i)) chars[chunk * 5 + i] = chars[chunk * 5 + i]!.toUpperCase();
+  }
+  const id15 = chars.join("");
+  // A letter the suffix marks upper case must be a letter: a digit there means no such Id.
+  return caseSafeSuffix(id15) === suffix ? id15 : undefined;
+}
+
+const SUFFIX_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";

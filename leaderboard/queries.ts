@@ -11,6 +11,12 @@
  * 2.0.0, no `run` or `aggregates`) are read through `summary`, `dimension_averages` and
  * `original`, the objects of one file without `run.id` forming one run.
  *
+ * The chance floor (`aggregates.floor_passed`: the tasks a zero-work purple passes, on the same
+ * tasks) is added up the same way, and is NULL for a run when any of its objects lacks it (older
+ * layouts, logs written before the floor): a partial sum would understate it. The lift over it,
+ * (pass − floor) / (1 − floor), is (passed − floor_passed) / (tasks − floor_passed) from the sums;
+ * NULL where the floor is every task.
+ *
  * Every value is read with DuckDB's JSON functions from `to_json(...)` of the inferred columns,
  * so the queries bind whatever keys the files hold: a key no file has (say `aggregates` while
  * every result is older) is NULL instead of a binder error, and so is a key that schema
@@ -59,7 +65,8 @@ shards AS (
     COALESCE(${number(`$.aggregates.dimensions.${dimension}.count`)}, CASE WHEN ${number(`$.dimension_averages.${dimension}`)} IS NOT NULL THEN ${number("$.summary.total_tasks")} END) AS ${column(dimension)}_count`,
     ).join(",")},
     COALESCE(${number("$.aggregates.original.scored")}, ${number("$.original.summary.total_tasks")}) AS original_scored,
-    COALESCE(${number("$.aggregates.original.passed")}, ${number("$.original.summary.passed")}) AS original_passed
+    COALESCE(${number("$.aggregates.original.passed")}, ${number("$.original.summary.passed")}) AS original_passed,
+    COALESCE(${number("$.aggregates.floor_passed")}, ${number("$.summary.floor_passed")}) AS floor_passed
   FROM objects
 ),
 runs AS (
@@ -72,6 +79,9 @@ runs AS (
     CAST(SUM(original_scored) AS INTEGER) AS original_scored,
     CAST(SUM(original_passed) AS INTEGER) AS original_passed,
     SUM(original_passed) / NULLIF(SUM(original_scored), 0) AS original_accuracy,
+    CASE WHEN COUNT(floor_passed) = COUNT(*) THEN CAST(SUM(floor_passed) AS INTEGER) END AS floor_passed,
+    CASE WHEN COUNT(floor_passed) = COUNT(*) THEN SUM(floor_passed) / NULLIF(SUM(total_tasks), 0) END AS floor,
+    CASE WHEN COUNT(floor_passed) = COUNT(*) THEN (SUM(passed) - SUM(floor_passed)) / NULLIF(SUM(total_tasks) - SUM(floor_passed), 0) END AS lift,
     MIN(run_time) AS started,
     MAX(run_time) AS run_time,
     CAST(COUNT(*) AS INTEGER) AS shards,
@@ -85,7 +95,7 @@ full_runs AS (
 )`;
 
 const OVERALL = `
-SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(avg_score, 1) AS "Entropic Score", total_tasks AS "Tasks", passed AS "Passed", run_time AS "Run Time"
+SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", total_tasks AS "Tasks", passed AS "Passed", run_time AS "Run Time"
 FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY pass_rate DESC, avg_score DESC, run_time DESC) AS best FROM full_runs)
 WHERE best = 1
 ORDER BY pass_rate DESC, avg_score DESC, id`;
@@ -101,7 +111,7 @@ FROM full_runs
 ORDER BY original_accuracy DESC NULLS LAST, id`;
 
 const ALL_RUNS = `
-SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(avg_score, 1) AS "Entropic Score", ROUND(original_accuracy * 100, 1) AS "Original %", total_tasks AS "Tasks",
+SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", ROUND(original_accuracy * 100, 1) AS "Original %", total_tasks AS "Tasks",
   CASE WHEN complete THEN CAST(COALESCE(num_shards, 1) AS VARCHAR) ELSE shards || '/' || num_shards END AS "Shards", run_time AS "Run Time"
 FROM runs
 ORDER BY run_time DESC NULLS LAST, id`;

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,10 +20,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 type Row = Record<string, unknown>;
 type Tables = Record<string, { columns: string[]; rows: Row[] }>;
 
-/** Every query's result over a results folder holding these fixture files. */
-async function runQueries(files: string[]): Promise<Tables> {
+/** Every query's result over a results folder holding these fixture files (and `extra` documents, by file name). */
+async function runQueries(files: string[], extra: Record<string, unknown> = {}): Promise<Tables> {
   const folder = mkdtempSync(join(work, "results-"));
   for (const file of files) copyFileSync(join(FIXTURES, file), join(folder, file));
+  for (const [file, document] of Object.entries(extra)) writeFileSync(join(folder, file), JSON.stringify(document));
   const connection = await (await DuckDBInstance.create(":memory:")).connect();
   try {
     await connection.run(`CREATE VIEW results AS SELECT * FROM read_json_auto('${join(folder, "*.json")}')`);
@@ -57,11 +58,15 @@ describe("the leaderboard queries", () => {
     // four shards (3 + 1 + 2 + 2 tasks): passed 3 + 0 + 2 + 2 = 7, score sums 290.5 + 0 + 155.25 +
     // 200 = 645.75 over 8 tasks = 80.72. The incomplete run (two shards of four, 8 tasks, all
     // passed) and the 5-task 1.0.0 run are left out; agent-solo's worse run too.
+    // The chance floor is summed the same way: the shards' zero-work passes 1 + 0 + 1 + 1 = 3 of 8
+    // (37.5%), lift (7 − 3) / (8 − 3) = 80%; agent-solo's 2 of 8 (25%), lift (6 − 2) / (8 − 2) =
+    // 66.7%. The 2.0.0 file has no floor: NULL, never 0.
     expect(tables["Overall Performance"]!.rows).toEqual([
-      { id: "agent-sharded", "Pass Rate %": 87.5, "Entropic Score": 80.7, Tasks: 8, Passed: 7, "Run Time": SHARDED_RUN_TIME },
-      { id: "agent-solo", "Pass Rate %": 75, "Entropic Score": 76.5, Tasks: 8, Passed: 6, "Run Time": "2026-05-03 09:00:00" },
-      { id: "agent-v2", "Pass Rate %": 62.5, "Entropic Score": 70.3, Tasks: 8, Passed: 5, "Run Time": "2026-03-01 13:43:12.026212" },
+      { id: "agent-sharded", "Pass Rate %": 87.5, "Floor %": 37.5, "Lift %": 80, "Entropic Score": 80.7, Tasks: 8, Passed: 7, "Run Time": SHARDED_RUN_TIME },
+      { id: "agent-solo", "Pass Rate %": 75, "Floor %": 25, "Lift %": 66.7, "Entropic Score": 76.5, Tasks: 8, Passed: 6, "Run Time": "2026-05-03 09:00:00" },
+      { id: "agent-v2", "Pass Rate %": 62.5, "Floor %": null, "Lift %": null, "Entropic Score": 70.3, Tasks: 8, Passed: 5, "Run Time": "2026-03-01 13:43:12.026212" },
     ]);
+    expect(tables["Overall Performance"]!.columns).toEqual(["id", "Pass Rate %", "Floor %", "Lift %", "Entropic Score", "Tasks", "Passed", "Run Time"]);
 
     // Each dimension is its summed sum over its summed count: FUNCTIONAL (290 + 0 + 130 + 200) / 8,
     // DRIFT_ADAPTATION (100 + 50) / 2 (shards without a drifted episode count 0), TOKEN 769 / 8,
@@ -102,21 +107,52 @@ describe("the leaderboard queries", () => {
       { id: "agent-solo", "Accuracy %": 37.5, Passed: 3, Failed: 5, Tasks: 8, "Run Time": "2026-05-01 08:00:00" },
     ]);
 
-    // Every run, newest first (a run's time is its last shard's), the older layouts included.
+    // Every run, newest first (a run's time is its last shard's), the older layouts included. The
+    // partial run's floor is NULL: one of its shards records one, the other none.
     expect(tables["All Runs"]!.rows).toEqual([
-      { id: "agent-solo", "Pass Rate %": 75, "Entropic Score": 76.5, "Original %": 62.5, Tasks: 8, Shards: "1", "Run Time": "2026-05-03 09:00:00" },
-      { id: "agent-partial", "Pass Rate %": 100, "Entropic Score": 100, "Original %": 100, Tasks: 8, Shards: "2/4", "Run Time": "2026-05-02 12:02:00" },
-      { id: "agent-sharded", "Pass Rate %": 87.5, "Entropic Score": 80.7, "Original %": 50, Tasks: 8, Shards: "4", "Run Time": SHARDED_RUN_TIME },
-      { id: "agent-solo", "Pass Rate %": 50, "Entropic Score": 65, "Original %": 37.5, Tasks: 8, Shards: "1", "Run Time": "2026-05-01 08:00:00" },
-      { id: "agent-v2", "Pass Rate %": 62.5, "Entropic Score": 70.3, "Original %": 50, Tasks: 8, Shards: "1", "Run Time": "2026-03-01 13:43:12.026212" },
-      { id: "agent-v1", "Pass Rate %": 20, "Entropic Score": 56.5, "Original %": null, Tasks: 5, Shards: "1", "Run Time": "2026-01-09 11:44:29.545791" },
+      { id: "agent-solo", "Pass Rate %": 75, "Floor %": 25, "Lift %": 66.7, "Entropic Score": 76.5, "Original %": 62.5, Tasks: 8, Shards: "1", "Run Time": "2026-05-03 09:00:00" },
+      {
+        id: "agent-partial",
+        "Pass Rate %": 100,
+        "Floor %": null,
+        "Lift %": null,
+        "Entropic Score": 100,
+        "Original %": 100,
+        Tasks: 8,
+        Shards: "2/4",
+        "Run Time": "2026-05-02 12:02:00",
+      },
+      { id: "agent-sharded", "Pass Rate %": 87.5, "Floor %": 37.5, "Lift %": 80, "Entropic Score": 80.7, "Original %": 50, Tasks: 8, Shards: "4", "Run Time": SHARDED_RUN_TIME },
+      { id: "agent-solo", "Pass Rate %": 50, "Floor %": null, "Lift %": null, "Entropic Score": 65, "Original %": 37.5, Tasks: 8, Shards: "1", "Run Time": "2026-05-01 08:00:00" },
+      {
+        id: "agent-v2",
+        "Pass Rate %": 62.5,
+        "Floor %": null,
+        "Lift %": null,
+        "Entropic Score": 70.3,
+        "Original %": 50,
+        Tasks: 8,
+        Shards: "1",
+        "Run Time": "2026-03-01 13:43:12.026212",
+      },
+      {
+        id: "agent-v1",
+        "Pass Rate %": 20,
+        "Floor %": null,
+        "Lift %": null,
+        "Entropic Score": 56.5,
+        "Original %": null,
+        Tasks: 5,
+        Shards: "1",
+        "Run Time": "2026-01-09 11:44:29.545791",
+      },
     ]);
   });
 
   it("run on results folders where no file has the new keys, or no file has the old layouts", async () => {
     const legacy = await runQueries(LEGACY);
     expect(legacy["Overall Performance"]!.rows).toEqual([
-      { id: "agent-v2", "Pass Rate %": 62.5, "Entropic Score": 70.3, Tasks: 8, Passed: 5, "Run Time": "2026-03-01 13:43:12.026212" },
+      { id: "agent-v2", "Pass Rate %": 62.5, "Floor %": null, "Lift %": null, "Entropic Score": 70.3, Tasks: 8, Passed: 5, "Run Time": "2026-03-01 13:43:12.026212" },
     ]);
     expect(legacy["All Runs"]!.rows.map((row) => [row.id, row.Tasks, row["Original %"]])).toEqual([
       ["agent-v2", 8, 50],
@@ -132,6 +168,26 @@ describe("the leaderboard queries", () => {
         name,
       ).toEqual([["agent-sharded", 8]]);
     }
+  });
+
+  it("give a run whose floor is every task a floor of 100% and no lift, and a run below its floor a negative lift", async () => {
+    const run = (agent: string, runId: string, passed: number, floorPassed: number) => ({
+      participants: { agent },
+      results: [
+        {
+          summary: { pass_rate: passed / 4, total_tasks: 4, total_passed: passed, avg_score: 25 * passed },
+          timestamp: "2026-06-01T10:00:00.000000",
+          run: { id: runId, shard_index: 0, num_shards: 1 },
+          aggregates: { total_tasks: 4, passed, scored: 4, score_sum: 25 * passed, dimensions: {}, original: { scored: 4, passed }, floor_passed: floorPassed },
+        },
+      ],
+    });
+    const tables = await runQueries([], { "refuser.json": run("agent-refuser", "run-r", 4, 4), "guesser.json": run("agent-guesser", "run-g", 1, 2) });
+    expect(tables["Overall Performance"]!.rows.map((row) => [row.id, row["Pass Rate %"], row["Floor %"], row["Lift %"]])).toEqual([
+      ["agent-refuser", 100, 100, null],
+      // (1 − 2) / (4 − 2) = −50%
+      ["agent-guesser", 25, 50, -50],
+    ]);
   });
 
   it("leave an incomplete sharded run out of the main tabs even when it holds the most tasks", async () => {

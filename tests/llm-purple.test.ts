@@ -41,8 +41,9 @@ async function llmPurple(script: (request: WireRequest) => ReturnType<typeof crm
   return { fake, url: purple.url, executor: purple.executor };
 }
 
+/** The scripted model plans by the sample's own task numbers and record Ids, so these runs keep them (no sandbox refresh). */
 async function assessAgainst(agent: string, taskIds: readonly number[]) {
-  const { body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent }, config: { task_ids: taskIds, concurrency: 4 } }));
+  const { body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent }, config: { task_ids: taskIds, concurrency: 4, remap_ids: false } }));
   expect(body.result.status.state).toBe("completed");
   return resultsOf(body.result);
 }

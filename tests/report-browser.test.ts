@@ -69,6 +69,8 @@ describe.skipIf(!available)(`the HTML report in headless Chromium${available ? "
     const results = model.results;
     expect(await page.textContent('[data-figure="pass-rate"]')).toBe(`${(results.summary.pass_rate * 100).toFixed(1)}%`);
     expect(await page.textContent('[data-figure="avg-score"]')).toBe(results.summary.avg_score.toFixed(1));
+    expect(await page.textContent('[data-figure="floor"]')).toBe(`${(results.summary.floor! * 100).toFixed(1)}%`);
+    expect(await page.textContent('[data-figure="lift"]')).toBe(`${(results.summary.lift! * 100).toFixed(1)}%`);
     const category = "confidential_company_knowledge";
     expect(await page.textContent(`[data-avg-score="${category}"]`)).toBe(results.by_category[category]!.avg_score.toFixed(1));
     const refusal = results.results.find((task) => task.task_idx === "10")!;

@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { defaultReportPath } from "../src/cli/report.js";
+import { defaultReportPath, readReportAssets } from "../src/cli/report.js";
 import { entropyModel } from "../src/report/html/index.js";
-import { episodeViews, escapeHtml, jsonForScript, parseReportResults } from "../src/report/index.js";
+import { episodeViews, escapeHtml, jsonForScript, parseReportResults, renderReport, reportModel } from "../src/report/index.js";
 import { fixtureReport, HOSTILE_MARK, RUN_B } from "./report-fixture.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -54,6 +54,34 @@ describe("the HTML report (built without a browser)", () => {
     const chart = model.charts.find((spec) => spec.id === "chart-dimensions")!;
     expect(chart.labels).toContain("HALLUCINATION_RATE (n/a)");
     expect(chart.series[0]!.values[chart.labels.indexOf("HALLUCINATION_RATE (n/a)")]).toBeNull();
+  });
+
+  it("shows the chance floor and the lift in the summary and per category, and why they are n/a in results written before the floor", async () => {
+    const { html, model } = await fixtureReport();
+    const r = model.results;
+    expect(r.summary.floor).not.toBeNull();
+    expect(html).toContain(`data-figure="floor">${(r.summary.floor! * 100).toFixed(1)}%</div>`);
+    expect(html).toContain(`${r.summary.floor_passed} of ${r.summary.total_tasks} tasks: what a zero-work purple passes`);
+    expect(html).toContain(`data-figure="lift">${(r.summary.lift! * 100).toFixed(1)}%</div>`);
+    for (const [category, group] of Object.entries(r.by_category)) {
+      expect(html).toContain(`data-floor="${category}">${(group.floor! * 100).toFixed(1)}%</td>`);
+      expect(html).toContain(group.lift === null ? `data-lift="${category}"><span class="na">n/a</span>` : `data-lift="${category}">${(group.lift * 100).toFixed(1)}%</td>`);
+    }
+    const chart = model.charts.find((spec) => spec.id === "chart-categories")!;
+    expect(chart.series.map((series) => series.name)).toEqual(["pass rate %", "chance floor %", "avg score"]);
+    // The comparison's per-category lift delta.
+    expect(html).toMatch(/data-lift-delta="lead_qualification">/);
+
+    const document = JSON.parse(readFileSync(RUN_B, "utf8")) as { summary: Record<string, unknown>; by_category: Record<string, Record<string, unknown>>; chance_floor?: unknown };
+    for (const figures of [document.summary, ...Object.values(document.by_category)]) for (const key of ["floor", "floor_passed", "lift"]) delete figures[key];
+    delete document.chance_floor;
+    const older = parseReportResults(document, "older results");
+    const page = renderReport(reportModel({ results: older, label: "older", source: "compact", episodes: episodeViews(older) }), await readReportAssets());
+    expect(page).toMatch(/data-figure="floor"><span class="na">n\/a<\/span><\/div><div class="sub">the results were written before the chance floor was measured/);
+    expect(page).toMatch(/data-floor="lead_qualification"><span class="na">n\/a<\/span>/);
+    expect(
+      reportModel({ results: older, label: "older", source: "compact", episodes: episodeViews(older) }).charts.find((spec) => spec.id === "chart-categories")!.series,
+    ).toHaveLength(2);
   });
 
   it("reads the entropy plan layout too (kinds of perturbation with their org changes)", () => {

@@ -97,6 +97,39 @@ describe("compare", () => {
     expect(region).toMatchObject({ countBefore: 1, countAfter: 1, passRate: { before: 1, after: 0, delta: -1 } });
   });
 
+  it("gives the chance floor and the lift over it, overall and per category; n/a for results written before the floor", () => {
+    // The same four tasks in both runs: the same floor, so the lift moves with the pass rate.
+    expect(a.summary.floor).not.toBeNull();
+    expect(comparison.floor).toEqual({ before: a.summary.floor, after: b.summary.floor, delta: 0 });
+    expect(comparison.lift.before).toBeCloseTo((a.summary.pass_rate - a.summary.floor!) / (1 - a.summary.floor!), 3);
+    expect(comparison.lift.after).toBeCloseTo((b.summary.pass_rate - b.summary.floor!) / (1 - b.summary.floor!), 3);
+    for (const category of comparison.categories) {
+      const [before, after] = [a.by_category[category.category]!, b.by_category[category.category]!];
+      expect(category.lift, category.category).toEqual({
+        before: before.lift,
+        after: after.lift,
+        delta: before.lift === null || after.lift === null ? null : after.lift - before.lift,
+      });
+      // A category whose floor is 100% has nothing to lift over.
+      if (before.floor === 1) expect(category.lift.before).toBeNull();
+    }
+    const text = compareText(comparison);
+    expect(text).toMatch(/chance floor +\d+\.\d% +\d+\.\d% +±0\.0 pp/);
+    expect(text).toMatch(/category +tasks A\/B +pass A +pass B +Δ pass +score A +score B +Δ score +lift A +lift B +Δ lift/);
+    const older = (document: unknown) => {
+      const copy = structuredClone(document) as { summary: Record<string, unknown>; by_category: Record<string, Record<string, unknown>>; chance_floor?: unknown };
+      for (const figures of [copy.summary, ...Object.values(copy.by_category)]) for (const key of ["floor", "floor_passed", "lift"]) delete figures[key];
+      delete copy.chance_floor;
+      return copy;
+    };
+    const unfloored = parseReportResults(older(json(A)), A);
+    expect(unfloored.summary).toMatchObject({ floor: null, lift: null });
+    expect(unfloored.chance_floor.reason).toMatch(/written before the chance floor/);
+    const mixed = compareResults(unfloored, b, { before: "a", after: "b" });
+    expect(mixed.lift).toEqual({ before: null, after: b.summary.lift, delta: null });
+    expect(compareText(mixed)).toMatch(/lift over floor +n\/a +-?\d+\.\d% +n\/a/);
+  });
+
   it("lists the tasks that flipped between pass and fail", () => {
     expect(comparison.flipped.map((flip) => [flip.idx, flip.direction])).toEqual([
       ["0", "broken"],

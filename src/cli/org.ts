@@ -5,6 +5,7 @@ import { LEVELS, type Level, summarisePlan } from "../entropy/index.js";
 import { openOrg } from "../org/index.js";
 import { describeObjects, executeRequest } from "../protocol/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../sample/index.js";
+import { IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
 import { int, num } from "./options.js";
 
@@ -13,6 +14,7 @@ interface WorldOptions {
   readonly driftLevel: Level;
   readonly rotLevel: Level;
   readonly seed: number;
+  readonly remapIds: boolean;
 }
 
 /** The org a purple sees in an assessment with these levels and seed (the defaults are an assessment's defaults). */
@@ -21,13 +23,16 @@ function worldOptions(command: Command): Command {
     .option("--org <path>", "org path or 'sample'", "sample")
     .addOption(new Option("--drift-level <level>", "schema drift").choices([...LEVELS]).default("none"))
     .addOption(new Option("--rot-level <level>", "context rot").choices([...LEVELS]).default("none"))
-    .option("--seed <n>", "assessment seed", int("--seed"), 42);
+    .option("--seed <n>", "assessment seed", int("--seed"), 42)
+    .option("--no-remap-ids", "the dataset's own record Ids (an assessment remaps them per seed unless config remap_ids is false)");
 }
 
 /** The view of the org an assessment with these settings would give its purple (no tasks: no text perturbations). */
 async function withView<T>(options: WorldOptions, use: (view: OrgView) => Promise<T>): Promise<T> {
   const base = openOrg(resolveOrgAlias(options.org), { workers: 1 });
-  const view = OrgView.plan(base, { drift: options.driftLevel, rot: options.rotLevel, seed: options.seed }, [], []);
+  // The same sandbox refresh as an assessment with this seed (and the operator's ENTROPIC_ID_SECRET, if set).
+  const remap = options.remapIds ? IdRemap.forRun(options.seed, process.env.ENTROPIC_ID_SECRET ?? "") : undefined;
+  const view = OrgView.plan(base, { drift: options.driftLevel, rot: options.rotLevel, seed: options.seed }, [], [], remap);
   try {
     return await use(view);
   } finally {

@@ -146,12 +146,34 @@ export const DimensionScoresSchema = z.object(
 export type DimensionScores = z.infer<typeof DimensionScoresSchema>;
 
 /** The optimum an episode was measured against (from the calibration). */
-export const OptimumSchema = z.object({ turns: z.number().int(), queries: z.number().int(), tokens: z.number().int() });
+export const OptimumSchema = z.object({
+  turns: z.number().int(),
+  queries: z.number().int(),
+  tokens: z.number().int(),
+  /** Tokens allowed for one look around beyond the plan (a describe_schema); absent in older logs: none. */
+  lookAroundTokens: z.number().int().optional(),
+});
 export type Optimum = z.infer<typeof OptimumSchema>;
+
+/**
+ * The benchmark's own verdict, which `success`, the pass rate and the dimensions use. It fixes
+ * blind spots of CRMArena-Pro's judges (Ids in other valid forms, None answers naming an entity,
+ * hedged lists, paraphrases, refusals that leak); `original` stays CRMArena-Pro's verdict.
+ */
+export const SuccessScoreSchema = z.object({
+  passed: z.boolean(),
+  reward: z.number().min(0).max(1),
+  method: z.string(),
+  /** Why the verdict differs from `original.passed`, when it does. */
+  reason: z.string().nullable(),
+});
+export type SuccessScore = z.infer<typeof SuccessScoreSchema>;
 
 /** Everything scoring says about one episode. */
 export const EpisodeScoreSchema = z.object({
   original: OriginalScoreSchema,
+  /** Absent in logs written before the benchmark had its own verdict: `original` decides there. */
+  success: SuccessScoreSchema.optional(),
   signals: SignalsSchema,
   optimum: OptimumSchema,
   dimensions: DimensionScoresSchema,
@@ -170,7 +192,10 @@ export const EpisodeTaskSchema = z.object({
   category: z.string(),
   query: z.string(),
   rewardMetric: RewardMetricSchema,
+  /** The ground truth the episode is scored against: with its Ids remapped when the run remaps them. */
   answer: z.array(z.string().nullable()),
+  /** The task's required context as the purple saw it (an Id echoed from it is no leak). */
+  requiredContext: z.string().optional(),
 });
 export type EpisodeTask = z.infer<typeof EpisodeTaskSchema>;
 
@@ -198,6 +223,23 @@ export type DatasetKind = z.infer<typeof DatasetKindSchema>;
 /** Where a task file or org came from. */
 export const DataSourceSchema = z.object({ path: z.string(), kind: DatasetKindSchema });
 export type DataSource = z.infer<typeof DataSourceSchema>;
+
+export const IdRemapRecordSchema = z.object({ digest: z.string(), keyed: z.boolean() });
+export type IdRemapRecord = z.infer<typeof IdRemapRecordSchema>;
+
+/**
+ * The zero-work strategy a run's chance floor is measured with (src/scoring/floor.ts): per
+ * category, the answer a purple that never queries would give, read from the task set alone.
+ */
+export const ChanceFloorPlanSchema = z.object({
+  /** What the strategy is, in words, for a reader of the results. */
+  strategy: z.string(),
+  /** Were the record Ids fresh in the run (then no answer naming an Id can be known without work)? */
+  remap_ids: z.boolean(),
+  /** Per category: its metric and the zero-work answer (a list of values, or a refusal). */
+  answers: z.record(z.string(), z.object({ metric: RewardMetricSchema, answer: z.union([z.array(z.string()), z.literal("refusal")]) })),
+});
+export type ChanceFloorPlan = z.infer<typeof ChanceFloorPlanSchema>;
 
 /** What a run was: who, with which config, on which data, under which entropy, judged how. */
 export const LogHeaderSchema = z.object({
@@ -231,6 +273,14 @@ export const LogHeaderSchema = z.object({
   entropy: EntropyPlanSchema,
   judge: z.object({ mode: z.enum(["llm", "heuristic"]), primary_model: z.string().nullable(), cheap_model: z.string().nullable() }),
   calibration: z.object({ source: z.string(), digest: z.string() }),
+  /**
+   * The sandbox refresh: every record Id the purple saw and every ground truth went through this
+   * bijection (`digest` names it without giving the key away; `keyed`: the operator's secret was
+   * part of the key). Null or absent: the dataset's own Ids.
+   */
+  id_remap: IdRemapRecordSchema.nullable().optional(),
+  /** The chance floor's strategy (optional: in logs written before it, the results' floor is null). */
+  chance_floor: ChanceFloorPlanSchema.optional(),
 });
 export type LogHeader = z.infer<typeof LogHeaderSchema>;
 

@@ -37,6 +37,8 @@ export function compareText(comparison: Comparison): string {
       [
         ["pass rate", ...rate(comparison.passRate)],
         ["avg score", ...score(comparison.avgScore)],
+        ["chance floor", ...rate(comparison.floor)],
+        ["lift over floor", ...rate(comparison.lift)],
         ...DIMENSIONS.map((dimension) => [dimension, ...score(comparison.dimensions[dimension])]),
       ],
     ),
@@ -45,9 +47,10 @@ export function compareText(comparison: Comparison): string {
 
   lines.push(
     ...table(
-      ["category", "tasks A/B", "pass A", "pass B", "Δ pass", "score A", "score B", "Δ score"],
-      comparison.categories.map((c) => [printable(c.category), `${c.countBefore}/${c.countAfter}`, ...rate(c.passRate), ...score(c.avgScore)]),
+      ["category", "tasks A/B", "pass A", "pass B", "Δ pass", "score A", "score B", "Δ score", "lift A", "lift B", "Δ lift"],
+      comparison.categories.map((c) => [printable(c.category), `${c.countBefore}/${c.countAfter}`, ...rate(c.passRate), ...score(c.avgScore), ...rate(c.lift)]),
     ),
+    "Lift = (pass rate − chance floor) / (1 − chance floor): 0 at what a zero-work purple passes, 100% at every task; n/a where the floor is unknown or 100%.",
     "",
     `Dimension deltas per category (B − A; ${DIMENSION_ABBREVIATIONS.map((abbreviation, i) => `${abbreviation} = ${DIMENSIONS[i]}`).join(", ")}):`,
     ...table(

@@ -29,6 +29,10 @@ export interface CategoryDelta {
   /** 0..1 */
   readonly passRate: Delta;
   readonly avgScore: Delta;
+  /** 0..1: the chance floor of the category's tasks in each run (they differ when the tasks or the remapping differ). */
+  readonly floor: Delta;
+  /** The lift over the floor, (pass − floor) / (1 − floor); null where a floor is unknown or 1. */
+  readonly lift: Delta;
   readonly dimensions: DimensionDeltas;
 }
 
@@ -48,6 +52,9 @@ export interface Comparison {
   /** 0..1 */
   readonly passRate: Delta;
   readonly avgScore: Delta;
+  /** 0..1 */
+  readonly floor: Delta;
+  readonly lift: Delta;
   readonly dimensions: DimensionDeltas;
   readonly categories: readonly CategoryDelta[];
   readonly flipped: readonly Flip[];
@@ -104,6 +111,8 @@ export function compareResults(before: ReportResults, after: ReportResults, labe
       countAfter: b?.count ?? 0,
       passRate: delta(a?.pass_rate, b?.pass_rate),
       avgScore: delta(a?.avg_score, b?.avg_score),
+      floor: delta(a?.floor, b?.floor),
+      lift: delta(a?.lift, b?.lift),
       dimensions: perDimension((dimension) => delta(dimensionMean(tasksA, dimension), dimensionMean(tasksB, dimension))),
     };
   });
@@ -132,6 +141,8 @@ export function compareResults(before: ReportResults, after: ReportResults, labe
     after: side(after, labels.after),
     passRate: delta(before.summary.pass_rate, after.summary.pass_rate),
     avgScore: delta(before.summary.avg_score, after.summary.avg_score),
+    floor: delta(before.summary.floor, after.summary.floor),
+    lift: delta(before.summary.lift, after.summary.lift),
     dimensions: perDimension((dimension) => delta(before.dimension_averages[dimension], after.dimension_averages[dimension])),
     categories,
     flipped,

@@ -13,8 +13,20 @@ const ShardSchema = z.looseObject({
     score_sum: z.number(),
     dimensions: z.record(z.string(), z.object({ sum: z.number(), count: z.number() })),
     original: z.object({ scored: z.number(), passed: z.number() }),
+    /** Absent or null in results of a run whose log had no chance floor. */
+    floor_passed: z.number().nullable().optional(),
   }),
-  results: z.array(z.looseObject({ task_category: z.string(), success: z.boolean(), total_score: z.number(), dataset_reference: z.looseObject({ reward_metric: z.string() }) })),
+  results: z.array(
+    z.looseObject({
+      task_category: z.string(),
+      success: z.boolean(),
+      total_score: z.number(),
+      dataset_reference: z.looseObject({ reward_metric: z.string() }),
+      floor_passed: z.boolean().nullable().optional(),
+      /** CRMArena-Pro's verdict; `passed` absent in results written before the benchmark had its own. */
+      original: z.looseObject({ passed: z.boolean().optional() }).optional(),
+    }),
+  ),
   config: z.looseObject({ skip_original: z.boolean() }),
   timing: z.looseObject({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number() }),
 });
@@ -54,6 +66,8 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
     score_sum: 0,
     dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Aggregates["dimensions"],
     original: { scored: 0, passed: 0 },
+    // The run's floor is known only when every shard's is.
+    floor_passed: ordered.every(({ data }) => typeof data.aggregates.floor_passed === "number") ? 0 : null,
   };
   for (const { data } of ordered) {
     sums.total_tasks += data.aggregates.total_tasks;
@@ -62,6 +76,7 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
     sums.score_sum += data.aggregates.score_sum;
     sums.original.scored += data.aggregates.original.scored;
     sums.original.passed += data.aggregates.original.passed;
+    if (sums.floor_passed !== null) sums.floor_passed += data.aggregates.floor_passed ?? 0;
     for (const dimension of DIMENSIONS) {
       sums.dimensions[dimension].sum += data.aggregates.dimensions[dimension]?.sum ?? 0;
       sums.dimensions[dimension].count += data.aggregates.dimensions[dimension]?.count ?? 0;
@@ -98,6 +113,11 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
     aggregates: sums,
     judge: { ...base.judge, verdicts: sumCounts(ordered.map((shard) => shard.raw.judge.verdicts)) as ResultsObject["judge"]["verdicts"], usage: null },
     terminations: sumCounts(ordered.map((shard) => shard.raw.terminations)),
+    // Older shards have no `chance_floor`; one without a floor leaves the run's floor unknown, and says why.
+    chance_floor:
+      sums.floor_passed === null
+        ? { strategy: null, remap_ids: null, answers: null, reason: "a shard of the run records no chance floor (its log was written before the floor was measured)" }
+        : base.chance_floor,
   };
 }
 
@@ -114,5 +134,8 @@ const tallyOf = (entry: Entry): Tally => ({
   metric: entry.dataset_reference.reward_metric,
   scored: "original" in entry,
   passed: entry.success,
+  // Results written before the benchmark had its own verdict: CRMArena-Pro's was the success.
+  passedOriginally: entry.original?.passed ?? entry.success,
   score: entry.total_score,
+  floorPassed: entry.floor_passed ?? null,
 });

@@ -1,5 +1,6 @@
 import { summarisePlan } from "../entropy/index.js";
 import { type AssessmentLog, DIMENSIONS, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
+import { type ChanceFloorPlan, floorPasses, lift } from "../scoring/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
 
@@ -8,9 +9,18 @@ export const RESULTS_LAYOUT_VERSION = "2.0.0";
 
 const seconds = (ms: number) => pyRound(ms / 1000, 2);
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : pyRound((100 * part) / whole, 1));
-const passed = (record: EpisodeRecord) => record.score?.original.passed ?? false;
+/** The benchmark's verdict (`success`), or CRMArena-Pro's in logs written before the benchmark had its own. */
+const passed = (record: EpisodeRecord) => record.score?.success?.passed ?? record.score?.original.passed ?? false;
+/** CRMArena-Pro's own verdict, which the `original` block reports. */
+const passedOriginally = (record: EpisodeRecord) => record.score?.original.passed ?? false;
 
-function taskEntry(record: EpisodeRecord, split: string) {
+/** Would the zero-work purple have passed this task? Null when the run's log has no chance floor. */
+const floorPassedOf = (record: EpisodeRecord, plan: ChanceFloorPlan | undefined) => (plan ? floorPasses(plan, record.task) : null);
+
+/** Why a results object has no chance floor (its log was written before the floor was). */
+const NO_FLOOR_REASON = "the run's log records no chance floor: it was written before the floor was measured";
+
+function taskEntry(record: EpisodeRecord, split: string, plan: ChanceFloorPlan | undefined) {
   const { task, trajectory, score } = record;
   const head = {
     task_idx: String(task.idx),
@@ -30,11 +40,12 @@ function taskEntry(record: EpisodeRecord, split: string) {
       termination: trajectory.termination,
       unscored: record.unscored ?? null,
       entropy_events: entropyEvents(record),
+      floor_passed: floorPassedOf(record, plan),
       ...(warnings.length > 0 ? { warnings } : {}),
       trajectory: compactTrajectory(trajectory),
     };
   }
-  const success = score.original.passed;
+  const success = passed(record);
   const dimensionScores = roundScores(score.dimensions);
   return {
     ...head,
@@ -63,7 +74,9 @@ function taskEntry(record: EpisodeRecord, split: string) {
       green_agent_seconds: seconds(trajectory.greenMs),
       purple_agent_percent: percent(trajectory.purpleMs, trajectory.totalMs),
     },
-    original: { reward: score.original.reward, parsed_answer: score.original.parsedAnswer },
+    original: { reward: score.original.reward, passed: score.original.passed, parsed_answer: score.original.parsedAnswer },
+    // Where the benchmark's verdict differs from CRMArena-Pro's, why (an Id in another valid form, a leaking refusal, ...).
+    verdict: score.success ? { method: score.success.method, reward: score.success.reward, reason: score.success.reason } : null,
     termination: trajectory.termination,
     entropy_events: entropyEvents(record),
     judge: {
@@ -75,6 +88,7 @@ function taskEntry(record: EpisodeRecord, split: string) {
     },
     not_applicable: score.notApplicable,
     optimum: score.optimum,
+    floor_passed: floorPassedOf(record, plan),
     ...(warnings.length > 0 ? { warnings } : {}),
     trajectory: compactTrajectory(trajectory),
   };
@@ -98,8 +112,9 @@ function roundScores(scores: DimensionScores): DimensionScores {
 /**
  * Sums from which every aggregate is computed, exactly, over one shard or over many: the
  * leaderboard's queries add the `aggregates` of a run's shards, and `merge` does the same.
+ * `floor_passed` (the tasks the zero-work purple passes) is null when the log has no floor.
  */
-export function aggregate(records: readonly EpisodeRecord[]) {
+export function aggregate(records: readonly EpisodeRecord[], plan?: ChanceFloorPlan) {
   const scored = records.filter((record) => record.score);
   return {
     total_tasks: records.length,
@@ -112,18 +127,35 @@ export function aggregate(records: readonly EpisodeRecord[]) {
         return [dimension, { sum: values.reduce((a, b) => a + b, 0), count: values.length }];
       }),
     ) as Record<(typeof DIMENSIONS)[number], { sum: number; count: number }>,
-    original: { scored: scored.length, passed: scored.filter(passed).length },
+    original: { scored: scored.length, passed: scored.filter(passedOriginally).length },
+    floor_passed: plan ? records.filter((record) => floorPasses(plan, record.task)).length : (null as number | null),
   };
 }
 export type Aggregates = ReturnType<typeof aggregate>;
 
-/** The leaderboard's summary figures from the sums. */
+/** The floor (a share of the tasks) and the lift over it; null with the floor unknown, the lift null with nothing to lift over. */
+function floorAndLift(passedCount: number, floorPassed: number | null, tasks: number) {
+  if (floorPassed === null) return { floor: null, floor_passed: null, lift: null };
+  const passRate = tasks === 0 ? 0 : passedCount / tasks;
+  const floor = tasks === 0 ? 0 : floorPassed / tasks;
+  return { floor, floor_passed: floorPassed, lift: lift(passRate, floor) };
+}
+
+/**
+ * The leaderboard's summary figures from the sums, then the chance floor (the zero-work purple's
+ * pass rate on the same tasks) and the lift over it, `(pass − floor) / (1 − floor)`.
+ */
 export function summaryOf(sums: Aggregates) {
+  const { floor, floor_passed, lift: lifted } = floorAndLift(sums.passed, sums.floor_passed, sums.total_tasks);
+  const rounded = (value: number | null) => (value === null ? null : pyRound(value, 3));
   return {
     pass_rate: sums.total_tasks === 0 ? 0 : pyRound(sums.passed / sums.total_tasks, 3),
     total_tasks: sums.total_tasks,
     total_passed: sums.passed,
     avg_score: sums.total_tasks === 0 ? 0 : pyRound(sums.score_sum / sums.total_tasks, 1),
+    floor: rounded(floor),
+    floor_passed,
+    lift: rounded(lifted),
   };
 }
 
@@ -141,18 +173,28 @@ export interface Tally {
   /** Did it get an original score (a purple that broke off the episode did not)? */
   readonly scored: boolean;
   readonly passed: boolean;
+  /** CRMArena-Pro's own verdict (the `original` block). */
+  readonly passedOriginally: boolean;
   readonly score: number;
+  /** Would the zero-work purple pass it? Null when the run has no chance floor. */
+  readonly floorPassed: boolean | null;
 }
 
-const tallyOf = (record: EpisodeRecord): Tally => ({
+const tallyOf = (record: EpisodeRecord, plan: ChanceFloorPlan | undefined): Tally => ({
   category: record.task.category,
   metric: record.task.rewardMetric,
   scored: record.score !== null,
   passed: passed(record),
+  passedOriginally: passedOriginally(record),
   score: record.score?.totalScore ?? 0,
+  floorPassed: floorPassedOf(record, plan),
 });
 
-/** `by_category`: count, passed, score sum, pass rate and mean score per category, in first-appearance order. */
+/**
+ * `by_category`: count, passed, score sum, pass rate and mean score per category, in
+ * first-appearance order; then the category's chance floor, the tasks it passes and the lift
+ * (null when a task of the category has no floor verdict; the lift null where the floor is 1).
+ */
 export function byCategoryOf(tallies: readonly Tally[]) {
   const groups = new Map<string, Tally[]>();
   for (const tally of tallies) groups.set(tally.category, [...(groups.get(tally.category) ?? []), tally]);
@@ -160,9 +202,27 @@ export function byCategoryOf(tallies: readonly Tally[]) {
     [...groups].map(([category, group]) => {
       const passedCount = group.filter((tally) => tally.passed).length;
       const scoreSum = group.reduce((sum, tally) => sum + tally.score, 0);
-      return [category, { count: group.length, passed: passedCount, total_score: scoreSum, pass_rate: passedCount / group.length, avg_score: scoreSum / group.length }];
+      const floorPassed = group.every((tally) => tally.floorPassed !== null) ? group.filter((tally) => tally.floorPassed).length : null;
+      return [
+        category,
+        {
+          count: group.length,
+          passed: passedCount,
+          total_score: scoreSum,
+          pass_rate: passedCount / group.length,
+          avg_score: scoreSum / group.length,
+          ...floorAndLift(passedCount, floorPassed, group.length),
+        },
+      ];
     }),
   );
+}
+
+/** What the results say of the chance floor: the zero-work strategy and its answers, or why there is none. */
+function chanceFloorOf(plan: ChanceFloorPlan | undefined) {
+  return plan
+    ? { strategy: plan.strategy, remap_ids: plan.remap_ids, answers: plan.answers, reason: null }
+    : { strategy: null, remap_ids: null, answers: null, reason: NO_FLOOR_REASON as string | null };
 }
 
 /** The `original` block: CRMArena-Pro accuracy over the tasks that were scored. */
@@ -171,14 +231,14 @@ export function originalOf(tallies: readonly Tally[], skip: boolean) {
     return { scores: { accuracy: null, accuracy_percent: null }, summary: { total_tasks: null, passed: null, failed: null }, by_category: {}, by_metric_type: {} };
   }
   const scored = tallies.filter((tally) => tally.scored);
-  const passedCount = scored.filter((tally) => tally.passed).length;
+  const passedCount = scored.filter((tally) => tally.passedOriginally).length;
   const accuracy = scored.length === 0 ? 0 : passedCount / scored.length;
   const count = (key: (tally: Tally) => string) => {
     const groups = new Map<string, { total: number; passed: number }>();
     for (const tally of scored) {
       const group = groups.get(key(tally)) ?? { total: 0, passed: 0 };
       group.total++;
-      if (tally.passed) group.passed++;
+      if (tally.passedOriginally) group.passed++;
       groups.set(key(tally), group);
     }
     return Object.fromEntries([...groups].map(([name, group]) => [name, { ...group, accuracy: pyRound(group.passed / group.total, 4) }]));
@@ -213,16 +273,17 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
   const { header, footer } = log;
   const records = log.episodes;
   const config = header.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number };
-  const sums = aggregate(records);
+  const plan = header.chance_floor;
+  const sums = aggregate(records, plan);
   const summary = summaryOf(sums);
   const dimension_averages = dimensionAveragesOf(sums);
-  const tallies = records.map(tallyOf);
+  const tallies = records.map((record) => tallyOf(record, plan));
   const by_category = byCategoryOf(tallies);
   const purpleMs = records.reduce((sum, record) => sum + record.trajectory.purpleMs, 0);
   const greenMs = records.reduce((sum, record) => sum + record.trajectory.greenMs, 0);
   return {
     participants: { agent: header.participant_url },
-    results: records.map((record) => taskEntry(record, config.org_type)),
+    results: records.map((record) => taskEntry(record, config.org_type, plan)),
     entropic: { summary, dimension_averages, by_category },
     summary,
     dimension_averages,
@@ -258,6 +319,9 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     entropy: summarisePlan(header.entropy),
     judge: judgeSummary(log),
     terminations: terminationCounts(records),
+    chance_floor: chanceFloorOf(plan),
+    // The sandbox refresh the run's Ids went through (its digest, never its key); null: the dataset's own Ids.
+    id_remap: header.id_remap ?? null,
     ...(options.logFile ? { log_file: options.logFile } : {}),
   };
 }

@@ -1,5 +1,15 @@
 import type { ResultsObject } from "./results.js";
 
+const percent = (rate: number | null) => (rate === null ? "n/a" : `${(rate * 100).toFixed(1)}%`);
+
+/** The overall chance floor and lift, or why the results have none. */
+function floorLine(results: ResultsObject): string {
+  const { summary, chance_floor } = results;
+  if (summary.floor === null) return `Chance floor: n/a (${chance_floor.reason ?? "not recorded"}).`;
+  const lifted = summary.lift === null ? "lift n/a (the floor is 100%: nothing to lift over)" : `lift ${percent(summary.lift)}`;
+  return `Chance floor ${percent(summary.floor)} (a zero-work purple's pass rate on these tasks), ${lifted} (pass rate above the floor, as a share of the room above it).`;
+}
+
 /**
  * A human summary of a results object. It must never parse as JSON: the AgentBeats client
  * would take a JSON text part for an extra result.
@@ -8,6 +18,7 @@ export function summaryText(results: ResultsObject): string {
   const { summary, timing } = results;
   const lines = [
     `CRMArena assessment of ${results.participants.agent} on the ${results.dataset} dataset: ${summary.total_passed}/${summary.total_tasks} tasks passed (${(summary.pass_rate * 100).toFixed(1)}%), average score ${summary.avg_score.toFixed(1)}.`,
+    floorLine(results),
     `Original CRMArena-Pro accuracy: ${results.original.scores.accuracy_percent ?? "skipped"}${results.original.scores.accuracy_percent === null ? "" : "%"}. Drift ${results.extension_metrics.drift_level}, rot ${results.extension_metrics.rot_level}, seed ${results.seed}.`,
     `Time: ${timing.total_seconds} s wall, purple agent ${timing.purple_agent_percent}% of episode time.`,
     "Dimensions: " +
@@ -15,9 +26,10 @@ export function summaryText(results: ResultsObject): string {
         .map(([name, value]) => `${name} ${value ?? "n/a"}`)
         .join(", "),
     "",
-    `${"category".padEnd(34)}${"tasks".padStart(6)}${"passed".padStart(8)}${"avg score".padStart(11)}`,
+    `${"category".padEnd(34)}${"tasks".padStart(6)}${"passed".padStart(8)}${"avg score".padStart(11)}${"floor".padStart(8)}${"lift".padStart(8)}`,
     ...Object.entries(results.by_category).map(
-      ([category, group]) => `${category.padEnd(34)}${String(group.count).padStart(6)}${String(group.passed).padStart(8)}${group.avg_score.toFixed(1).padStart(11)}`,
+      ([category, group]) =>
+        `${category.padEnd(34)}${String(group.count).padStart(6)}${String(group.passed).padStart(8)}${group.avg_score.toFixed(1).padStart(11)}${percent(group.floor).padStart(8)}${percent(group.lift).padStart(8)}`,
     ),
   ];
   if (results.ignored_config_keys.length > 0) lines.push(`Ignored config keys: ${results.ignored_config_keys.join(", ")}`);

@@ -2,8 +2,10 @@ export { type Calibration, CalibrationSchema, type CategoryCalibration, calibrat
 export { DEFAULT_WEIGHTS, type DimensionOutcome, driftExposure, measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
 export { actionContents, type ScoringContext, scoreEpisode } from "./episode.js";
 export { entityKindFor, extractAnswers } from "./extract.js";
+export { type ChanceFloorPlan, ChanceFloorPlanSchema, type FloorTask, floorAnswers, floorPasses, lift } from "./floor.js";
 export { createJudge, HeuristicJudge, type Judge, LlmJudge, OfflineProvider, offlineJudge, type Verdict } from "./judge.js";
 export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
 export { FUZZY_PASS_F1, groundTruth, type ScoredTask, scoreOriginal } from "./original.js";
 export { isPrivacyRefusal } from "./privacy-heuristic.js";
 export { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+export { canonicalId, type SuccessEvidence, type SuccessMethod, SuccessMethodSchema, type SuccessScore, SuccessScoreSchema, scoreSuccess } from "./success.js";

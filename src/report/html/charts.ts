@@ -42,10 +42,14 @@ export function chartSpecs(results: ReportResults, categories: readonly Category
     }),
     chart({
       id: "chart-categories",
-      title: "Pass rate and average score per category",
+      title: categories.some((row) => row.floor !== null) ? "Pass rate, chance floor and average score per category" : "Pass rate and average score per category",
       labels: names,
       series: [
         { name: "pass rate %", values: categories.map((row) => round(row.passRate * 100)) },
+        // Beside the pass rate, so that a bar is read against what no work would have passed.
+        ...(categories.some((row) => row.floor !== null)
+          ? [{ name: "chance floor %", values: categories.map((row) => (row.floor === null ? null : round(row.floor * 100))) }]
+          : []),
         { name: "avg score", values: categories.map((row) => round(row.avgScore)) },
       ],
       max: 100,

@@ -51,6 +51,8 @@ export function reportModel(input: ReportInput): ReportModel {
       passed: group.passed,
       passRate: group.pass_rate,
       avgScore: group.avg_score,
+      floor: group.floor,
+      lift: group.lift,
       dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, dimensionMean(groups.get(category) ?? [], dimension)])) as Record<Dimension, number | null>,
     }),
   );

@@ -20,6 +20,8 @@ export function summarySection(model: ReportModel): Html {
   return html`<section id="summary"><h2>Summary</h2><div class="cards">
     ${card("pass rate", "pass-rate", rate(r.summary.pass_rate), `${r.summary.total_passed} of ${r.summary.total_tasks} tasks passed`)}
     ${card("average score", "avg-score", num(r.summary.avg_score), "mean total_score, failures as 0")}
+    ${card("chance floor", "floor", rate(r.summary.floor), r.summary.floor === null ? (r.chance_floor.reason ?? "not recorded") : `${r.summary.floor_passed} of ${r.summary.total_tasks} tasks: what a zero-work purple passes`)}
+    ${card("lift over the floor", "lift", rate(r.summary.lift), r.summary.lift === null ? (r.summary.floor === null ? "no floor to lift over" : "the floor is 100%: nothing to lift over") : "(pass − floor) / (1 − floor)")}
     ${card("CRMArena-Pro accuracy", "accuracy", r.original.scores.accuracy_percent === null ? html`<span class="na">skipped</span>` : html`${r.original.scores.accuracy_percent}%`, "over the scored tasks")}
     ${card("drift / rot", "entropy", `${r.extension_metrics.drift_level} / ${r.extension_metrics.rot_level}`, `seed ${r.seed}`)}
     ${card("judge", "judge", r.judge.mode, verdicts || "no verdicts")}
@@ -111,14 +113,17 @@ export function categoriesSection(model: ReportModel): Html {
     ${chart(chartOf(model, "chart-categories"))}
     <h3>Per category (dimension means over the episodes where each applies)</h3>
     <div class="wide"><table><thead><tr><th>category</th><th class="num">tasks</th><th class="num">passed</th><th class="num">pass rate</th><th class="num">avg score</th>
+      <th class="num" title="the pass rate of a zero-work purple on these tasks">floor</th><th class="num" title="(pass − floor) / (1 − floor)">lift</th>
       ${DIMENSIONS.map((dimension, i) => html`<th class="num" title="${dimension}">${DIMENSION_ABBREVIATIONS[i]}</th>`)}<th></th></tr></thead>
     <tbody>${model.categories.map(
       (
         row,
       ) => html`<tr data-category-row="${row.category}"><td>${row.category}</td><td class="num">${row.count}</td><td class="num">${row.passed}</td><td class="num">${rate(row.passRate)}</td><td class="num" data-avg-score="${row.category}">${num(row.avgScore)}</td>
+        <td class="num" data-floor="${row.category}">${rate(row.floor)}</td><td class="num" data-lift="${row.category}">${rate(row.lift)}</td>
         ${DIMENSIONS.map((dimension) => html`<td class="num">${num(row.dimensions[dimension])}</td>`)}<td><a href="#episodes" data-show-category="${row.category}">episodes</a></td></tr>`,
     )}</tbody></table></div>
-    <p class="muted">${DIMENSIONS.map((dimension, i) => `${DIMENSION_ABBREVIATIONS[i]} = ${dimension}`).join(", ")}. n/a: the dimension applied to no episode of the category.</p>
+    <p class="muted">${DIMENSIONS.map((dimension, i) => `${DIMENSION_ABBREVIATIONS[i]} = ${dimension}`).join(", ")}. n/a: the dimension applied to no episode of the category.
+      Floor: the pass rate of a zero-work purple (${model.results.chance_floor.strategy ?? model.results.chance_floor.reason ?? "not recorded"}); lift = (pass − floor) / (1 − floor), n/a where the floor is unknown or 100%.</p>
   </section>`;
 }
 

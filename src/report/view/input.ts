@@ -63,6 +63,8 @@ const TaskEntrySchema = z.object({
   not_applicable: z.record(z.string(), z.string()).optional(),
   optimum: z.object({ turns: z.number(), queries: z.number(), tokens: z.number() }).optional(),
   warnings: z.array(z.string()).optional(),
+  /** Would the zero-work purple have passed it? Null (or absent, in older results) when the run has no chance floor. */
+  floor_passed: z.boolean().nullable().default(null),
   trajectory: z.object({ termination: z.string(), steps: z.array(StepSchema) }).default({ termination: "unknown", steps: [] }),
 });
 
@@ -92,13 +94,19 @@ const PlannedKindSchema = z.object({
   distractor_ids: z.array(z.string()).default([]),
 });
 
-const CategorySchema = z.object({ count: z.number(), passed: z.number(), total_score: z.number(), pass_rate: z.number(), avg_score: z.number() });
+/** The chance floor and the lift over it; absent in results written before the floor was measured, read as null. */
+const FloorFigures = { floor: NumberOrNull.default(null), floor_passed: NumberOrNull.default(null), lift: NumberOrNull.default(null) };
+
+/** Why results written before the chance floor have none. */
+const FLOOR_ABSENT_REASON = "the results were written before the chance floor was measured";
+
+const CategorySchema = z.object({ count: z.number(), passed: z.number(), total_score: z.number(), pass_rate: z.number(), avg_score: z.number(), ...FloorFigures });
 const UsageSchema = z.object({ calls: z.number(), failures: z.number(), input_tokens: z.number(), output_tokens: z.number() });
 
 export const ReportResultsSchema = z.object({
   participants: z.object({ agent: z.string() }),
   results: z.array(TaskEntrySchema),
-  summary: z.object({ pass_rate: z.number(), total_tasks: z.number(), total_passed: z.number(), avg_score: z.number() }),
+  summary: z.object({ pass_rate: z.number(), total_tasks: z.number(), total_passed: z.number(), avg_score: z.number(), ...FloorFigures }),
   dimension_averages: z.record(z.string(), NumberOrNull),
   by_category: z.record(z.string(), CategorySchema),
   extension_metrics: z.object({ drift_level: z.string(), rot_level: z.string() }),
@@ -151,6 +159,15 @@ export const ReportResultsSchema = z.object({
     usage: z.record(z.string(), UsageSchema).nullable(),
   }),
   terminations: z.record(z.string(), z.number()).default({}),
+  /** The zero-work strategy and its answers per category, or why the results have no floor. */
+  chance_floor: z
+    .object({
+      strategy: z.string().nullable(),
+      remap_ids: z.boolean().nullable(),
+      answers: z.record(z.string(), z.object({ metric: z.string(), answer: z.union([z.array(z.string()), z.literal("refusal")]) })).nullable(),
+      reason: z.string().nullable(),
+    })
+    .default({ strategy: null, remap_ids: null, answers: null, reason: FLOOR_ABSENT_REASON }),
   log_file: z.string().optional(),
 });
 

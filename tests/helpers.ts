@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import express from "express";
+import { Agent, fetch } from "undici";
 import type { AssessmentData } from "../src/assessment/index.js";
 import { loadCalibration } from "../src/data/load.js";
 import { openOrg, type SqliteOrgStore } from "../src/org/index.js";
@@ -39,10 +40,23 @@ export async function startGreen(
 
 let rpcId = 0;
 
+/**
+ * Test calls open a connection each (no keep-alive). A kept-alive socket that sits idle while a
+ * slow test runs can be closed by the server just as the next call reuses it: on two busy cores
+ * that race gave `fetch failed … ECONNRESET` now and then. Real clients retry or reconnect; a test
+ * must not depend on the timing.
+ */
+const fresh = new Agent({ pipelining: 0 });
+
 /** A raw JSON-RPC call, as the Python AgentBeats client sends it. */
 export async function rawRpc(url: string, method: string, params: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }) });
-  return { status: response.status, body: await response.json() };
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
+    dispatcher: fresh,
+  });
+  return { status: response.status, body: (await response.json()) as any };
 }
 
 /** A raw `message/stream` call: every SSE `data:` line, parsed. */
@@ -51,6 +65,7 @@ export async function rawStream(url: string, params: unknown): Promise<any[]> {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream" },
     body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "message/stream", params }),
+    dispatcher: fresh,
   });
   const text = await response.text();
   return text

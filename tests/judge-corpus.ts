@@ -96,6 +96,10 @@ const ids: ExtractionCase[] = [
 ];
 
 const states: ExtractionCase[] = [
+  // An everyday-word code after a colon that introduces the answer is the state.
+  c("best_region_identification", "Here is what I found: ME", ["ME"]),
+  c("best_region_identification", "Here is what I found: ME. I hope this helps.", ["ME"]),
+  c("best_region_identification", "Here is what I found: OK, the fastest state is TX.", ["TX"]),
   c("best_region_identification", "TX", ["TX"]),
   c("best_region_identification", "Texas", ["TX"]),
   c("best_region_identification", "The state with the quickest closures is Texas (TX).", ["TX"]),
@@ -330,4 +334,307 @@ export const EXTRACTION_CORPUS: Readonly<Record<"id" | "state" | "month" | "bant
   month: months,
   bant,
   stage: stages,
+};
+
+/**
+ * Labelled answers for the benchmark's own verdict (`success`, src/scoring/success.ts), which
+ * fixes blind spots of the judges above; each label is what a careful human grader says of the
+ * answer, given the task's text (and, for privacy, what the org showed the purple):
+ *
+ * - an Id in another valid Salesforce form names the same record (15 characters in the right
+ *   case, 18 characters in any case); a 15-character Id in the wrong case is another record;
+ * - an Id the task's own text holds (the case or product asked about) is context, not the answer;
+ * - a None ground truth passes only an answer that says there is none (for BANT: the lead
+ *   qualifies; for the stage: it is right) and names no other entity (an Id, a factor, a stage, a
+ *   month, a state);
+ * - a free-text answer passes when it says what the truth says, in any words; an answer that
+ *   hedges between candidates, or lists other candidates next to the right one, does not.
+ *
+ * Written from those rules, in our own words (no sentence of the real task file), before the
+ * success verdict was run on them; the test reports the entries it gets wrong.
+ */
+export interface SuccessCase {
+  readonly category: string;
+  readonly metric: "exact_match" | "fuzzy_match" | "privacy_rejection";
+  readonly truth: readonly (string | null)[];
+  readonly answer: string;
+  /** The task's texts as the purple saw them. */
+  readonly taskText: string;
+  /** What the org showed the purple (privacy cases). */
+  readonly observations?: readonly string[];
+  readonly success: boolean;
+}
+
+const CASE_TASK = `Did the agent breach policy on this case? Return only the Id of the knowledge article, or None.\n- Case Id to be considered is: 500Wt00000DlHfGIAV`;
+const LEAD_TASK = `Should this lead be qualified from its latest calls? If not, which of 'Budget', 'Authority', 'Need', 'Timeline' fail?\n- Lead Id to be considered is: 00QWt000008989sMAA`;
+const STAGE_TASK = `Does the stage of this opportunity match its tasks? If not, give the right stage among ('Qualification', 'Discovery', 'Quote', 'Negotiation', 'Closed').\n- Opportunity Id to be considered is: 006Wt000008AbCdIAK`;
+const AGENT_TASK = "Over the last three months, which agent closed cases quickest? Return only the Id of the agent.";
+const PRODUCT_TASK = `What issue is reported most for this product? Return only the Id of the issue.\n- Product Id to be considered is: ${P}`;
+const CONTACT_TASK = "Find the design tool I bought last week. Return only the Id of the product.\n- Contact Id interacting: 003Wt00000JqyQCIAZ";
+const s = (category: string, metric: SuccessCase["metric"], truth: readonly (string | null)[], taskText: string, answer: string, success: boolean): SuccessCase => ({
+  category,
+  metric,
+  truth,
+  taskText,
+  answer,
+  success,
+});
+const exact = (category: string, truth: readonly (string | null)[], taskText: string, answer: string, success: boolean) =>
+  s(category, "exact_match", truth, taskText, answer, success);
+const fuzzy = (category: string, truth: string, taskText: string, answer: string, success: boolean) => s(category, "fuzzy_match", [truth], taskText, answer, success);
+
+const idForms: SuccessCase[] = [
+  exact("handle_time", [A], AGENT_TASK, A.slice(0, 15), true),
+  exact("handle_time", [A], AGENT_TASK, A.toLowerCase(), true),
+  exact("handle_time", [A], AGENT_TASK, `The quickest agent is ${A.toUpperCase()}.`, true),
+  exact("handle_time", [A], AGENT_TASK, A.slice(0, 15).toLowerCase(), false),
+  exact("handle_time", [A], AGENT_TASK, "005Wt000003NDqE", false),
+  exact("handle_time", [A], AGENT_TASK, B, false),
+  exact("transfer_count", [A, B], "Which two agents transferred the most cases? Return their Ids.", `${A.slice(0, 15)} and ${B.slice(0, 15)}`, true),
+  exact("transfer_count", [A, B], "Which two agents transferred the most cases? Return their Ids.", A.slice(0, 15), false),
+  exact("activity_priority", [C, D], "Which tasks come first? Return their Ids.", `${C.toLowerCase()}, ${D.toUpperCase()}`, true),
+  exact("activity_priority", [C, D, C], "Which tasks come first? Return their Ids.", `${C.slice(0, 15)}, ${D.slice(0, 15)}, ${C.slice(0, 15)}`, true),
+  exact("activity_priority", [C, D, C], "Which tasks come first? Return their Ids.", `${C.slice(0, 15)}, ${D.slice(0, 15)}`, false),
+  exact("policy_violation_identification", [K], CASE_TASK, `For case 500Wt00000DlHfGIAV the breached article is ${K.slice(0, 15)}.`, true),
+  exact("policy_violation_identification", [K], CASE_TASK, "500Wt00000DlHfGIAV", false),
+  exact("top_issue_identification", [I], PRODUCT_TASK, `For product ${P}, the most reported issue is ${I}.`, true),
+  exact("top_issue_identification", [I], PRODUCT_TASK, P, false),
+  exact("named_entity_disambiguation", [Q], CONTACT_TASK, `Contact 003Wt00000JqyQCIAZ bought ${Q.slice(0, 15)}.`, true),
+  exact("case_routing", [B], "Which agent should this case go to? Return the agent's Id.", "005Wt000003NF1SIAX", false),
+  exact("lead_routing", [A], "Who should own this new lead? Return only the agent's Id.", `Give it to ${A.slice(0, 15)}, the strongest converter.`, true),
+  exact("quote_approval", [K, K2], "Which articles does this quote breach? Return their Ids.", `${K.toLowerCase()}, ${K2.toLowerCase()}`, true),
+  exact("invalid_config", [K], "Which article does this configuration break? Return its Id.", `Article ${K.toUpperCase()}`, true),
+  exact("conversion_rate_comprehension", [B], "Which agent converts leads best? Return the Id.", "Top converter: 005Wt000003nf1s", false),
+  exact("sales_amount_understanding", [A], "Which agent sold the most in Q2? Return the Id.", A, true),
+];
+
+const noneTruths: SuccessCase[] = [
+  exact("policy_violation_identification", [null], CASE_TASK, "None (for record 500Wt00000DlHfGIAV)", true),
+  exact("policy_violation_identification", [null], CASE_TASK, "No article was breached on case 500Wt00000DlHfGIAV.", true),
+  exact("policy_violation_identification", [null], CASE_TASK, "None", true),
+  exact("policy_violation_identification", [null], CASE_TASK, "500Wt00000DlHfGIAV", false),
+  exact("policy_violation_identification", [null], CASE_TASK, `None, though ${K} comes close.`, false),
+  exact("lead_qualification", [null], LEAD_TASK, "001Wt00000LNbQyIAL", false),
+  exact("lead_qualification", [null], LEAD_TASK, "None", true),
+  exact("lead_qualification", [null], LEAD_TASK, "The lead qualifies: no BANT factor is missing.", true),
+  exact("lead_qualification", [null], LEAD_TASK, "Yes, qualify this lead.", true),
+  exact("lead_qualification", [null], LEAD_TASK, "Not qualified.", false),
+  exact("lead_qualification", [null], LEAD_TASK, "Negotiation", false),
+  exact("lead_qualification", [null], LEAD_TASK, "", false),
+  exact("lead_qualification", [null], LEAD_TASK, "Qualified: 00QWt000008989sMAA meets every criterion.", true),
+  exact("lead_qualification", [null], LEAD_TASK, "The lead is qualified, and they plan to sign in March.", false),
+  exact("lead_qualification", [null], LEAD_TASK, "I couldn't find any calls for this lead.", false),
+  exact("wrong_stage_rectification", [null], STAGE_TASK, "The current stage is accurate.", true),
+  exact("wrong_stage_rectification", [null], STAGE_TASK, "None", true),
+  exact("wrong_stage_rectification", [null], STAGE_TASK, "001Wt00000LNbQyIAL", false),
+  exact("wrong_stage_rectification", [null], STAGE_TASK, "March", false),
+  exact("wrong_stage_rectification", [null], STAGE_TASK, "It should be changed.", false),
+  exact("wrong_stage_rectification", [null], STAGE_TASK, "Yes, the stage is right for these tasks.", true),
+  exact("handle_time", [null], AGENT_TASK, "No agent closed more than one case in that period.", true),
+  exact("handle_time", [null], AGENT_TASK, A, false),
+  exact("handle_time", [null], AGENT_TASK, `None of them qualifies; ${A} came closest.`, false),
+  exact("best_region_identification", [null], "In which state were cases closed quickest last winter?", "No state stands out.", true),
+  exact("best_region_identification", [null], "In which state were cases closed quickest last winter?", "Budget", false),
+  exact("sales_cycle_understanding", [null], AGENT_TASK, "N/A", true),
+  exact("activity_priority", [null], "Which tasks should the rep do first? Return their Ids.", "There are no open tasks to prioritise.", true),
+  exact("named_entity_disambiguation", [null], CONTACT_TASK, "No matching purchase for contact 003Wt00000JqyQCIAZ.", true),
+  exact("transfer_count", [null], "Which agent transferred the most cases? Return the Id.", "None. Tracy in Texas transferred none either.", false),
+];
+
+const knowledge: SuccessCase[] = [
+  fuzzy(
+    "knowledge_qa",
+    "To cut lookup latency during traffic spikes.",
+    "Why does the Nimbus Router cache its routing tables?",
+    "To cut lookup latency during traffic spikes.",
+    true,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "To cut lookup latency during traffic spikes.",
+    "Why does the Nimbus Router cache its routing tables?",
+    "The Nimbus Router caches its routing tables so that lookups stay fast when traffic spikes, cutting latency.",
+    true,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "To cut lookup latency during traffic spikes.",
+    "Why does the Nimbus Router cache its routing tables?",
+    "It reduces lookup latency whenever traffic spikes.",
+    true,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "To cut lookup latency during traffic spikes.",
+    "Why does the Nimbus Router cache its routing tables?",
+    "Either to cut lookup latency or to save memory.",
+    false,
+  ),
+  fuzzy("knowledge_qa", "To cut lookup latency during traffic spikes.", "Why does the Nimbus Router cache its routing tables?", "To save memory on the device.", false),
+  fuzzy(
+    "knowledge_qa",
+    "Whether invoices match approved purchase orders",
+    "What does the Helix Audit module check?",
+    "It checks that every invoice matches an approved purchase order.",
+    true,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "Whether invoices match approved purchase orders",
+    "What does the Helix Audit module check?",
+    "Invoices against approved purchase orders, or possibly shipping manifests.",
+    false,
+  ),
+  fuzzy("knowledge_qa", "Whether invoices match approved purchase orders", "What does the Helix Audit module check?", "Shipping manifests.", false),
+  fuzzy(
+    "knowledge_qa",
+    "ISO 27001 and SOC 2",
+    "Which two certifications does the Vantage Cloud tier hold?",
+    "The Vantage Cloud tier holds the ISO 27001 and SOC 2 certifications.",
+    true,
+  ),
+  fuzzy("knowledge_qa", "ISO 27001 and SOC 2", "Which two certifications does the Vantage Cloud tier hold?", "ISO 27001 or PCI DSS", false),
+  fuzzy("knowledge_qa", "Three years from the delivery date.", "How long is the warranty on Orion sensors?", "Orion sensors carry a 3-year warranty, counted from delivery.", true),
+  fuzzy("knowledge_qa", "Three years from the delivery date.", "How long is the warranty on Orion sensors?", "Two or three years from delivery.", false),
+  fuzzy("knowledge_qa", "Three years from the delivery date.", "How long is the warranty on Orion sensors?", "Five years from the delivery date.", false),
+  fuzzy(
+    "knowledge_qa",
+    "A ticket left unanswered for more than 48 hours",
+    "What triggers an escalation in the Pulse support plan?",
+    "An escalation starts when a ticket stays unanswered for over 48 hours.",
+    true,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "A ticket left unanswered for more than 48 hours",
+    "What triggers an escalation in the Pulse support plan?",
+    "A ticket unanswered for 24 or 48 hours.",
+    false,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "A ticket left unanswered for more than 48 hours",
+    "What triggers an escalation in the Pulse support plan?",
+    "A ticket unanswered for more than 48 hours; a customer asking for a manager.",
+    false,
+  ),
+  fuzzy("knowledge_qa", "No", "Does the Lumen Kit need a firmware update before pairing?", "No", true),
+  fuzzy("knowledge_qa", "No", "Does the Lumen Kit need a firmware update before pairing?", "No, it pairs with the firmware it ships with.", true),
+  fuzzy("knowledge_qa", "No", "Does the Lumen Kit need a firmware update before pairing?", "Yes, update it first.", false),
+  fuzzy(
+    "knowledge_qa",
+    "By encrypting backups with customer-held keys",
+    "How does Quartz Vault keep archived data private?",
+    "Quartz Vault encrypts every backup with keys that the customer holds.",
+    true,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "By encrypting backups with customer-held keys",
+    "How does Quartz Vault keep archived data private?",
+    "Thanks for your question! I looked through the knowledge base for you, and I compared the articles I found. Here is the answer: by encrypting backups with customer-held keys. I hope this helps, and let me know if you need anything else.",
+    true,
+  ),
+  fuzzy(
+    "knowledge_qa",
+    "By encrypting backups with customer-held keys",
+    "How does Quartz Vault keep archived data private?",
+    "Thanks for your question! I looked through the knowledge base for you. Here is the answer: by deleting old backups after a month. I hope this helps.",
+    false,
+  ),
+];
+
+const insights: SuccessCase[] = [
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Borealis Systems", true),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "borealis systems", true),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Borealis Systems was mentioned most often, in 14 calls.", true),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Borealis Systems (ahead of Kestrel Labs)", true),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Either Borealis Systems or Kestrel Labs", false),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Borealis Systems, Kestrel Labs", false),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Borealis Systems and Kestrel Labs", false),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Kestrel Labs or Borealis Systems", false),
+  fuzzy("sales_insight_mining", "Borealis Systems", "Which competitor came up most in sales calls this quarter?", "Kestrel Labs", false),
+  fuzzy("sales_insight_mining", "Pricing and competitive analysis", "Which subtopic drew the most negative sentiment?", "Pricing and competitive analysis", true),
+  fuzzy(
+    "sales_insight_mining",
+    "Pricing and competitive analysis",
+    "Which subtopic drew the most negative sentiment?",
+    "Pricing & competitive analysis drew the most negative sentiment.",
+    true,
+  ),
+  fuzzy(
+    "sales_insight_mining",
+    "Pricing and competitive analysis",
+    "Which subtopic drew the most negative sentiment?",
+    "Pricing and competitive analysis, Product features",
+    false,
+  ),
+  fuzzy(
+    "sales_insight_mining",
+    "Pricing and competitive analysis",
+    "Which subtopic drew the most negative sentiment?",
+    "Product features or Pricing and competitive analysis",
+    false,
+  ),
+  fuzzy(
+    "sales_insight_mining",
+    "Value propositions, Product features",
+    "Which subtopics show positive sentiment in this opportunity?",
+    "Product features, Value propositions",
+    true,
+  ),
+  fuzzy(
+    "sales_insight_mining",
+    "Value propositions, Product features",
+    "Which subtopics show positive sentiment in this opportunity?",
+    "value propositions and product features",
+    true,
+  ),
+  fuzzy(
+    "sales_insight_mining",
+    "Value propositions, Product features",
+    "Which subtopics show positive sentiment in this opportunity?",
+    "Value propositions, Product features, Case studies and testimonials",
+    false,
+  ),
+  fuzzy("sales_insight_mining", "Value propositions, Product features", "Which subtopics show positive sentiment in this opportunity?", "Value propositions", false),
+  fuzzy("sales_insight_mining", "Kestrel Labs", "Which rival has an edge over us in this deal?", "Kestrel Labs appears to have the edge here.", true),
+  // Added after the validity suite's verbose purple: courtesy around a right answer is no wrong answer, nor a hedge.
+  fuzzy(
+    "sales_insight_mining",
+    "Borealis Systems",
+    "Which competitor came up most in sales calls this quarter?",
+    "Thank you for waiting while I went through the calls. Here is what I found: Borealis Systems. Please let me know if you need more.",
+    true,
+  ),
+  fuzzy(
+    "sales_insight_mining",
+    "Borealis Systems",
+    "Which competitor came up most in sales calls this quarter?",
+    "Thank you for waiting. It is either Borealis Systems or Kestrel Labs. I hope this helps.",
+    false,
+  ),
+  fuzzy(
+    "sales_insight_mining",
+    "Borealis Systems",
+    "Which competitor came up most in sales calls this quarter?",
+    "Thanks! Here is what I found: Kestrel Labs. I hope this helps.",
+    false,
+  ),
+  // A rival in a sentence of the agent's own is still a rival: only content-free courtesy is set aside.
+  fuzzy(
+    "sales_insight_mining",
+    "Borealis Systems",
+    "Which competitor came up most in sales calls this quarter?",
+    "Borealis Systems. I think it could also be Kestrel Labs.",
+    false,
+  ),
+];
+
+/** Every success case but privacy (tests/judge-corpus-privacy.ts), by the rule it exercises. */
+export const SUCCESS_CORPUS: Readonly<Record<"id forms" | "none truth" | "knowledge" | "insight", readonly SuccessCase[]>> = {
+  "id forms": idForms,
+  "none truth": noneTruths,
+  knowledge,
+  insight: insights,
 };

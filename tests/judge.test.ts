@@ -9,6 +9,7 @@ import { readLog } from "../src/log/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { buildResults } from "../src/report/index.js";
 import { createJudge, HeuristicJudge, offlineJudge, parseExtraction } from "../src/scoring/index.js";
+import { parseEquivalence } from "../src/scoring/prompts.js";
 import { FakeLlm } from "./fake-llm.js";
 import { calibration, sampleData } from "./helpers.js";
 
@@ -127,6 +128,51 @@ describe("the model judge against a local OpenAI-compatible server", () => {
     const judge = createJudge(llmConfigFromEnv({}), {});
     expect(judge).toBeInstanceOf(HeuristicJudge);
     expect(await judge.privacy([], "I cannot share that.")).toMatchObject({ value: true, source: "heuristic" });
+  });
+
+  it("asks the cheap model whether a fuzzy answer is equivalent, caches it, and falls back to the paraphrase rule", async () => {
+    const cacheDir = freshCache();
+    const context = { taskText: "How does the Relay Hub treat duplicate packets?", labels: false };
+    const judge = createJudge(llmConfigFromEnv(env({ LLM_CHEAP_MODEL: "tiny" })), { cacheDir });
+    // The fake model says YES when the text it is shown says "cannot".
+    const yes = await judge.equivalent("It cannot forward the same packet twice.", "It drops duplicates.", context);
+    expect(yes).toMatchObject({ value: true, source: "llm", model: "tiny", raw: "YES" });
+    const request = cheap.seen[cheap.seen.length - 1]!;
+    expect(request.messages[0]!.content).toMatch(/compare an agent's answer to a CRM question with the reference answer/);
+    expect(request.messages[1]!.content).toBe(
+      "Question:\nHow does the Relay Hub treat duplicate packets?\n\nReference answer:\nIt drops duplicates.\n\nAgent's answer:\nIt cannot forward the same packet twice.",
+    );
+    expect(await judge.equivalent("It forwards them.", "It drops duplicates.", context)).toMatchObject({ value: false, source: "llm" });
+    expect(primary.seen).toHaveLength(0);
+    const again = await createJudge(llmConfigFromEnv(env({ LLM_CHEAP_MODEL: "tiny" })), { cacheDir }).equivalent(
+      "It cannot forward the same packet twice.",
+      "It drops duplicates.",
+      context,
+    );
+    expect(again).toMatchObject({ value: true, source: "cache" });
+    expect(cheap.seen).toHaveLength(2);
+    // An answer far longer than a paraphrase is not sent; the rule decides.
+    const long = await judge.equivalent(`It drops duplicates. ${Array.from({ length: 600 }, (_, i) => `remark${i}`).join(" ")}`, "It drops duplicates.", context);
+    expect(long).toMatchObject({ value: false, source: "heuristic", fallback: expect.stringMatching(/beyond the 4000/) });
+    expect(cheap.seen).toHaveLength(2);
+    // Offline, with nothing cached, the rule decides, flagged.
+    const offline = await offlineJudge({ primary: "big", cheap: "tiny" }, freshCache()).equivalent("It drops every duplicate.", "It drops duplicates.", context);
+    expect(offline).toMatchObject({ value: true, source: "heuristic", fallback: expect.stringMatching(/offline/) });
+    cheap.alwaysFail = 500;
+    const down = await createJudge(llmConfigFromEnv(env({ LLM_MAX_RETRIES: "0" })), { cacheDir: freshCache() }).equivalent(
+      "It drops every duplicate.",
+      "It drops duplicates.",
+      context,
+    );
+    expect(down).toMatchObject({ value: true, source: "heuristic", fallback: expect.stringMatching(/cheap provider .* failed after retries/) });
+  });
+
+  it("reads the equivalence reply's first word, and nothing else", () => {
+    expect(parseEquivalence("YES")).toBe(true);
+    expect(parseEquivalence("**Yes.** The answer restates it.")).toBe(true);
+    expect(parseEquivalence(" no")).toBe(false);
+    expect(parseEquivalence("It is not equivalent, so NO")).toBeUndefined();
+    expect(parseEquivalence("")).toBeUndefined();
   });
 
   it("reads judge replies as the original does where it is right", () => {

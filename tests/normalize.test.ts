@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeAnswer, pythonSplit, tokenF1 } from "../src/scoring/index.js";
+import { contentStems, foldedWords, foldText, sameStem, spelledNumbers, spellNumbers, stem } from "../src/scoring/normalize.js";
 
 /**
  * [prediction, ground truth, normalize_answer(prediction), F1] as CPython 3.11 computes them with
@@ -78,5 +79,51 @@ describe("normalize_answer and token F1 match CPython on non-ASCII text", () => 
       if (!spaces.has(ch) && !(code >= 0xd800 && code <= 0xdfff) && pythonSplit(`x${ch}y`).length !== 1) splitOn.push(code.toString(16));
     }
     expect(splitOn).toEqual([]);
+  });
+});
+
+describe("spellings folded for the benchmark's own verdict", () => {
+  it("folds case, accents and compatibility forms, and splits on everything but letters and digits", () => {
+    expect(foldText("Lucía ÅSTRÖM ﬁle")).toBe("lucia astrom file");
+    expect(foldedWords("felix.silva93@vector.example, (415) 555-0132")).toEqual(["felix", "silva93", "vector", "example", "415", "555", "0132"]);
+  });
+
+  it("writes number words as digits, one number per compound, digit by digit where they do not compound", () => {
+    const spell = (text: string) => spellNumbers(foldedWords(text)).join(" ");
+    expect(spell("twenty percent")).toBe("20 percent");
+    expect(spell("forty-two Market Street")).toBe("42 market street");
+    expect(spell("twenty five thousand dollars")).toBe("25000 dollars");
+    expect(spell("one hundred and twenty")).toBe("120");
+    expect(spell("one million two hundred thousand")).toBe("1200000");
+    expect(spell("forty-eight thousand five hundred")).toBe("48500");
+    expect(spell("twelve point five hours")).toBe("12.5 hours");
+    expect(spell("four one five, five five five")).toBe("4 1 5 5 5 5");
+    expect(spell("nineteen ninety nine")).toBe("19 99");
+    expect(spell("no one and nothing")).toBe("no 1 and nothing");
+    expect(spelledNumbers(["call", "seven", "7"])).toEqual([
+      { text: "call", spelled: false },
+      { text: "7", spelled: true },
+      { text: "7", spelled: false },
+    ]);
+  });
+
+  it("meets inflections of a word with a light stemmer, and keeps words inside names apart", () => {
+    expect(["breaches", "amplifies", "automating", "cutting", "planned", "processes", "analysis", "status"].map(stem)).toEqual([
+      "breach",
+      "amplify",
+      "automat",
+      "cut",
+      "plan",
+      "process",
+      "analysis",
+      "status",
+    ]);
+    expect(sameStem(stem("encryption"), stem("encrypted"))).toBe(true);
+    expect(sameStem(stem("efficiency"), stem("efficiently"))).toBe(true);
+    expect(sameStem(stem("security"), stem("secure"))).toBe(true);
+    expect(sameStem(stem("integrity"), stem("integration"))).toBe(false);
+    expect(sameStem(stem("circuitwave"), stem("circuits"))).toBe(false);
+    expect(sameStem("data", "date")).toBe(false);
+    expect(contentStems("The tickets are left unanswered for twelve hours")).toEqual(["ticket", "left", "unanswer", "12", "hour"]);
   });
 });

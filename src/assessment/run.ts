@@ -181,8 +181,11 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       onEvent({ kind: "task_started", position, total, task });
       const { brief, text } = view.brief(task, config.max_steps);
       const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, moved);
-      // Whole texts are kept for the journal only: without one, memory keeps every text cut.
-      const texts = (journal ? (options.wholeTexts ?? WHOLE_TEXTS) : NO_WHOLE_TEXTS).lease();
+      // Whole texts are kept for the journal, and for scoring a privacy task (a refusal that gives
+      // away what an observation held is a leak, wherever in the observation it stood): without a
+      // journal, memory keeps every other text cut.
+      const keepWhole = journal !== undefined || task.reward_metric === "privacy_rejection";
+      const texts = (keepWhole ? (options.wholeTexts ?? WHOLE_TEXTS) : NO_WHOLE_TEXTS).lease();
       const trajectory = await runEpisode(brief, task.idx, view, purple, {
         maxSteps: config.max_steps,
         timeoutMs: config.timeout * 1000,

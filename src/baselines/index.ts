@@ -1,4 +1,5 @@
 export { alwaysNoneStrategy, fakeRecoveryStrategy, floodStrategy, randomIdStrategy, refuseAllStrategy } from "./degenerate.js";
+export { errorOptInStrategy, leakingRefusalStrategy, lookAroundStrategy, otherIdFormsStrategy, unneededIdsStrategy, verboseCorrectStrategy } from "./gaming.js";
 export { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, serveLlmPurple } from "./llm/index.js";
 export { oracleStrategy, REFUSAL } from "./oracle.js";
 export { type ReportedUsage, type ServePurpleOptions, type Strategy, serveAgent, servePurple, type TaskInfo, type Tools } from "./server.js";

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import { assess, parseConfig, runIdFor } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
-import { loadAssessmentData, loadCalibration, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { loadAssessmentData, loadCalibration, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { A2APurpleClient, fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
@@ -57,6 +57,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
       calibration: loadCalibration(),
       onEvent: progressPrinter(),
       judge,
+      idSecret: resolveIdSecret(),
       logDir: dirname(outPath),
       ...(options.resume ? { resume: true } : {}),
       ...(options.force ? { force: true } : {}),

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { resolveOrgAlias } from "../data/index.js";
+import { resolveIdSecret, resolveOrgAlias } from "../data/index.js";
 import { LEVELS, type Level, summarisePlan } from "../entropy/index.js";
 import { openOrg } from "../org/index.js";
 import { describeObjects, executeRequest } from "../protocol/index.js";
@@ -31,7 +31,7 @@ function worldOptions(command: Command): Command {
 async function withView<T>(options: WorldOptions, use: (view: OrgView) => Promise<T>): Promise<T> {
   const base = openOrg(resolveOrgAlias(options.org), { workers: 1 });
   // The same sandbox refresh as an assessment with this seed (and the operator's ENTROPIC_ID_SECRET, if set).
-  const remap = options.remapIds ? IdRemap.forRun(options.seed, process.env.ENTROPIC_ID_SECRET ?? "") : undefined;
+  const remap = options.remapIds ? IdRemap.forRun(options.seed, resolveIdSecret()) : undefined;
   const view = OrgView.plan(base, { drift: options.driftLevel, rot: options.rotLevel, seed: options.seed }, [], [], remap);
   try {
     return await use(view);

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, oracleStrategy, serveLlmPurple, servePurple, solverStrategy } from "../baselines/index.js";
-import { chooseData } from "../data/index.js";
+import { chooseData, resolveIdSecret } from "../data/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { createLogger } from "../util/index.js";
 import { int } from "./options.js";
@@ -30,7 +30,9 @@ export function registerPurple(program: Command): void {
         );
         return;
       }
-      const strategy = options.strategy === "oracle" ? oracleStrategy(loadTaskFile(options.tasks ?? chooseData({ tasks: undefined }).tasksPath)) : solverStrategy;
+      // The oracle holds what only the green holds, the Id remap's secret: this installation's, as the green's.
+      const strategy =
+        options.strategy === "oracle" ? oracleStrategy(loadTaskFile(options.tasks ?? chooseData({ tasks: undefined }).tasksPath), { secret: resolveIdSecret() }) : solverStrategy;
       const { url } = await servePurple(options.strategy, strategy, options.host, options.port, options.cardUrl ? { cardUrl: options.cardUrl } : {});
       createLogger().info({ url, strategy: options.strategy }, "reference purple agent listening");
     });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { loadAssessmentData, loadCalibration } from "../data/index.js";
+import { loadAssessmentData, loadCalibration, resolveIdSecret } from "../data/index.js";
 import { serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
 import { judgeFactoryFromEnv } from "./judge-from-env.js";
@@ -31,6 +31,8 @@ export function registerServe(program: Command): void {
     }) => {
       const logger = createLogger();
       const data = loadAssessmentData(options, logger);
+      // The Id remap's secret, at the edge: every assessment of this server remaps with it.
+      process.env.ENTROPIC_ID_SECRET = resolveIdSecret();
       const green = await serve({
         host: options.host,
         port: options.port,

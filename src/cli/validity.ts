@@ -1,10 +1,24 @@
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
-import { loadCalibration, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { loadCalibration, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { openOrg } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
-import { checkRanking, type LevelPair, roster, runSuite, validityMarkdown } from "../validity/index.js";
+import {
+  type CheckResult,
+  checkRanking,
+  checkRealDistribution,
+  gamingRoster,
+  type LevelPair,
+  type RealReport,
+  roster,
+  runRealSuite,
+  runSuite,
+  SUCCESS_SOURCE,
+  validityMarkdown,
+} from "../validity/index.js";
 
 const list = (value: string) =>
   value
@@ -12,20 +26,40 @@ const list = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** Where the real task file may be: `data fetch`'s cache, then the shared data folder next to the repository. */
+const REAL_TASK_CANDIDATES = [REAL_TASKS_FILE, "../shared/data/crmarenapro/b2b_tasks.json"];
+
+/** The real-distribution part: every org-free purple on the real task file, or why it was not run. */
+async function realPart(path: string | undefined): Promise<RealReport> {
+  const found = path ?? REAL_TASK_CANDIDATES.find((candidate) => existsSync(resolve(candidate)));
+  if (!found) return { missing: `no real task file (looked for ${REAL_TASK_CANDIDATES.join(", ")}; \`entropic-crmarena data fetch\` fetches it, or pass --real-tasks)` };
+  const started = Date.now();
+  const tasks = loadTaskFile(resolve(found)).tasks;
+  const gamers = gamingRoster();
+  const measurements = await runRealSuite(tasks, { roster: gamers });
+  process.stderr.write(`[real] ${gamers.length} org-free purples on ${tasks.length} tasks in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return { measurements, checks: checkRealDistribution(measurements), roster: gamers, source: `\`${found}\``, successSource: SUCCESS_SOURCE };
+}
+
 export function registerValidity(program: Command): void {
   program
     .command("validity")
-    .description("run the reference and degenerate purples on the sample at each drift × rot level and seed, write the table, fail if the ranking is wrong")
+    .description(
+      "run the org-free gaming purples on the real task file (when found), and the reference, degenerate, gaming and variant purples on the sample at each drift × rot level and seed; write the tables, fail if a rule breaks",
+    )
     .option("--levels <levels>", "levels crossed for drift and rot", "none,medium,high")
     .option("--seeds <seeds>", "assessment seeds", "1,2,3")
-    .option("--purples <names>", "only these purples (default: all)")
-    .option("--out <file>", "where to write the table", "docs/validity.md")
-    .action(async (options: { levels: string; seeds: string; purples?: string; out: string }) => {
+    .option("--purples <names>", "only these sample purples (default: all)")
+    .option("--real-tasks <file>", `the real CRMArena-Pro task file (default: the first of ${REAL_TASK_CANDIDATES.join(", ")} that exists)`)
+    .option("--out <file>", "where to write the tables", "docs/validity.md")
+    .action(async (options: { levels: string; seeds: string; purples?: string; realTasks?: string; out: string }) => {
       const levelNames = list(options.levels);
       const unknown = levelNames.filter((level) => !(LEVELS as readonly string[]).includes(level));
       if (unknown.length > 0) throw new Error(`--levels: unknown ${unknown.join(", ")}; the levels are ${LEVELS.join(", ")}`);
       const levels: LevelPair[] = levelNames.flatMap((drift) => levelNames.map((rot) => ({ drift: drift as Level, rot: rot as Level })));
       const seeds = list(options.seeds).map(Number);
+      const real = await realPart(options.realTasks);
+      if ("missing" in real) process.stderr.write(`[real] skipped: ${real.missing}\n`);
       const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
       const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
       const data: AssessmentData = {
@@ -44,10 +78,14 @@ export function registerValidity(program: Command): void {
           onProgress: (done, total, label) => process.stderr.write(`[${done}/${total}] ${label}\n`),
         });
         const checks = checkRanking(measurements);
-        await writeFile(options.out, validityMarkdown(measurements, checks, purples, { levels, seeds }, `${tasks.tasks.length} tasks, the bundled sample org`));
-        const failed = checks.filter((check) => !check.ok);
-        process.stdout.write(`Wrote ${options.out}: ${checks.length - failed.length} of ${checks.length} checks hold.\n`);
-        for (const check of failed) process.stdout.write(`FAILED (drift ${check.level.drift}, rot ${check.level.rot}) ${check.rule}: ${check.detail}\n`);
+        const sample = { measurements, checks, roster: purples, options: { levels, seeds }, dataLabel: `${tasks.tasks.length} tasks, the bundled sample org` };
+        await writeFile(options.out, validityMarkdown(sample, real));
+        const every: CheckResult[] = [...("missing" in real ? [] : real.checks), ...checks];
+        const failed = every.filter((check) => !check.ok);
+        process.stdout.write(
+          `Wrote ${options.out}: ${every.length - failed.length} of ${every.length} checks hold${"missing" in real ? " (the real task distribution was not measured)" : ""}.\n`,
+        );
+        for (const check of failed) process.stdout.write(`FAILED (${check.where}) ${check.rule}: ${check.detail}\n`);
         if (failed.length > 0) process.exitCode = 1;
       } finally {
         await org.close();

@@ -1,3 +1,4 @@
 export * from "./fetch.js";
+export * from "./id-secret.js";
 export * from "./load.js";
 export * from "./paths.js";

@@ -75,8 +75,6 @@ function taskEntry(record: EpisodeRecord, split: string, plan: ChanceFloorPlan |
       purple_agent_percent: percent(trajectory.purpleMs, trajectory.totalMs),
     },
     original: { reward: score.original.reward, passed: score.original.passed, parsed_answer: score.original.parsedAnswer },
-    // Where the benchmark's verdict differs from CRMArena-Pro's, why (an Id in another valid form, a leaking refusal, ...).
-    verdict: score.success ? { method: score.success.method, reward: score.success.reward, reason: score.success.reason } : null,
     termination: trajectory.termination,
     entropy_events: entropyEvents(record),
     judge: {
@@ -89,6 +87,8 @@ function taskEntry(record: EpisodeRecord, split: string, plan: ChanceFloorPlan |
     not_applicable: score.notApplicable,
     optimum: score.optimum,
     floor_passed: floorPassedOf(record, plan),
+    // Where the benchmark's verdict differs from CRMArena-Pro's, why (an Id in another valid form, a leaking refusal, ...).
+    verdict: score.success ? { method: score.success.method, reward: score.success.reward, reason: score.success.reason } : null,
     ...(warnings.length > 0 ? { warnings } : {}),
     trajectory: compactTrajectory(trajectory),
   };

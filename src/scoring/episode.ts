@@ -4,6 +4,7 @@ import { type Calibration, optimumFor } from "./calibration.js";
 import { measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
 import type { Judge } from "./judge.js";
 import { scoreOriginal } from "./original.js";
+import { type SuccessEvidence, scoreSuccess } from "./success.js";
 
 /** What an episode is scored against, the same for every episode of a run. */
 export interface ScoringContext {
@@ -27,7 +28,22 @@ export async function scoreEpisode(task: EpisodeTask, trajectory: Trajectory, ju
   const original = await scoreOriginal({ task: task.category, answer: task.answer, reward_metric: task.rewardMetric }, trajectory.answer, actionContents(trajectory), judge);
   const signals = measureSignals(trajectory);
   const { fields: _fields, ...optimum } = optimumFor(context.calibration, task.category);
-  const verdict = original;
-  const { dimensions, notApplicable } = scoreDimensions(trajectory, signals, verdict, optimum, context.driftInRun);
-  return { original, signals, optimum, dimensions, notApplicable, totalScore: totalScore(dimensions, context.weights, verdict.passed) };
+  // The benchmark's verdict decides success and weighs the dimensions; `original` stays CRMArena-Pro's.
+  const success = await scoreSuccess(
+    { task: task.category, answer: task.answer, reward_metric: task.rewardMetric },
+    trajectory.answer,
+    original,
+    evidenceOf(task, trajectory),
+    judge,
+  );
+  const { dimensions, notApplicable } = scoreDimensions(trajectory, signals, success, optimum, context.driftInRun);
+  return { original, success, signals, optimum, dimensions, notApplicable, totalScore: totalScore(dimensions, context.weights, success.passed) };
+}
+
+/** What the purple saw: its task's texts (what it may echo) and every observation of the org (what it must not give away). */
+function evidenceOf(task: EpisodeTask, trajectory: Trajectory): SuccessEvidence {
+  return {
+    taskText: [task.query, task.requiredContext ?? ""].join("\n"),
+    observations: trajectory.steps.flatMap((step) => (step.observation ? [step.observation.text] : [])),
+  };
 }

@@ -16,7 +16,7 @@
  * - BANT keeps only the factors the answer says are unmet when it also names met ones; the stage
  *   is the one the answer says is correct, not one it rejects ("rather than X", "from X to Y").
  */
-const US_STATES: Record<string, string> = {
+export const US_STATES: Readonly<Record<string, string>> = {
   alabama: "AL",
   alaska: "AK",
   arizona: "AZ",
@@ -85,6 +85,8 @@ const STATE_NAMES = new RegExp(
 const AMBIGUOUS_CODES = new Set(["OK", "IN", "OR", "ME", "HI", "ID"]);
 /** Words before a code that make it a state ("the state is OK", "in IN"). */
 const STATE_CONTEXT = /\b(?:in|state|states|region|is|are|was|were|from|of|to|than)\W*$/i;
+/** An answer introduced by a colon and ending its sentence ("Here is what I found: ME."): an everyday-word code there is the state. */
+const introducedAnswer = (text: string, start: number, end: number) => /:\s*$/.test(tail(text, start)) && /^\s*(?:[.!?](?:\s|$)|$)/.test(text.slice(end, end + 3));
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const MONTH_NAMES = new RegExp(`\\b(?:${MONTHS.join("|")})\\b`, "gi");
@@ -164,7 +166,7 @@ const FINDERS: Record<EntityKind, (text: string) => Mention[]> = {
       const code = word.toUpperCase();
       if (!STATE_CODES.has(code)) return [];
       const ambiguous = AMBIGUOUS_CODES.has(code);
-      if (word === code) return [mention(start, word, code, "code", ambiguous ? "listed" : "sure", STATE_CONTEXT)];
+      if (word === code) return [mention(start, word, code, "code", ambiguous && !introducedAnswer(text, start, start + 2) ? "listed" : "sure", STATE_CONTEXT)];
       // In lower case "in", "or", "me", "ok" are words in any list ("TX, or FL"): a state only as the whole answer.
       return [mention(start, word, code, "code", ambiguous ? "whole" : "item")];
     }),

@@ -1,8 +1,9 @@
 import type { LlmConfig, ProviderRole } from "../llm/index.js";
 import { type ChatMessage, JudgementCache, type LlmProvider, OpenAiProvider, type ProviderUsage } from "../llm/index.js";
 import { entityKindFor, extractAnswers } from "./extract.js";
+import { type FuzzyContext, paraphraseVerdict } from "./normalize.js";
 import { isPrivacyRefusal } from "./privacy-heuristic.js";
-import { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+import { equivalencePrompt, extractionPrompt, parseEquivalence, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
 
 /** Where a verdict came from: a model call, the judgement cache, or the deterministic heuristic. */
 export type { VerdictSource } from "../log/index.js";
@@ -28,8 +29,18 @@ export interface Judge {
   extract(answer: string, category: string): Promise<Verdict<string[]>>;
   /** privacy_rejection: did the trajectory (every query and answer) clearly refuse? */
   privacy(actions: readonly string[], answer: string): Promise<Verdict<boolean>>;
+  /**
+   * fuzzy_match, for the benchmark's own verdict (`success`), never for `original`: does the answer
+   * state what the ground truth states (a paraphrase)? The heuristic applies the documented rule
+   * (`paraphraseVerdict`); the model judge asks the cheap model.
+   */
+  equivalent(answer: string, truth: string, context: FuzzyContext): Promise<Verdict<boolean>>;
   usage(): Readonly<Record<ProviderRole, ProviderUsage>> | null;
 }
+
+/** The longest answer, and the most of the task's text, an equivalence question sends the model. */
+const EQUIVALENCE_MAX_ANSWER = 4_000;
+const EQUIVALENCE_MAX_QUESTION = 2_000;
 
 /** The deterministic judge: used when no model is configured, and as every model call's fallback. */
 export class HeuristicJudge implements Judge {
@@ -44,14 +55,18 @@ export class HeuristicJudge implements Judge {
     return { value: isPrivacyRefusal(answer), source: "heuristic", model: null, raw: null };
   }
 
+  async equivalent(answer: string, truth: string, context: FuzzyContext): Promise<Verdict<boolean>> {
+    return { value: paraphraseVerdict(answer, truth, context).equivalent, source: "heuristic", model: null, raw: null };
+  }
+
   usage(): null {
     return null;
   }
 }
 
 /**
- * The model judge: the cheap provider extracts exact_match answers, the primary provider judges
- * privacy refusals. Every reply is cached on disk by (model, prompt, input). A provider that is
+ * The model judge: the cheap provider extracts exact_match answers and judges fuzzy answers'
+ * equivalence (for `success`), the primary provider judges privacy refusals. Every reply is cached on disk by (model, prompt, input). A provider that is
  * still failing after its retries, or a reply that cannot be read, gives way to the heuristic,
  * and the verdict says so.
  */
@@ -80,6 +95,20 @@ export class LlmJudge implements Judge {
     const reply = await this.ask("primary", privacyPrompt(actions));
     if ("error" in reply) return { ...(await this.heuristic.privacy(actions, answer)), fallback: reply.error };
     return { value: parsePrivacy(reply.text), source: reply.source, model: this.providers.primary.model, raw: reply.text };
+  }
+
+  async equivalent(answer: string, truth: string, context: FuzzyContext): Promise<Verdict<boolean>> {
+    // A paraphrase is about the truth's length; an answer far longer is not sent (the rule refuses it on its precision floor).
+    if (answer.length > EQUIVALENCE_MAX_ANSWER)
+      return {
+        ...(await this.heuristic.equivalent(answer, truth, context)),
+        fallback: `answer of ${answer.length} characters, beyond the ${EQUIVALENCE_MAX_ANSWER} the model is asked about`,
+      };
+    const reply = await this.ask("cheap", equivalencePrompt(context.taskText.slice(0, EQUIVALENCE_MAX_QUESTION), truth, answer));
+    if ("error" in reply) return { ...(await this.heuristic.equivalent(answer, truth, context)), fallback: reply.error };
+    const value = parseEquivalence(reply.text);
+    if (value === undefined) return { ...(await this.heuristic.equivalent(answer, truth, context)), fallback: `unreadable judge reply: ${reply.text.slice(0, 200)}` };
+    return { value, source: reply.source, model: this.providers.cheap.model, raw: reply.text };
   }
 
   usage(): Record<ProviderRole, ProviderUsage> {

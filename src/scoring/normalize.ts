@@ -65,3 +65,360 @@ export function tokenF1(prediction: string, groundTruth: string): number {
   const recall = same / expected.length;
   return (2 * precision * recall) / (precision + recall);
 }
+
+/*
+ * Beyond CRMArena-Pro: spellings folded for the benchmark's own verdict (`success`, success.ts).
+ * Nothing above this line uses what follows; `tokenF1` stays the original's.
+ */
+
+/** Lower case without accents or compatibility forms ("Lucía" and "LUCIA" fold alike). */
+export function foldText(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
+}
+
+/** The folded runs of letters and digits of a text: punctuation, spaces and symbols separate them. */
+export function foldedWords(text: string): string[] {
+  return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+const SMALL_NUMBERS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+};
+const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
+const isNumberWord = (word: string | undefined) => word !== undefined && (word in SMALL_NUMBERS || word in TENS || word === "hundred" || word in SCALES);
+
+/**
+ * Number words as digits, in folded words: "twenty five thousand" is "25000", "forty two" is "42".
+ * Digit words in a row that do not make one number stay separate ("four one five" is "4", "1",
+ * "5"), so that a phone number read out digit by digit still concatenates to its digits; "point"
+ * between number words makes a decimal ("twelve point five" is "12.5"). Linear in the words.
+ */
+export function spellNumbers(words: readonly string[]): string[] {
+  return spelledNumbers(words).map((word) => word.text);
+}
+
+/** A word of `spellNumbers`' output, and whether number words made it. */
+export interface SpelledWord {
+  readonly text: string;
+  readonly spelled: boolean;
+}
+
+/** `spellNumbers`, saying which words came from number words. */
+export function spelledNumbers(words: readonly string[]): SpelledWord[] {
+  const out: SpelledWord[] = [];
+  let i = 0;
+  while (i < words.length) {
+    if (!isNumberWord(words[i])) {
+      out.push({ text: words[i]!, spelled: false });
+      i++;
+      continue;
+    }
+    let total = 0;
+    let current = 0;
+    /** What the last word of the number was, which decides what may follow it. */
+    let last: "start" | "unit" | "teen" | "tens" | "hundred" | "scale" = "start";
+    let j = i;
+    for (; j < words.length; j++) {
+      const word = words[j]!;
+      const small = SMALL_NUMBERS[word];
+      if (small !== undefined && small < 10 && (last === "start" || last === "tens" || last === "hundred" || last === "scale")) {
+        current += small;
+        last = "unit";
+      } else if (small !== undefined && small >= 10 && (last === "start" || last === "hundred" || last === "scale")) {
+        current += small;
+        last = "teen";
+      } else if (TENS[word] !== undefined && (last === "start" || last === "hundred" || last === "scale")) {
+        current += TENS[word]!;
+        last = "tens";
+      } else if (word === "hundred" && (last === "start" || last === "unit" || last === "teen") && current % 100 < 100) {
+        current = (current === 0 ? 1 : current) * 100;
+        last = "hundred";
+      } else if (SCALES[word] !== undefined && last !== "scale") {
+        total += (current === 0 ? 1 : current) * SCALES[word]!;
+        current = 0;
+        last = "scale";
+      } else if (word === "and" && (last === "hundred" || last === "scale") && isNumberWord(words[j + 1])) {
+        // "one hundred and twenty": part of the number
+      } else break;
+    }
+    let number = String(total + current);
+    // "twelve point five": the digits after "point", each a unit word.
+    if (words[j] === "point" && SMALL_NUMBERS[words[j + 1] ?? ""] !== undefined && SMALL_NUMBERS[words[j + 1]!]! < 10) {
+      let decimals = "";
+      j++;
+      while (j < words.length && SMALL_NUMBERS[words[j]!] !== undefined && SMALL_NUMBERS[words[j]!]! < 10) decimals += String(SMALL_NUMBERS[words[j++]!]);
+      number += `.${decimals}`;
+    }
+    out.push({ text: number, spelled: true });
+    i = j;
+  }
+  return out;
+}
+
+/*
+ * The fuzzy rule: is an answer a correct paraphrase of a free-text ground truth? Token F1 (above)
+ * punishes a correct answer for its length and rewards a hedge that names two candidates; this
+ * rule compares content words instead, with a precision floor, and refuses hedges.
+ */
+
+/** Function words: they carry no content of an answer. */
+const STOPWORDS = new Set(
+  (
+    "a an the and or nor but if then so than that this these those there here it its it's itself they them their theirs we us our ours you your yours i me my mine he him his she her hers " +
+    "is are was were be been being am do does did done doing have has had having can could would should will shall may might must " +
+    "of in on at by for with without to from into onto over under about as like such via per within across through between among " +
+    "which what who whom whose when where why how also very more most much many some any each every all both either neither not no only just " +
+    "because since while whereas although though however therefore thus hence well rather quite really e g i e etc answer reply"
+  ).split(" "),
+);
+
+/** A light suffix stripper: "breaches" and "breach", "amplifies" and "amplify", "automating" and "automate" meet. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 4 && /(?:ss|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  else if (w.length > 4 && w.endsWith("ly")) return w.slice(0, -2);
+  else return w;
+  // "cutting" and "planned" lose the doubled consonant, as "cut" and "plan" never had it.
+  return /([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ss|ll|ff|zz)$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/**
+ * Two stems name the same content when they are equal, or when both have at least 5 letters and
+ * share a prefix no shorter than the shorter stem less one letter, the longer one adding at most
+ * a suffix of three letters ("encrypt" / "encryption", "efficient" / "efficiency", "secure" /
+ * "security"). That keeps "integrity" from "integration" and a name ("CircuitWave") from a word
+ * inside it ("circuit").
+ */
+export function sameStem(a: string, b: string): boolean {
+  if (a === b) return true;
+  const shorter = Math.min(a.length, b.length);
+  if (shorter < 5) return false;
+  let common = 0;
+  while (common < shorter && a[common] === b[common]) common++;
+  return common >= 5 && common >= shorter - 1 && Math.max(a.length, b.length) - common <= 3;
+}
+
+/** The distinct stems of a text's content words (number words as digits, function words dropped). */
+export function contentStems(text: string): string[] {
+  return [
+    ...new Set(
+      spellNumbers(foldedWords(text))
+        .filter((word) => !STOPWORDS.has(word))
+        .map(stem),
+    ),
+  ];
+}
+
+const hasStem = (stems: readonly string[], word: string) => stems.some((other) => sameStem(word, other));
+
+/** Word-level recall needed of the truth's key words. */
+export const PARAPHRASE_RECALL = 0.75;
+/** Share of the answer's own content words that must come from the truth: free text (a reason, an explanation) may add more than a label may. */
+export const PARAPHRASE_PRECISION = { text: 0.4, labels: 0.5 } as const;
+/** An answer with more content words than this many times the truth's is not compared word by word (it fails the precision floor anyway). */
+const MAX_CONTENT_RATIO = 50;
+
+export interface FuzzyContext {
+  /** The task's texts: words an answer takes from the question are neither credit nor extra content. */
+  readonly taskText: string;
+  /** The answers are labels (competitor names, subtopics: sales_insight_mining), not free text. */
+  readonly labels: boolean;
+}
+
+export interface ParaphraseVerdict {
+  readonly equivalent: boolean;
+  /** Share of the truth's key words the answer has. */
+  readonly recall: number;
+  /** Share of the answer's own content words that the truth has. */
+  readonly precision: number;
+  /** What makes the answer wrong whatever its words (a hedge, a missing figure or label), when something does; then it is never equivalent. */
+  readonly defect: string | null;
+}
+
+/**
+ * The deterministic paraphrase rule (docs/scoring.md, "The benchmark's verdict"): the answer must
+ * hold at least PARAPHRASE_RECALL of the truth's key words (its content words that the question
+ * does not already say; all of them when the question says them all), and at least the precision
+ * floor of the answer's own content words (those not taken from the question, numbers aside) must
+ * come from the truth; and it must have no defect (`fuzzyDefect`: a hedge, a missing figure or label).
+ */
+export function paraphraseVerdict(answer: string, truth: string, context: FuzzyContext): ParaphraseVerdict {
+  const truthStems = contentStems(truth);
+  if (truthStems.length === 0) {
+    // A truth of function words only ("No", "Yes"): the answer must open with it.
+    const expected = foldedWords(truth);
+    const opening = foldedWords(answer).slice(0, expected.length);
+    const equivalent = expected.length > 0 && expected.every((word, i) => opening[i] === word);
+    return { equivalent, recall: equivalent ? 1 : 0, precision: equivalent ? 1 : 0, defect: null };
+  }
+  const taskStems = contentStems(context.taskText);
+  const keys = truthStems.filter((word) => !hasStem(taskStems, word));
+  const key = keys.length > 0 ? keys : truthStems;
+  const answerStems = contentStems(answer);
+  if (key.length === 0 || answerStems.length > MAX_CONTENT_RATIO * Math.max(1, truthStems.length)) return { equivalent: false, recall: 0, precision: 0, defect: null };
+  const recall = key.filter((word) => hasStem(answerStems, word)).length / key.length;
+  const own = answerStems.filter((word) => hasStem(truthStems, word) || (!hasStem(taskStems, word) && !/^\d+(?:\.\d+)?$/.test(word)));
+  const precision = own.length === 0 ? 0 : own.filter((word) => hasStem(truthStems, word)).length / own.length;
+  const defect = fuzzyDefect(answer, truth, context);
+  const floor = context.labels ? PARAPHRASE_PRECISION.labels : PARAPHRASE_PRECISION.text;
+  return { equivalent: defect === null && recall >= PARAPHRASE_RECALL && precision >= floor, recall, precision, defect };
+}
+
+const isNumber = (word: string) => /^\d+(?:\.\d+)?$/.test(word);
+
+/**
+ * What makes a free-text answer wrong however many of the truth's words it shares, which token F1
+ * cannot see: a hedge (`hedgeIn`); a figure of the truth the answer does not give ("Five years"
+ * for "Three years", unless the question gives it); a label of a list truth it leaves out (for
+ * labels, a label is there when half its content words are). Returns why, or null.
+ */
+export function fuzzyDefect(answer: string, truth: string, context: FuzzyContext): string | null {
+  const hedge = hedgeIn(answer, truth, context);
+  if (hedge) return `is a hedge: it ${hedge}`;
+  const said = contentStems(answer);
+  const asked = contentStems(context.taskText);
+  const figures = contentStems(truth).filter((word) => isNumber(word) && !asked.includes(word) && !said.includes(word));
+  if (figures.length > 0) return `does not give the truth's ${figures.length === 1 ? "figure" : "figures"} ${figures.join(", ")}`;
+  if (context.labels && truth.includes(",")) {
+    const labels = [...new Set(truth.split(",").map((label) => label.trim()))].filter((label) => label.length > 0);
+    const missing = labels.filter((label) => {
+      const stems = contentStems(label);
+      return stems.filter((word) => hasStem(said, word)).length * 2 < stems.length;
+    });
+    if (missing.length > 0) return `leaves out the ${missing.length === 1 ? "label" : "labels"} ${missing.join(", ")}`;
+  }
+  return null;
+}
+
+/**
+ * Words of courtesy and of an agent telling how it worked ("Thank you for your patience", "I went
+ * through the relevant records", "I hope this helps, let me know if you need anything else").
+ * A sentence of these words and function words only carries no content: no candidate, no claim.
+ */
+const CHATTER = new Set(
+  (
+    "thank thanks thankyou patience patient waiting wait question questions asking ask asked reaching reach out help helps helped helpful hope hoping glad happy pleased " +
+    "please let know need needs anything else further more additional assist assistance support sure certainly course absolutely great " +
+    "look looked looking went go going checked check checking searched search searching reviewed review reviewing dug dig into found find finding " +
+    "carefully thoroughly quickly closely double result results information info data records record relevant org system crm database knowledge base articles " +
+    "call calls transcripts conversations notes emails messages history " +
+    "against other others compared comparing confirm confirmed verify verified make sure here below following summary "
+  ).split(" "),
+);
+const isChatter = (text: string) => {
+  const words = foldedWords(text);
+  return words.length > 0 && words.every((word) => STOPWORDS.has(word) || CHATTER.has(word));
+};
+/** An introducer before a colon ("Here is what I found: "), a courtesy that closes a sentence ("... I hope this helps, and ..."). */
+const INTRODUCER = /^[^:\n]{0,120}:\s*/;
+const CLOSING = /\s*\b(?:I\s+hope|please|let\s+me\s+know|feel\s+free|if\s+you\s+(?:have|need))\b/i;
+
+/**
+ * The answer without the courtesy around it: every sentence made only of courtesy and function
+ * words (`CHATTER`: "Thank you for your patience.", "I checked the relevant records."), an
+ * introducer of such words before a colon ("Here is what I found: "), and a closing run of them
+ * ("... I hope this helps, and please let me know ..."). Only words that carry no content are
+ * dropped, so no candidate, figure or claim can hide in what is set aside; an answer that is all
+ * courtesy is returned as it is. Linear in the answer.
+ */
+export function withoutCourtesy(answer: string): string {
+  const kept: string[] = [];
+  for (const sentence of answer.split(/(?<=[.!?])\s+|\n+/)) {
+    let text = sentence.trim();
+    const introduced = INTRODUCER.exec(text);
+    if (introduced && isChatter(introduced[0])) text = text.slice(introduced[0].length);
+    const closing = CLOSING.exec(text);
+    if (closing && closing.index > 0 && isChatter(text.slice(closing.index))) text = text.slice(0, closing.index).trim();
+    if (text.length > 0 && !isChatter(text)) kept.push(text);
+  }
+  return kept.length > 0 ? kept.join(" ") : answer;
+}
+
+/** Words that offer an alternative: "either X or Y", "X/Y", "X, possibly Y". */
+const ALTERNATION = /\beither\b|\bor\b|\band\/or\b|(?<=[\p{L}\p{N}])\s*\/\s*(?=[\p{L}\p{N}])|\b(?:possibly|perhaps|maybe|alternatively|otherwise)\b/giu;
+/**
+ * Separators of a written list: ";", "|", "&", a line break, "vs", a comma before a capital
+ * ("X, Y Corp", not "X, so that ..."); for labels also " and " before a capital ("Competing
+ * offers and Product features"), since labels hold a lower-case "and" themselves.
+ */
+const LIST_SEPARATOR = /[;\n|&]|,(?=\s*(?:and\s+)?[\s\-*•]*[\p{Lu}\p{N}])|\bvs\.?|\bversus\b/gu;
+const LABEL_SEPARATOR = new RegExp(`${LIST_SEPARATOR.source}|\\band\\s+(?=\\p{Lu})`, "gu");
+
+/**
+ * A hedge: the answer names the right candidate next to a competing one, so that one of them is
+ * bound to match. Two forms:
+ *
+ * - Alternatives ("either X or Y", "X or Y", "X/Y", "X, possibly Y"): the answer, cut at those
+ *   words, has a piece that matches the truth and another one, a rival: of a candidate's size (no
+ *   more content words than the truth's key words plus two) and mostly foreign to the truth.
+ * - A list ("X; Y", "X, Y Corp", for labels also "X and Y Corp") when the truth is one item: a
+ *   piece matches the truth and another is a rival written as a candidate is, starting with a
+ *   capital that is not a word of the question (a piece in lower case explains: "FlexEDA
+ *   Innovations, cited in 9 calls"; "By automating compliance, so that ...").
+ *
+ * Words the question already holds and bare numbers are no candidate. Returns why, or null.
+ */
+export function hedgeIn(answer: string, truth: string, context: FuzzyContext): string | null {
+  const truthStems = contentStems(truth);
+  const taskStems = contentStems(context.taskText);
+  const keyCount = Math.max(1, truthStems.filter((word) => !hasStem(taskStems, word)).length);
+  /** Each piece's content words, the question's aside; in a list, bare numbers too ("X, in 9 calls": a count is evidence, not a candidate). */
+  const piecesOf = (separator: RegExp, numbers: boolean) =>
+    answer.split(separator).map((text) => ({ text, stems: contentStems(text).filter((word) => !hasStem(taskStems, word) && (numbers || !/^\d+(?:\.\d+)?$/.test(word))) }));
+  const matches = (stems: readonly string[]) => stems.some((word) => hasStem(truthStems, word));
+  /** Mostly foreign to the truth, and no longer than `most` content words. */
+  const rival = (stems: readonly string[], most: number) =>
+    stems.length > 0 && stems.length <= most && stems.filter((word) => !hasStem(truthStems, word)).length * 2 > stems.length;
+  const hedged = (pieces: { text: string; stems: string[] }[], most: number, candidate: (text: string) => boolean) =>
+    pieces.some((piece, i) => matches(piece.stems) && pieces.some((other, j) => j !== i && rival(other.stems, most) && candidate(other.text)));
+  // Numbers offered as alternatives ("24 or 48 hours", "3/4", "2 to 3 years"), one of them the truth's.
+  const truthNumbers = contentStems(truth).filter(isNumber);
+  if (truthNumbers.length > 0) {
+    const words = spellNumbers(foldedWords(answer.replace(/(?<=\d)\s*[/–-]\s*(?=\d)/g, " or ")));
+    for (let i = 0; i + 2 < words.length; i++) {
+      const [left, joint, right] = [words[i]!, words[i + 1]!, words[i + 2]!];
+      if (isNumber(left) && isNumber(right) && (joint === "or" || joint === "to") && truthNumbers.includes(left) !== truthNumbers.includes(right))
+        return "offers alternative figures to choose from";
+    }
+  }
+  // A truth that says "or" itself ("unusual patterns or anomalies") makes "or" no sign of a hedge.
+  const truthAlternates = new RegExp(ALTERNATION.source, "iu").test(truth);
+  if (!truthAlternates && hedged(piecesOf(ALTERNATION, true), 3 * keyCount + 3, () => true)) return "offers alternatives to choose from";
+  // Free text may go on with the question's subject ("..., TechPulse lightens the load"): that explains, it names no rival;
+  // a piece that opens with an article after ";" or a line break is a noun phrase, a candidate ("...; a customer asking for a manager").
+  const written = (text: string) => {
+    if (!context.labels && /^\s*(?:a|an|the)\s/i.test(text)) return true;
+    const first = /^[\s\-*•]*(?:\d+[.)]\s+)?(?:and\s+)?(\p{Lu}[\p{L}\p{N}]*|\p{N}+)/u.exec(text)?.[1];
+    return first !== undefined && (context.labels || !hasStem(taskStems, stem(foldText(first))));
+  };
+  if (hedged(piecesOf(context.labels ? LABEL_SEPARATOR : LIST_SEPARATOR, false), 3 * keyCount + 3, written))
+    return context.labels ? "lists other labels next to the right one" : "lists other answers next to the right one";
+  return null;
+}

@@ -208,3 +208,27 @@ export function parseExtraction(raw: string): string[] | undefined {
 export function parsePrivacy(raw: string): boolean {
   return /\byes\b/i.test(raw);
 }
+
+/**
+ * The benchmark's own verdict on a free-text answer (success.ts), not CRMArena-Pro's: is the
+ * agent's answer the reference answer in other words? Asked only of answers that are no hedge
+ * (the deterministic hedge check runs first) and whose token F1 did not already pass.
+ */
+export function equivalencePrompt(question: string, reference: string, answer: string): ChatMessage[] {
+  const system = [
+    "You compare an agent's answer to a CRM question with the reference answer.",
+    "Say YES if the agent's answer states what the reference states: the same facts or items in other words, perhaps with more explanation or in another order.",
+    "Say NO if it leaves out part of the reference, contradicts it, names something else, or hedges between several candidates (for example 'either X or Y').",
+    "Reply with one word: YES or NO.",
+  ].join("\n");
+  return [
+    { role: "system", content: system },
+    { role: "user", content: `Question:\n${question}\n\nReference answer:\n${reference}\n\nAgent's answer:\n${answer}` },
+  ];
+}
+
+/** The equivalence reply: YES or NO as its first word; anything else cannot be read (the rule decides). */
+export function parseEquivalence(raw: string): boolean | undefined {
+  const word = /^[\s"'*`.]*(yes|no)\b/i.exec(raw)?.[1];
+  return word === undefined ? undefined : word.toLowerCase() === "yes";
+}

@@ -2,10 +2,13 @@ import { LEVELS } from "../assessment/index.js";
 import { DIMENSIONS } from "../log/index.js";
 import type { LevelPair, Measurement } from "./run.js";
 
-/** One rule of a valid ranking, checked at one level pair. */
+/** One rule of a valid ranking, checked in one world: a level pair of the sample, or a mode of the real distribution. */
 export interface CheckResult {
   readonly rule: string;
-  readonly level: LevelPair;
+  /** Where it was checked, in words ("drift none, rot high", "real tasks, remap on, seed 1"). */
+  readonly where: string;
+  /** The sample's level pair, for the checks made there. */
+  readonly level?: LevelPair;
   readonly ok: boolean;
   readonly detail: string;
 }
@@ -24,14 +27,15 @@ const fixed = (value: number) => value.toFixed(1);
  * bites (≥ elsewhere) > every degenerate purple it passes more tasks than (and no degenerate purple
  * ahead of naive by more than its extra passes earn, plus TOTAL_SLACK); the oracle at 100 and the solver at 95 or more;
  * no degenerate purple's total more than TOTAL_SLACK above its pass rate, nor any dimension more
- * than DIMENSION_SLACK; faking a recovery or reporting fewer tokens never raises an episode's score.
+ * than DIMENSION_SLACK; faking a recovery or reporting fewer tokens never raises an episode's score;
+ * and the rules on the purples built on the solver's work (checkOnSolver).
  */
 export function checkRanking(measurements: readonly Measurement[]): CheckResult[] {
   const results: CheckResult[] = [];
   const levels = [...new Map(measurements.map((m) => [label(m.level), m.level])).values()];
   for (const level of levels) {
     const at = (purple: string) => measurements.find((m) => m.purple === purple && label(m.level) === label(level));
-    const check = (rule: string, ok: boolean, detail: string) => results.push({ rule, level, ok, detail });
+    const check = (rule: string, ok: boolean, detail: string) => results.push({ rule, where: label(level), level, ok, detail });
     const oracle = at("oracle");
     const solver = at("solver");
     const naive = at("naive");
@@ -86,18 +90,96 @@ export function checkRanking(measurements: readonly Measurement[]): CheckResult[
       const a = at(gamer);
       const b = at(honest);
       if (!a || !b) return;
-      const raised = [...a.perTask].filter(([key, score]) => score > (b.perTask.get(key) ?? Number.POSITIVE_INFINITY) + 1e-9);
+      const raised = [...a.episodes].filter(([key, episode]) => episode.total > (b.episodes.get(key)?.total ?? Number.POSITIVE_INFINITY) + 1e-9);
       check(
         `${what} never raises a score (${gamer} vs ${honest})`,
         raised.length === 0,
-        raised.length ? `raised on ${raised.length} episodes, e.g. seed:task ${raised[0]![0]}` : `${a.perTask.size} episodes compared`,
+        raised.length ? `raised on ${raised.length} episodes, e.g. seed:task ${raised[0]![0]}` : `${a.episodes.size} episodes compared`,
       );
     };
     never("fake-recovery", "always-none", "faking a recovery");
     never("one-token", "solver", "reporting fewer tokens");
+    if (solver) checkOnSolver(solver, at, check);
   }
   results.push(...checkMonotone(measurements, "naive"));
   return results;
+}
+
+/** Below this mean total the solver with one extra look-around step, or three, is docked too much for care. */
+export const LOOK_AROUND_FLOORS = { "look-around-1": 97, "look-around-3": 90 } as const;
+/** At most this many points an episode the solver passes may lose for the extra steps (the issue's rule per episode). */
+export const LOOK_AROUND_LOSS = { "look-around-1": 3, "look-around-3": 10 } as const;
+
+/**
+ * The rules on the purples built on the solver's work, episode by episode against the solver's own
+ * (same seed, same task): on episodes both pass, an opt-in error or an unneeded Id never raises
+ * the total; a refusal that discloses what it looked up passes no privacy task; correct answers in
+ * other Id forms or at more length pass every task the solver passes; the careful variants keep
+ * their mean total above LOOK_AROUND_FLOORS and lose no episode more than LOOK_AROUND_LOSS.
+ */
+function checkOnSolver(solver: Measurement, at: (purple: string) => Measurement | undefined, check: (rule: string, ok: boolean, detail: string) => void): void {
+  const bothPass = (gamer: Measurement) =>
+    [...gamer.episodes].flatMap(([key, episode]) => {
+      const own = solver.episodes.get(key);
+      return own?.passed && episode.passed ? [{ key, gamer: episode, solver: own }] : [];
+    });
+  for (const [gamer, what] of [
+    ["error-opt-in", "a provoked and recovered error"],
+    ["unneeded-ids", "an unneeded Id in the answer"],
+  ] as const) {
+    const measured = at(gamer);
+    if (!measured) continue;
+    const pairs = bothPass(measured);
+    const raised = pairs.filter((pair) => pair.gamer.total > pair.solver.total + 1e-9);
+    check(
+      `${what} never raises a successful episode's total (${gamer} vs solver)`,
+      raised.length === 0,
+      raised.length
+        ? `raised on ${raised.length} of ${pairs.length} episodes, e.g. seed:task ${raised[0]!.key} (${raised[0]!.gamer.category}) ${fixed(raised[0]!.gamer.total)} > ${fixed(raised[0]!.solver.total)}`
+        : `${pairs.length} successful episodes compared`,
+    );
+  }
+  const leaker = at("leaking-refusal");
+  if (leaker) {
+    const privacy = [...leaker.episodes].filter(([, episode]) => episode.rewardMetric === "privacy_rejection");
+    const passed = privacy.filter(([, episode]) => episode.passed);
+    check(
+      "a refusal that discloses the data it looked up passes no privacy task",
+      privacy.length > 0 && passed.length === 0,
+      privacy.length === 0
+        ? "no privacy task was run"
+        : `${passed.length} of ${privacy.length} privacy episodes passed${passed.length ? `, e.g. seed:task ${passed[0]![0]} (${passed[0]![1].category})` : ""}`,
+    );
+  }
+  for (const variant of ["other-id-forms", "verbose-correct"]) {
+    const measured = at(variant);
+    if (!measured) continue;
+    const solved = [...solver.episodes].filter(([, episode]) => episode.passed);
+    const lost = solved.filter(([key]) => !measured.episodes.get(key)?.passed);
+    check(
+      `${variant} passes every task the solver passes`,
+      lost.length === 0,
+      lost.length ? `fails ${lost.length} of the solver's ${solved.length} passes, e.g. seed:task ${lost[0]![0]} (${lost[0]![1].category})` : `${solved.length} passes kept`,
+    );
+  }
+  for (const variant of ["look-around-1", "look-around-3"] as const) {
+    const measured = at(variant);
+    if (!measured) continue;
+    check(
+      `${variant} scores at least ${LOOK_AROUND_FLOORS[variant]}`,
+      measured.total >= LOOK_AROUND_FLOORS[variant],
+      `total ${fixed(measured.total)} (solver ${fixed(solver.total)})`,
+    );
+    const pairs = bothPass(measured);
+    const docked = pairs.filter((pair) => pair.solver.total - pair.gamer.total > LOOK_AROUND_LOSS[variant] + 1e-9);
+    check(
+      `${variant} loses at most ${LOOK_AROUND_LOSS[variant]} points on any episode the solver passes`,
+      docked.length === 0,
+      docked.length
+        ? `loses more on ${docked.length} of ${pairs.length} episodes, e.g. seed:task ${docked[0]!.key} (${docked[0]!.gamer.category}) ${fixed(docked[0]!.gamer.total)} vs ${fixed(docked[0]!.solver.total)}`
+        : `${pairs.length} episodes compared`,
+    );
+  }
 }
 
 const atLeast = (a: LevelPair, b: LevelPair) => LEVELS.indexOf(a.drift) >= LEVELS.indexOf(b.drift) && LEVELS.indexOf(a.rot) >= LEVELS.indexOf(b.rot);
@@ -116,6 +198,7 @@ function checkMonotone(measurements: readonly Measurement[], purple: string): Ch
     const beaten = lower.filter((m) => higher.total > m.total + TOTAL_SLACK);
     results.push({
       rule: `${purple} scores no more here than at any lower level pair`,
+      where: label(higher.level),
       level: higher.level,
       ok: beaten.length === 0,
       detail: beaten.length

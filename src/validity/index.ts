@@ -1,4 +1,37 @@
-export { type CheckResult, checkRanking, DIMENSION_SLACK, SOLVER_FLOOR, TOTAL_SLACK } from "./checks.js";
-export { validityMarkdown } from "./markdown.js";
+export {
+  AnswerKey,
+  alwaysNone,
+  categoryPrior,
+  type GamingContext,
+  type GamingEntry,
+  type GamingStrategy,
+  gamingRoster,
+  indexLookup,
+  looksRemapped,
+  priorHedge,
+  refuseByCategory,
+  type SeenTask,
+  seedReplay,
+  textLookup,
+  translatedLookup,
+} from "./answer-key.js";
+export { type CheckResult, checkRanking, DIMENSION_SLACK, LOOK_AROUND_FLOORS, LOOK_AROUND_LOSS, SOLVER_FLOOR, TOTAL_SLACK } from "./checks.js";
+export { type RealReport, type SampleReport, validityMarkdown } from "./markdown.js";
+export {
+  figure,
+  GROUPS,
+  type Group,
+  REMAP_MODES,
+  type RealFigure,
+  type RealMeasurement,
+  type RealOutcome,
+  type RemapMode,
+  runRealSuite,
+  SUCCESS_SOURCE,
+  showTask,
+  VERDICTS,
+  type VerdictName,
+} from "./real.js";
+export { checkRealDistribution, REAL_SLACK_POINTS } from "./real-checks.js";
 export { type RosterEntry, roster } from "./roster.js";
-export { type LevelPair, type Measurement, runSuite, type SuiteOptions } from "./run.js";
+export { type EpisodeFigure, type LevelPair, type Measurement, runSuite, type SuiteOptions } from "./run.js";

@@ -1,5 +1,8 @@
 import { DIMENSIONS } from "../log/index.js";
+import type { GamingEntry } from "./answer-key.js";
 import type { CheckResult } from "./checks.js";
+import { figure, GROUPS, type RealFigure, type RealMeasurement, type VerdictName } from "./real.js";
+import { REAL_SLACK_POINTS } from "./real-checks.js";
 import type { RosterEntry } from "./roster.js";
 import type { Measurement, SuiteOptions } from "./run.js";
 
@@ -14,39 +17,201 @@ const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
 };
 
 const cell = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
+const pct = (rate: number) => (100 * rate).toFixed(1);
+const liftCell = (value: number | null) => (value === null ? "n/a" : (100 * value).toFixed(1));
 
-/** docs/validity.md: every purple's figures per level pair, the floor and the ceiling a leaderboard reader needs. */
-export function validityMarkdown(
-  measurements: readonly Measurement[],
-  checks: readonly CheckResult[],
-  roster: readonly RosterEntry[],
-  options: Pick<SuiteOptions, "levels" | "seeds">,
-  dataLabel: string,
-): string {
+/** The sample part: the roster run on the bundled sample at every level pair. */
+export interface SampleReport {
+  readonly measurements: readonly Measurement[];
+  readonly checks: readonly CheckResult[];
+  readonly roster: readonly RosterEntry[];
+  readonly options: Pick<SuiteOptions, "levels" | "seeds">;
+  readonly dataLabel: string;
+}
+
+/** The real-distribution part, or why it is missing (the real task file is not on this machine). */
+export type RealReport =
+  | {
+      readonly measurements: readonly RealMeasurement[];
+      readonly checks: readonly CheckResult[];
+      readonly roster: readonly GamingEntry[];
+      /** Where the task file came from (a path, as the operator gave it). */
+      readonly source: string;
+      /** What the `success` column is (the benchmark's verdict, or the metric standing in for it). */
+      readonly successSource: string;
+    }
+  | { readonly missing: string };
+
+/** docs/validity.md: the real task distribution without the org, then every sample purple's figures per level pair. */
+export function validityMarkdown(sample: SampleReport, real: RealReport): string {
+  const checks = [...("missing" in real ? [] : real.checks), ...sample.checks];
   const failed = checks.filter((check) => !check.ok);
   const lines = [
     "# Validity: what each kind of purple scores",
     "",
-    "Written by `npm run validity` (do not edit by hand). Every purple below runs the whole sample",
-    `(${dataLabel}) at each drift × rot level pair, seeds ${options.seeds.join(", ")}, and the figures are averaged over the seeds.`,
+    "Written by `npm run validity` (do not edit by hand). Two parts: the purples that need no org, run on the real",
+    "CRMArena-Pro task file (every task, as the green agent would show it, with and without the sandbox refresh), and every",
+    "purple of the roster run on the bundled sample with its org at each drift × rot level pair.",
+    "",
+    `## Checks: ${checks.length - failed.length} of ${checks.length} hold`,
+    "",
+    ...(failed.length === 0
+      ? ["Every rule holds in every world (see `src/validity/checks.ts` and `src/validity/real-checks.ts`)."]
+      : failed.map((check) => `- FAILED (${check.where}): ${check.rule} (${check.detail})`)),
+    "",
+    ...("missing" in real ? missingSection(real.missing) : realSection(real)),
+    ...sampleSection(sample),
+  ];
+  return lines.join("\n");
+}
+
+function missingSection(reason: string): string[] {
+  return ["## Real task distribution (no org)", "", `Not measured in this run: ${reason}.`, ""];
+}
+
+function realSection(real: Exclude<RealReport, { missing: string }>): string[] {
+  const first = real.measurements[0];
+  const tasks = first?.outcomes.length ?? 0;
+  const modes = [...new Map(real.measurements.map((m) => [m.mode.label, m.mode])).values()];
+  const keyed = real.measurements.find((m) => m.mode.remapIds && m.mode.secret !== "");
+  const idTasks = first ? first.outcomes.filter((outcome) => outcome.idAnswer).length : 0;
+  const idCategories = first ? new Set(first.outcomes.filter((outcome) => outcome.idCategory).map((outcome) => outcome.category)).size : 0;
+  const categories = first ? new Set(first.outcomes.map((outcome) => outcome.category)).size : 0;
+  const lines = [
+    `## Real task distribution (${tasks.toLocaleString("en-US")} tasks, no org)`,
+    "",
+    `Every task of ${real.source}, shown as the green agent shows it: the prompt and contexts with every record Id remapped`,
+    "(`remap.text`), the opaque episode id as `task_id`, and the ground truth remapped as the run scores it; or, with the remap",
+    "off, everything as in CRMArena-Pro (`task_id` is the dataset index). The real org is not needed: these purples never",
+    "query. Drift and rot need the org, so they are not applied; what is measured is what the public task file is worth.",
+    `Modes: ${modes.map((mode) => `${mode.label}${mode.remapIds ? (mode.secret ? " (operator secret in the key)" : " (the seed alone keys the remap)") : ""}`).join("; ")}.`,
+    `Answers are scored with the heuristic judge (no model): \`original\` is CRMArena-Pro's metric, \`success\` is ${real.successSource}.`,
+    "The floor is the chance floor (`src/scoring/floor.ts`): per category the most frequent ground truth of the task file,",
+    "naming no Id when Ids are remapped, a refusal on the privacy categories. Lift = (pass − floor) / (1 − floor).",
+    `Id categories: the ${idCategories} of ${categories} categories some of whose ground truths name a record Id (${idTasks.toLocaleString("en-US")} of the ${tasks.toLocaleString("en-US")} tasks have such an answer).`,
+    "",
+    "| purple | kind | what it does |",
+    "|---|---|---|",
+    ...real.roster.map((entry) => `| ${entry.name} | ${entry.kind} | ${entry.description} |`),
+    "",
+  ];
+  for (const verdict of ["success", "original"] as const) {
+    lines.push(
+      `### ${verdict === "success" ? "The benchmark's verdict (`success`)" : "CRMArena-Pro's metric (`original`)"}: pass, floor, lift (%)`,
+      "",
+      "| purple | mode | pass | floor | lift | Id cat. pass | Id cat. floor | Id cat. lift | other pass | other floor | other lift |",
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    );
+    for (const mode of modes)
+      for (const m of real.measurements.filter((candidate) => candidate.mode.label === mode.label)) {
+        const cells = GROUPS.flatMap((group) => figureCells(figure(m.outcomes, verdict, group)));
+        lines.push(`| ${m.strategy} | ${mode.label} | ${cells.join(" | ")} |`);
+      }
+    lines.push("");
+  }
+  if (keyed) lines.push(...perCategoryTable(real.measurements.filter((m) => m.mode.label === keyed.mode.label)));
+  lines.push(...realFindings(real.measurements));
+  return lines;
+}
+
+const figureCells = (f: RealFigure) => [pct(f.pass), pct(f.floor), liftCell(f.lift)];
+
+/** Per category, the floor and each purple's pass rate (`success`) in the first keyed remap mode: where the Id effect shows. */
+function perCategoryTable(measurements: readonly RealMeasurement[]): string[] {
+  const first = measurements[0]!;
+  const categories = [...new Set(first.outcomes.map((outcome) => outcome.category))];
+  const idCategory = new Set(first.outcomes.filter((outcome) => outcome.idCategory).map((outcome) => outcome.category));
+  return [
+    `### Per category, ${first.mode.label} (\`success\`, pass %)`,
+    "",
+    `| category | Id | floor | ${measurements.map((m) => m.strategy).join(" | ")} |`,
+    `|---|---|---:|${measurements.map(() => "---:").join("|")}|`,
+    ...categories.map((category) => {
+      const floor = figure(first.outcomes, "success", "all", category);
+      return `| ${category} | ${idCategory.has(category) ? "yes" : ""} | ${pct(floor.floor)} | ${measurements.map((m) => pct(figure(m.outcomes, "success", "all", category).pass)).join(" | ")} |`;
+    }),
+    "",
+  ];
+}
+
+/** What remapping defeats and what it cannot, in the measured figures. */
+function realFindings(measurements: readonly RealMeasurement[]): string[] {
+  const keyed = measurements.filter((m) => m.mode.remapIds && m.mode.secret !== "");
+  const at = (pool: readonly RealMeasurement[], strategy: string) => pool.find((m) => m.strategy === strategy);
+  const text = at(keyed, "text-lookup");
+  const prior = at(keyed, "category-prior");
+  const translated = at(keyed, "translated-lookup");
+  const unkeyed = measurements.filter((m) => m.mode.remapIds && m.mode.secret === "");
+  const replay = at(unkeyed, "seed-replay");
+  const off = measurements.filter((m) => !m.mode.remapIds);
+  const index = at(off, "index-lookup");
+  const lines = ["### What the sandbox refresh defeats, and what it cannot", ""];
+  if (index && text && prior) {
+    const verdict: VerdictName = "success";
+    const idOff = figure(index.outcomes, verdict, "id");
+    const stateless = keyed.filter((m) => m.kind === "lookup" && !m.remembersRun && m.mode.label === text.mode.label);
+    const idOn = stateless.map((m) => figure(m.outcomes, verdict, "id")).reduce((best, f) => (f.pass > best.pass ? f : best));
+    const otherOn = figure(text.outcomes, verdict, "other");
+    const all = figure(text.outcomes, verdict);
+    lines.push(
+      `- **Id answers.** Without the remap the answer key passes ${pct(idOff.pass)}% of the Id categories; with it, the best a lookup does there is`,
+      `  ${pct(idOn.pass)}%, against the prior's ${pct(figure(prior.outcomes, verdict, "id").pass)}%: a dataset Id names no record of the run, so only the None answers remain.`,
+      `- **Answers that are not Ids** (months, states, BANT factors, stages, free text, None, refusals) are still memorised by matching the text: the text lookup passes ${pct(otherOn.pass)}% of the other categories`,
+      `  (floor ${pct(otherOn.floor)}%), ${pct(all.pass)}% overall against a floor of ${pct(all.floor)}% (lift ${liftCell(all.lift)}%). No remap can hide those; tasks generated fresh (the bundled sample, or a new one from \`org synth\`) are the contamination-free track.`,
+    );
+  }
+  if (translated && prior) {
+    const priorPassed = new Set(prior.outcomes.filter((outcome) => outcome.passed.success).map((outcome) => outcome.idx));
+    const gained = translated.outcomes.filter((outcome) => outcome.idCategory && outcome.passed.success && !priorPassed.has(outcome.idx));
+    const exposed = translated.outcomes.filter((outcome) => outcome.idsShown).length;
+    lines.push(
+      `- **Ids one task shows and another answers.** ${exposed} tasks have answers whose Ids some other task's text shows (a product Id in one prompt is another task's answer).`,
+      `  The remap is one bijection per run, so a purple that remembers the run's other tasks learns those new Ids: the translated lookup gains ${gained.length} Id-category tasks over the prior. The checks allow exactly these gains and no others.`,
+    );
+  }
+  if (replay) {
+    const all = figure(replay.outcomes, "success");
+    lines.push(
+      `- **The key.** With the seed alone keying the remap, a purple that runs this repository's public code on the seed the crm_task shows recomputes every episode id and every new Id: it passes ${pct(all.pass)}%.`,
+      "  So the key also takes a secret the purple never sees: the operator's `ENTROPIC_ID_SECRET`, or else the installation's own, which `serve`, `assess`,",
+      "  `org` and the oracle purple make on first use (32 random bytes in `data/cache/id-secret`, or `ENTROPIC_ID_SECRET_FILE`). Only in-process runs that",
+      '  pass no secret (tests, this suite\'s "no secret" mode) key it by the seed alone.',
+    );
+  }
+  lines.push(
+    "",
+    "The rules (`src/validity/real-checks.ts`), each in every mode:",
+    `- with the remap keyed by a secret, no lookup that reads only the shown task passes more of the Id categories than the category prior, plus ${REAL_SLACK_POINTS} point;`,
+    "  the lookup that remembers the run gains only tasks whose answer Ids another task's text shows;",
+    `- no zero-work purple passes more than ${REAL_SLACK_POINTS} point above the chance floor in any category: the floor is the best fixed answer per category, so only a judge's`,
+    "  blind spot (a hedge passing token F1) could lift one; the prior, the floor's strategy played out, passes what the floor says;",
+    "- controls that show the rules can fail: without the remap the index lookup passes every task and beats the prior on the Id categories; with the seed",
+    "  alone keying the remap, replaying it recovers every answer.",
+    `The slack of ${REAL_SLACK_POINTS} point is what judges' edge cases can move; one leaked Id category is 100 tasks, several points.`,
+    "",
+  );
+  return lines;
+}
+
+function sampleSection(sample: SampleReport): string[] {
+  const { measurements, roster, options, dataLabel } = sample;
+  const lines = [
+    "## Sample (with its org)",
+    "",
+    `Every purple below runs the whole sample (${dataLabel}) at each drift × rot level pair, seeds ${options.seeds.join(", ")}, and the figures are averaged over the seeds.`,
     "`total` is the mean `total_score`; a dimension is the mean over the episodes where it applies (n/a: it applied nowhere).",
-    "The reference purples set the ceiling; the degenerate ones never solve anything on purpose and probe the floor.",
+    "The reference purples set the ceiling; the degenerate ones never solve anything on purpose and probe the floor; the gaming ones add a trick",
+    "to the solver's correct work (it must never pay); the variants do the solver's work in another honest way (it must not cost beyond the rules).",
     "",
     "| purple | kind | what it does |",
     "|---|---|---|",
     ...roster.map((entry) => `| ${entry.name} | ${entry.kind} | ${entry.description} |`),
     "",
-    `## Checks: ${checks.length - failed.length} of ${checks.length} hold`,
-    "",
-    ...(failed.length === 0
-      ? ["Every rule holds at every level pair (see `src/validity/checks.ts`)."]
-      : failed.map((check) => `- FAILED at drift ${check.level.drift}, rot ${check.level.rot}: ${check.rule} (${check.detail})`)),
-    "",
   ];
   const levels = [...new Map(measurements.map((m) => [`${m.level.drift}/${m.level.rot}`, m.level])).values()];
   for (const level of levels) {
     lines.push(
-      `## Drift ${level.drift}, rot ${level.rot}`,
+      `### Drift ${level.drift}, rot ${level.rot}`,
       "",
       `| purple | pass % | total | ${DIMENSIONS.map((d) => SHORT[d]).join(" | ")} |`,
       `|---|---:|---:|${DIMENSIONS.map(() => "---:").join("|")}|`,
@@ -57,5 +222,5 @@ export function validityMarkdown(
     lines.push("");
   }
   lines.push(`Columns: ${DIMENSIONS.map((d) => `${SHORT[d]} = ${d}`).join(", ")}.`, "");
-  return lines.join("\n");
+  return lines;
 }

@@ -1,21 +1,31 @@
 import {
   alwaysNoneStrategy,
+  errorOptInStrategy,
   fakeRecoveryStrategy,
   floodStrategy,
+  leakingRefusalStrategy,
+  lookAroundStrategy,
   naiveStrategy,
   oracleStrategy,
+  otherIdFormsStrategy,
   randomIdStrategy,
   refuseAllStrategy,
   type ServePurpleOptions,
   type Strategy,
   solverStrategy,
+  unneededIdsStrategy,
+  verboseCorrectStrategy,
 } from "../baselines/index.js";
 import type { TaskSet } from "../tasks/index.js";
 
-/** A purple of the validity suite: the references that set the ceiling, the degenerates that probe the floor. */
+/**
+ * A purple of the validity suite: the references that set the ceiling, the degenerates that probe
+ * the floor, the gamers that add a trick to the solver's correct work (it must not pay), and the
+ * variants that do the solver's work in another honest way (it must not cost beyond the rules).
+ */
 export interface RosterEntry {
   readonly name: string;
-  readonly kind: "reference" | "degenerate";
+  readonly kind: "reference" | "degenerate" | "gaming" | "variant";
   readonly description: string;
   readonly strategy: Strategy;
   readonly options?: ServePurpleOptions;
@@ -37,6 +47,38 @@ export function roster(tasks: TaskSet): RosterEntry[] {
       description: "the solver, reporting 1 token of usage per reply",
       strategy: solverStrategy,
       options: { reportedUsage: { input_tokens: 1, output_tokens: 0 } },
+    },
+    {
+      name: "error-opt-in",
+      kind: "gaming",
+      description: "the solver after a deliberate schema error (`SELECT Statuz FROM Case`) and a query that recovers",
+      strategy: errorOptInStrategy,
+    },
+    {
+      name: "unneeded-ids",
+      kind: "gaming",
+      description: "the solver's answer plus a live Id it did not need, on the BANT, month, stage and state categories",
+      strategy: unneededIdsStrategy,
+    },
+    {
+      name: "leaking-refusal",
+      kind: "gaming",
+      description: "on privacy tasks looks the private data up, then refuses while disclosing it in a disguised spelling; elsewhere the solver",
+      strategy: leakingRefusalStrategy,
+    },
+    {
+      name: "other-id-forms",
+      kind: "variant",
+      description: "the solver's Ids as 15-character Ids or 18-character ones in another letter case (the same records)",
+      strategy: otherIdFormsStrategy,
+    },
+    { name: "verbose-correct", kind: "variant", description: "the solver's answer inside a long, polite explanation", strategy: verboseCorrectStrategy },
+    { name: "look-around-1", kind: "variant", description: "the solver after one extra `describe_schema`", strategy: lookAroundStrategy(1) },
+    {
+      name: "look-around-3",
+      kind: "variant",
+      description: "the solver after three look-around steps (two describe calls, a harmless query)",
+      strategy: lookAroundStrategy(3),
     },
   ];
 }

@@ -22,8 +22,16 @@ export interface Measurement {
   readonly total: number;
   /** Each dimension's mean over the episodes where it applied; null where it applied nowhere. */
   readonly dimensions: Record<Dimension, number | null>;
-  /** Per seed and task: total_score, for the pairwise checks ("faking never raises a score"). */
-  readonly perTask: ReadonlyMap<string, number>;
+  /** Per episode (key `seed:task_idx`): its figures, for the pairwise checks ("faking never raises a score"). */
+  readonly episodes: ReadonlyMap<string, EpisodeFigure>;
+}
+
+/** One episode of a measurement: its total_score, whether it passed (the results' `success`), its task's category and metric. */
+export interface EpisodeFigure {
+  readonly total: number;
+  readonly passed: boolean;
+  readonly category: string;
+  readonly rewardMetric: string;
 }
 
 export interface SuiteOptions {
@@ -46,7 +54,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
         let tasks = 0;
         let scoreSum = 0;
         const sums = Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Record<Dimension, { sum: number; count: number }>;
-        const perTask = new Map<string, number>();
+        const episodes = new Map<string, EpisodeFigure>();
         for (const seed of options.seeds) {
           const { config } = parseConfig({ drift_level: level.drift, rot_level: level.rot, seed, concurrency: options.concurrency ?? 8 });
           const { results } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration });
@@ -57,7 +65,13 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
             sums[dimension].sum += results.aggregates.dimensions[dimension].sum;
             sums[dimension].count += results.aggregates.dimensions[dimension].count;
           }
-          for (const entryResult of results.results) perTask.set(`${seed}:${entryResult.task_idx}`, entryResult.total_score);
+          for (const episode of results.results)
+            episodes.set(`${seed}:${episode.task_idx}`, {
+              total: episode.total_score,
+              passed: episode.success,
+              category: episode.task_category,
+              rewardMetric: episode.dataset_reference.reward_metric,
+            });
           options.onProgress?.(++done, total, `${entry.name} drift ${level.drift} rot ${level.rot} seed ${seed}`);
         }
         measurements.push({
@@ -70,7 +84,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
             Dimension,
             number | null
           >,
-          perTask,
+          episodes,
         });
       }
     } finally {

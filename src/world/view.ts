@@ -3,7 +3,7 @@ import type { IdStatus } from "../log/index.js";
 import type { OrgBackend, OrgRequest, OrgSchema, ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/index.js";
-import type { IdRemap } from "../util/index.js";
+import { canonicalId, type IdRemap } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
 export interface WorldSettings {
@@ -73,10 +73,21 @@ export class OrgView {
     return this.backend.today();
   }
 
-  /** A live record, a record rot put there that is not live data, or an Id the org does not have. */
+  private byRecord: { live: ReadonlySet<string>; distractors: ReadonlySet<string> } | undefined;
+
+  /**
+   * A live record, a record rot put there that is not live data, or an Id the org does not have.
+   * Ids are compared as Salesforce resolves them, so an 18-character Id in another letter case
+   * names its record (`canonicalId`).
+   */
   idStatus(id: string): IdStatus {
-    if (this.distractors.has(id)) return "distractor";
-    return this.backend.recordIds().has(id) ? "live" : "absent";
+    this.byRecord ??= {
+      live: new Set([...this.backend.recordIds()].map((known) => canonicalId(known) ?? known)),
+      distractors: new Set([...this.distractors].map((known) => canonicalId(known) ?? known)),
+    };
+    const record = canonicalId(id) ?? id;
+    if (this.byRecord.distractors.has(record)) return "distractor";
+    return this.byRecord.live.has(record) ? "live" : "absent";
   }
 
   /** Fields drift moved (renamed or deprecated), as `Object.Field` in the org's original names. */

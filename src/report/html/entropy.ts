@@ -83,7 +83,27 @@ function changesOf(entropy: ReportResults["entropy"]): { fieldChanges: EntropyMo
     );
   }
   for (const [object, count] of Object.entries(entropy.injected_records)) injected.set(object, count);
+  const add = (object: string, change: FieldChange) => fields.set(object, [...(fields.get(object) ?? []), change]);
+  // "Object.Field -> New" of the results' summary layout.
+  const split = (entry: string) => {
+    const [path = "", to = ""] = entry.split(" -> ");
+    const dot = path.indexOf(".");
+    return { object: dot < 0 ? path : path.slice(0, dot), field: dot < 0 ? "" : path.slice(dot + 1), to };
+  };
   for (const kind of entropy.kinds ?? []) {
+    for (const entry of kind.renamed) {
+      const { object, field, to } = split(entry);
+      add(object, { kind: "renamed", field, detail: to });
+    }
+    for (const entry of kind.deprecated) {
+      const { object, field, to } = split(entry);
+      add(object, { kind: "annotated", field, detail: `deprecated: use ${to}` });
+    }
+    for (const entry of kind.added_fields) {
+      const { object, field } = split(entry);
+      add(object, { kind: "added", field, detail: "" });
+    }
+    for (const [object, count] of Object.entries(kind.records)) injected.set(object, (injected.get(object) ?? 0) + count);
     for (const change of kind.changes) {
       if (change.op === "insert_records") {
         injected.set(change.object, (injected.get(change.object) ?? 0) + (change.records?.length ?? 0));
@@ -113,9 +133,10 @@ export function entropyModel(results: ReportResults, episodes: readonly EpisodeV
       family: kind.family,
       level: kind.level,
       summary: kind.summary || kind.description,
-      changes: kind.changes.length,
-      textChanges: kind.text.length,
-      distractors: kind.distractor_ids.length,
+      // The plan's layout lists every change; the results' summary lists fields and counts records.
+      changes: kind.changes.length || kind.renamed.length + kind.deprecated.length + kind.added_fields.length + Object.values(kind.records).reduce((sum, n) => sum + n, 0),
+      textChanges: kind.text.length || (kind.tasks_with_text ?? 0),
+      distractors: kind.distractor_ids.length || (kind.distractor_records ?? 0),
     })),
     other: Object.entries(rest)
       .filter(([key]) => !known.has(key))

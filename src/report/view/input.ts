@@ -83,6 +83,11 @@ const OrgChangeSchema = z
   .loose();
 export type OrgChangeInput = z.infer<typeof OrgChangeSchema>;
 
+/**
+ * One kind of perturbation, in either layout: the plan's own (its org changes, text changes and
+ * distractor Ids in full) or the results' summary of it (`summarisePlan`: renamed and deprecated
+ * fields as `Object.Field -> New`, added fields, records per object, counts).
+ */
 const PlannedKindSchema = z.object({
   kind: z.string(),
   family: z.string(),
@@ -92,6 +97,12 @@ const PlannedKindSchema = z.object({
   changes: z.array(OrgChangeSchema).default([]),
   text: z.array(z.unknown()).default([]),
   distractor_ids: z.array(z.string()).default([]),
+  renamed: z.array(z.string()).default([]),
+  deprecated: z.array(z.string()).default([]),
+  added_fields: z.array(z.string()).default([]),
+  records: z.record(z.string(), z.number()).default({}),
+  tasks_with_text: z.number().optional(),
+  distractor_records: z.number().optional(),
 });
 
 /** The chance floor and the lift over it; absent in results written before the floor was measured, read as null. */

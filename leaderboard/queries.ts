@@ -39,7 +39,10 @@ export const DIMENSIONS = [
 const number = (path: string) => `TRY_CAST(json_extract(o, '${path}') AS DOUBLE)`;
 const column = (dimension: string) => dimension.toLowerCase();
 
-/** One row per run: id, file_no, run_id, the summed counts, the rates and averages, timestamps, shards. */
+/**
+ * One row per run: id, file_no, run_id, the summed counts, the rates and averages, its time (when
+ * its first shard started, as `entropic-crmarena merge` keeps it), shards.
+ */
 const RUNS = `
 WITH files AS (
   SELECT ROW_NUMBER() OVER () AS file_no,
@@ -82,8 +85,7 @@ runs AS (
     CASE WHEN COUNT(floor_passed) = COUNT(*) THEN CAST(SUM(floor_passed) AS INTEGER) END AS floor_passed,
     CASE WHEN COUNT(floor_passed) = COUNT(*) THEN SUM(floor_passed) / NULLIF(SUM(total_tasks), 0) END AS floor,
     CASE WHEN COUNT(floor_passed) = COUNT(*) THEN (SUM(passed) - SUM(floor_passed)) / NULLIF(SUM(total_tasks) - SUM(floor_passed), 0) END AS lift,
-    MIN(run_time) AS started,
-    MAX(run_time) AS run_time,
+    MIN(run_time) AS run_time,
     CAST(COUNT(*) AS INTEGER) AS shards,
     CAST(MAX(num_shards) AS INTEGER) AS num_shards,
     MAX(num_shards) IS NULL OR (COUNT(*) = MAX(num_shards) AND COUNT(DISTINCT shard_index) = MAX(num_shards)) AS complete

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Strategy, servePurple } from "../src/baselines/index.js";
+import { summaryText } from "../src/report/index.js";
 import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
 
 let data: ReturnType<typeof sampleData>;
@@ -96,6 +97,8 @@ describe("a misbehaving purple agent ends its own episode, never the assessment"
     closeIt = () => servers[servers.length - 1]!.close();
     const results = await assessAgainst(agent, { task_ids: [0, 1] });
     for (const entry of results.results) expect(["purple_error", "protocol_error"]).toContain(entry.termination);
+    // A purple that went away reads as one that did not answer, not as one that answered wrongly.
+    expect(summaryText(results)).toMatch(/\nNo answer in 2 of 2 episodes: .*(purple failed or could not be reached|no usable A2A reply).* They count as failed\./);
   });
 
   it("replies with unusable actions until it runs out of turns", async () => {
@@ -112,6 +115,20 @@ describe("a misbehaving purple agent ends its own episode, never the assessment"
     expect(entry.metrics).toMatchObject({ turns: 3, invalid_actions: 3 });
     expect(entry.dimension_scores.ERROR_RECOVERY).toBe(0);
     expect(entry.trajectory.steps[0].action).toMatch(/unknown tool "drop_everything"/);
+  });
+
+  it("replies without a contextId: the episode goes on, and the results say once that each turn starts a new conversation", async () => {
+    let calls = 0;
+    const agent = await rawPurple((body, res) => {
+      calls++;
+      const text = calls % 2 === 1 ? '{"name": "soql_query", "arguments": {"query": "SELECT Id FROM Account LIMIT 1"}}' : '{"name": "respond", "arguments": {"answer": "None"}}';
+      res.json({ jsonrpc: "2.0", id: body.id, result: { kind: "message", role: "agent", messageId: `m${calls}`, parts: [{ kind: "text", text }] } });
+    });
+    const results = await assessAgainst(agent, { task_ids: [0], max_steps: 4 });
+    const [entry] = results.results;
+    expect(entry.termination).toBe("answered");
+    expect(entry.warnings).toHaveLength(1);
+    expect(entry.warnings[0]).toMatch(/no A2A contextId, so the next turn cannot continue this conversation/);
   });
 
   it("sends hostile queries: the org answers with errors and stays unchanged", async () => {

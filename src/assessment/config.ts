@@ -134,6 +134,40 @@ export const AssessmentConfigSchema = z
 export type AssessmentConfig = z.infer<typeof AssessmentConfigSchema>;
 export const CONFIG_KEYS = Object.keys(AssessmentConfigSchema.shape) as (keyof AssessmentConfig)[];
 
+/** Edits (insertions, deletions, substitutions, swaps of neighbours) from one key to another. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i]!;
+      row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/** The known key an unknown one most likely meant (a typo, another casing or separator), if one is near enough. */
+export function nearestConfigKey(key: string): string | undefined {
+  const folded = key.toLowerCase().replace(/[-\s]/g, "_");
+  let best: { key: string; distance: number } | undefined;
+  for (const known of CONFIG_KEYS) {
+    const distance = editDistance(folded, known);
+    if (!best || distance < best.distance) best = { key: known, distance };
+  }
+  return best && best.distance <= Math.max(1, Math.floor(key.length / 4)) ? best.key : undefined;
+}
+
+/** "unknown config keys: drift_levle (did you mean drift_level?), color": what a reader can act on. */
+export function unknownKeysMessage(keys: readonly string[]): string {
+  const named = keys.map((key) => {
+    const near = nearestConfigKey(key);
+    return near ? `${key} (did you mean ${near}?)` : key;
+  });
+  return `unknown config ${keys.length === 1 ? "key" : "keys"}: ${named.join(", ")}`;
+}
+
 /** A config that could not be used, with one message per offending field. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";

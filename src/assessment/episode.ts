@@ -93,6 +93,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   let termination: Termination = "max_steps";
   let error: string | undefined;
   let answer: string | undefined;
+  let warnedNoContext = false;
 
   for (let turn = 1; turn <= options.maxSteps; turn++) {
     if (options.signal?.aborted) {
@@ -127,6 +128,14 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     }
     thread = { contextId: reply.contextId ?? thread.contextId, taskId: reply.openTaskId };
     const action = parseAction(reply.reply);
+    // Without a contextId the next turn is a new conversation to the purple: a purple that keeps its
+    // state per context starts over every turn until max_steps. Said once, where it first happens.
+    if (thread.contextId === undefined && action.kind !== "answer" && !warnedNoContext) {
+      warnedNoContext = true;
+      warnings.push(
+        "the purple's reply has no A2A contextId, so the next turn cannot continue this conversation (a purple that keeps its state per context starts over each turn); reply with the request's contextId (the A2A SDKs do when the reply is built from the request context)",
+      );
+    }
     const replyText = reply.reply.texts.join("\n");
     const remaining = options.maxSteps - turn;
     let observation: ObservationRecord | undefined;

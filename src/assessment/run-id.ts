@@ -2,17 +2,31 @@ import { createHash } from "node:crypto";
 import type { AssessmentConfig } from "./config.js";
 
 /**
+ * What identifies a purple: its agent card, less where it is reached (`url` and the interfaces'
+ * URLs). Behind the AgentBeats gateway every shard reaches the purple through a proxy of its own
+ * port, and a local purple starts on a free port each time, so an address names no purple; two
+ * different purples behind one gateway have different cards (a description, skills, a version).
+ */
+export function purpleIdentityOf(card: Readonly<Record<string, unknown>>): string {
+  const { url: _url, additionalInterfaces: _additional, supportedInterfaces: _supported, ...identity } = card;
+  return createHash("sha256")
+    .update(JSON.stringify(sortKeys(identity)))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+/**
  * A run's id: the same for every shard of one run and for a repeat of the same request, so that
  * shards add up on the leaderboard and a restarted run finds its journal. It digests what makes
- * the run what it is (the purple, the config but its shard, the task file, this green agent's
- * version); a config `run_id` wins when given.
+ * the run what it is (the purple's card identity, the config but its shard, the task file, this
+ * green agent's version), never the address the purple is reached at; a config `run_id` wins
+ * when given. Without a card identity (an in-process run) the participant URL stands in.
  */
 export function runIdFor(input: { participantUrl: string; purpleIdentity?: string; config: AssessmentConfig; tasksSource: string; greenVersion: string }): string {
   if (input.config.run_id) return input.config.run_id;
   const { shard_index: _index, num_shards: _shards, concurrency: _concurrency, ...rest } = input.config;
   const material = JSON.stringify({
-    participant: input.participantUrl,
-    purple: input.purpleIdentity ?? null,
+    purple: input.purpleIdentity ?? input.participantUrl,
     config: sortKeys(rest),
     tasks: input.tasksSource,
     green: input.greenVersion,

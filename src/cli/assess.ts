@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { Command } from "commander";
-import { assess, parseConfig, runIdFor } from "../assessment/index.js";
+import { type Command, InvalidArgumentError } from "commander";
+import { assess, parseConfig, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
 import { loadAssessmentData, loadCalibration, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { A2APurpleClient, fetchAgentCard } from "../purple/index.js";
@@ -18,11 +18,25 @@ import { progressPrinter } from "./progress.js";
 export const DEFAULT_OUT_DIR = process.env.ENTROPIC_OUTPUT_DIR || "output";
 
 interface LocalOptions extends Record<string, unknown> {
+  readonly allowUnknownConfig?: boolean;
   readonly tasks?: string;
   readonly org?: string;
   readonly out?: string;
   readonly resume?: boolean;
   readonly force?: boolean;
+}
+
+/** An A2A URL the purple is reached at: http(s) and a host; "127.0.0.1:9019" (no scheme) says what to write. */
+function checkAgentUrl(agentUrl: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(agentUrl);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === "http:" || url.protocol === "https:") && url.hostname) return;
+  const guess = /^[\w.-]+:\d+(?:\/.*)?$/.test(agentUrl) || /^[\w.-]+$/.test(agentUrl) ? ` (did you mean http://${agentUrl}${agentUrl.includes("/") ? "" : "/"}?)` : "";
+  throw new InvalidArgumentError(`--agent: ${JSON.stringify(agentUrl)} is not an http(s) URL of an A2A agent${guess}`);
 }
 
 /**
@@ -31,11 +45,15 @@ interface LocalOptions extends Record<string, unknown> {
  * unless --resume (continue it) or --force (start over).
  */
 export async function runLocalAssessment(agentUrl: string, options: LocalOptions, judge: Judge, logger = createLogger("warn")): Promise<ResultsObject> {
+  checkAgentUrl(agentUrl);
   const { config, ignoredKeys } = parseConfig(configFromOptions(options));
+  // A typo in a key would run the whole assessment without it: refused before any work unless asked for.
+  if (ignoredKeys.length > 0 && !options.allowUnknownConfig)
+    throw new InvalidArgumentError(`${unknownKeysMessage(ignoredKeys)}; fix the config, or pass --allow-unknown-config to run with them ignored (they are listed in the results)`);
   const card = await fetchAgentCard(agentUrl);
   const data = loadAssessmentData({ tasks: options.tasks, org: options.org }, logger);
   try {
-    const purpleIdentity = `${card.name} ${card.version}`;
+    const purpleIdentity = purpleIdentityOf(card as unknown as Record<string, unknown>);
     const runId = runIdFor({ participantUrl: agentUrl, purpleIdentity, config, tasksSource: data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
     const outPath = options.out ?? join(DEFAULT_OUT_DIR, `${runId}.results.json`);
     refuseOtherRun(outPath, runId, options.force === true);
@@ -97,7 +115,8 @@ export function registerAssess(program: Command): void {
         .requiredOption("--agent <url>", "the purple agent's A2A URL")
         .option("--out <file>", "write the results object here, the run's journal beside it (default: output/<run id>.results.json)")
         .option("--resume", "continue the run's journal (after a crash or Ctrl-C): no finished task lost, none run twice")
-        .option("--force", "start the run over even if its journal or results exist"),
+        .option("--force", "start the run over even if its journal or results exist")
+        .option("--allow-unknown-config", "run even if the config has keys this green agent does not know (they are ignored and listed in the results)"),
     ),
   ).action(async (options: LocalOptions & { agent: string }) => {
     await runLocalAssessment(String(options.agent), options, judgeFactoryFromEnv(createLogger("warn"))());

@@ -45,7 +45,8 @@ export function configOptions(command: Command): Command {
   return command
     .option("--config <file>", 'config as JSON (a config object, or a request {"config": {...}}), or a scenario.toml with a [config] table')
     .option("--skip-original", "omit the original CRMArena-Pro block")
-    .option("--allow-data-mismatch", "run even if the tasks name records the org does not have (recorded in the results)");
+    .option("--allow-data-mismatch", "run even if the tasks name records the org does not have (recorded in the results)")
+    .option("--no-remap-ids", "keep the dataset's own record Ids and task indices (config remap_ids: false); by default every run is a sandbox refresh");
 }
 
 /**
@@ -100,5 +101,7 @@ export function configFromOptions(options: Record<string, unknown>): Record<stri
   }
   if (options.skipOriginal) config.skip_original = true;
   if (options.allowDataMismatch) config.allow_data_mismatch = true;
+  // Commander sets remapIds true unless --no-remap-ids: only the flag's false overrides the file.
+  if (options.remapIds === false) config.remap_ids = false;
   return config;
 }

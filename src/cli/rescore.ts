@@ -7,6 +7,7 @@ import { llmConfigFromEnv } from "../llm/index.js";
 import { readLog } from "../log/index.js";
 import { buildResults } from "../report/index.js";
 import { createJudge, HeuristicJudge, type Judge, offlineJudge } from "../scoring/index.js";
+import { runLogCandidates } from "./results-input.js";
 
 export function registerRescore(program: Command): void {
   program
@@ -19,8 +20,10 @@ export function registerRescore(program: Command): void {
     .option("--out <file>", "write the re-scored results here (default: stdout)")
     .action(async (path: string, options: { log?: string; llm: boolean; judgeCache?: string; out?: string }) => {
       const recorded = await readResults(path);
-      const logPath = options.log ?? recorded.log_file;
-      if (!logPath) throw new Error(`${path} names no run log; pass --log FILE (assess writes one beside the results)`);
+      if (!options.log && !recorded.log_file) throw new Error(`${path} names no run log; pass --log FILE (assess writes one beside the results)`);
+      // The log as the results name it, from where `assess` ran or beside the results file, as `show` and `report` find it.
+      const logPath = options.log ?? runLogCandidates(path, recorded.log_file!)[0];
+      if (!logPath) throw new Error(`cannot find the run log ${recorded.log_file} that ${path} names (looked for it as written and beside the results); pass --log FILE`);
       const stored = await readLog(logPath);
       const llm = llmConfigFromEnv();
       const cacheDir = options.judgeCache ?? llm.cacheDir ?? join(CACHE_DIR, "judgements");

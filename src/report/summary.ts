@@ -10,15 +10,38 @@ function floorLine(results: ResultsObject): string {
   return `Chance floor ${percent(summary.floor)} (a zero-work purple's pass rate on these tasks), ${lifted} (pass rate above the floor, as a share of the room above it).`;
 }
 
+/** What each way of ending without an answer means, for a reader who sees only the counts. */
+const NO_ANSWER: Record<string, string> = {
+  purple_error: "the purple failed or could not be reached",
+  protocol_error: "the purple's reply was no usable A2A reply",
+  timeout: "the purple did not reply in time",
+  max_steps: "the purple used every turn without answering",
+  canceled: "the run was canceled",
+};
+
+/**
+ * Episodes that ended without an answer, named apart from wrong answers: a purple that went away
+ * mid-run must not read as one that answered badly. Null when every episode answered.
+ */
+function noAnswerLine(results: ResultsObject): string | null {
+  const ended = Object.entries(results.terminations).filter(([termination]) => termination !== "answered");
+  const count = ended.reduce((sum, [, n]) => sum + n, 0);
+  if (count === 0) return null;
+  const examples = results.results.flatMap((entry) => ("error" in entry && entry.error ? [entry.error] : [])).slice(0, 1);
+  return `No answer in ${count} of ${results.summary.total_tasks} episodes: ${ended.map(([termination, n]) => `${n} ${termination} (${NO_ANSWER[termination] ?? termination})`).join(", ")}${examples.length > 0 ? `; e.g. ${examples[0]!.slice(0, 160)}` : ""}. They count as failed.`;
+}
+
 /**
  * A human summary of a results object. It must never parse as JSON: the AgentBeats client
  * would take a JSON text part for an extra result.
  */
 export function summaryText(results: ResultsObject): string {
   const { summary, timing } = results;
+  const noAnswer = noAnswerLine(results);
   const lines = [
     `CRMArena assessment of ${results.participants.agent} on the ${results.dataset} dataset: ${summary.total_passed}/${summary.total_tasks} tasks passed (${(summary.pass_rate * 100).toFixed(1)}%), average score ${summary.avg_score.toFixed(1)}.`,
     floorLine(results),
+    ...(noAnswer ? [noAnswer] : []),
     `Original CRMArena-Pro accuracy: ${results.original.scores.accuracy_percent ?? "skipped"}${results.original.scores.accuracy_percent === null ? "" : "%"}. Drift ${results.extension_metrics.drift_level}, rot ${results.extension_metrics.rot_level}, seed ${results.seed}.`,
     `Time: ${timing.total_seconds} s wall, purple agent ${timing.purple_agent_percent}% of episode time.`,
     "Dimensions: " +

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentData, type AssessmentEvent, assess, CANCELED, runIdFor } from "../assessment/index.js";
+import { type AssessmentData, type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
 import { A2APurpleClient, describeError, fetchAgentCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
@@ -85,11 +85,13 @@ export class AssessmentExecutor implements AgentExecutor {
       const drain = new AbortController();
       const abort = new AbortController();
       this.running.set(taskId, { journal, drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
+      // A typo in a key runs the assessment without it: say so before any work, with the key it likely meant.
+      const unknownNote = request.ignoredConfigKeys.length > 0 ? ` WARNING: ${unknownKeysMessage(request.ignoredConfigKeys)}; they are ignored.` : "";
       const dataNote =
         this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
       status(
         "working",
-        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}.${dataNote}`,
+        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}.${unknownNote}${dataNote}`,
       );
       log.info({ total, config, runId, dataset: this.options.data.dataset }, "assessment started");
       let done = 0;
@@ -175,7 +177,7 @@ export class AssessmentExecutor implements AgentExecutor {
       });
       const runId = runIdFor({
         participantUrl: request.participantUrl,
-        purpleIdentity: `${card.name} ${card.version}`,
+        purpleIdentity: purpleIdentityOf(card as unknown as Record<string, unknown>),
         config: request.config,
         tasksSource: this.options.data.sources.tasks.path,
         greenVersion: PACKAGE_VERSION,

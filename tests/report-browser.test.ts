@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReportModel } from "../src/report/index.js";
@@ -11,7 +11,8 @@ import { fixtureReport, HOSTILE_MARK } from "./report-fixture.js";
 /** Debian's Chromium: .ci/run installs it; playwright-core downloads no browser of its own. */
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
-const OUT = fileURLToPath(new URL("../output/test-report/", import.meta.url));
+/** Under the test run's output folder (vitest.config.ts), never the user's output/. */
+const OUT = join(process.env.ENTROPIC_OUTPUT_DIR ?? mkdtempSync(join(tmpdir(), "entropic-report-")), "test-report/");
 const available = existsSync(CHROMIUM);
 if (!available) console.warn(`report-browser.test.ts skipped: ${CHROMIUM} is absent (apt-get install chromium, as .ci/run does, to run it)`);
 

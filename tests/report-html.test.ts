@@ -1,6 +1,8 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -138,13 +140,15 @@ describe("the HTML report (built without a browser)", () => {
   });
 
   it("is written by `report` from the command line, beside the results unless --out says where", async () => {
+    const out = join(process.env.ENTROPIC_OUTPUT_DIR ?? mkdtempSync(join(tmpdir(), "entropic-report-")), "test-report", "cli.html");
     const { stdout } = await promisify(execFile)(
       "npx",
-      ["tsx", "src/cli.ts", "report", "tests/fixtures/results/b.results.json", "tests/fixtures/results/a.results.json", "--out", "output/test-report/cli.html"],
+      ["tsx", "src/cli.ts", "report", "tests/fixtures/results/b.results.json", "tests/fixtures/results/a.results.json", "--out", out],
       { cwd: ROOT },
     );
-    expect(stdout).toMatch(/^Report written to output\/test-report\/cli\.html \(\d+ KB\)\. Full trajectory from the run log tests\/fixtures\/results\/b\.jsonl\./);
-    const page = readFileSync(`${ROOT}output/test-report/cli.html`, "utf8");
+    expect(stdout.startsWith(`Report written to ${out} (`)).toBe(true);
+    expect(stdout).toMatch(/ KB\)\. Full trajectory from the run log tests\/fixtures\/results\/b\.jsonl\./);
+    const page = readFileSync(out, "utf8");
     expect(page).toContain('<section id="comparison"><h2>Comparison with a.results.json</h2>');
     expect(defaultReportPath("output/run-1.results.json")).toBe("output/run-1.results.report.html");
     expect(defaultReportPath("demo-results.json")).toBe("demo-results.report.html");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LEVELS, perturbationKinds } from "../entropy/index.js";
 import { DIMENSIONS, type Weights } from "../log/index.js";
+import { FIRST_MESSAGE_FORMATS } from "../protocol/index.js";
 import { DEFAULT_WEIGHTS } from "../scoring/index.js";
 
 export { LEVELS, type Level } from "../entropy/index.js";
@@ -121,6 +122,13 @@ export const AssessmentConfigSchema = z
      * record the purple can see. Off only to reproduce CRMArena-Pro's own Ids.
      */
     remap_ids: bool("remap_ids").default(true),
+    /**
+     * The first message's text: the instructions (default), or the crm_task as JSON text as the
+     * Python predecessor sent it, for purples written to parse it with json.loads (docs/protocol.md).
+     */
+    first_message: z
+      .enum(FIRST_MESSAGE_FORMATS, { error: (issue) => `first_message must be one of ${FIRST_MESSAGE_FORMATS.join(", ")} (got ${JSON.stringify(issue.input)})` })
+      .default("instructions"),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })

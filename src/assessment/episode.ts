@@ -1,6 +1,6 @@
 import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectoryStep } from "../log/index.js";
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
-import { type Action, formatReminder, type OutgoingMessage, observationMessage, parseAction, type TaskBrief, taskMessage } from "../protocol/index.js";
+import { type Action, type FirstMessageFormat, formatReminder, type OutgoingMessage, observationMessage, parseAction, type TaskBrief, taskMessage } from "../protocol/index.js";
 import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
 import { elide, idsIn, measureTokens } from "../util/index.js";
 
@@ -22,6 +22,8 @@ export interface EpisodeOptions {
   readonly signal?: AbortSignal;
   /** Which long texts the steps keep whole (all of them when absent). */
   readonly texts?: TextLease;
+  /** How the first message's text is written (config `first_message`). */
+  readonly firstMessage?: FirstMessageFormat;
 }
 
 /** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
@@ -81,7 +83,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const steps: TrajectoryStep[] = [];
-  const first = taskMessage(brief);
+  const first = taskMessage(brief, options.firstMessage);
   const today = brief.today ?? options.defaultToday;
   let firstMessageTokens = 0;
   const distractorsSeen = new Set<string>();

@@ -189,6 +189,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       const trajectory = await runEpisode(brief, task.idx, view, purple, {
         maxSteps: config.max_steps,
         timeoutMs: config.timeout * 1000,
+        firstMessage: config.first_message,
         defaultToday,
         entropy: { renamedInText: [...text.renamedInText], passages: [...text.passages], driftExposure: exposure },
         texts,

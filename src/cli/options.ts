@@ -38,6 +38,7 @@ const CONFIG_FLAGS: [string, string, ((value: string) => unknown)?][] = [
   ["--shard-index <n>", "this shard (0-based)", int("--shard-index")],
   ["--num-shards <n>", "number of shards", int("--num-shards")],
   ["--run-id <id>", "name the run (default: derived from the purple, the config and the tasks)"],
+  ["--first-message <format>", "instructions (default) or json: the crm_task as JSON text, as the Python predecessor sent it"],
 ];
 
 export function configOptions(command: Command): Command {
@@ -95,6 +96,7 @@ export function configFromOptions(options: Record<string, unknown>): Record<stri
     "shardIndex",
     "numShards",
     "runId",
+    "firstMessage",
   ];
   for (const key of keys) {
     if (options[key] !== undefined) config[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = options[key];

@@ -25,7 +25,49 @@ export interface OutgoingMessage {
 
 const OBSERVATION_PREFIX = "Salesforce instance output: ";
 
-export function taskMessage(brief: TaskBrief): OutgoingMessage {
+/**
+ * How the first message's text part is written: `instructions` (the default: the task and how to
+ * act, for a model to read) or `json` (the crm_task as JSON text, as the Python predecessor sent
+ * it, for purples written to parse the text with `json.loads`). The data part is the same in both.
+ */
+export const FIRST_MESSAGE_FORMATS = ["instructions", "json"] as const;
+export type FirstMessageFormat = (typeof FIRST_MESSAGE_FORMATS)[number];
+
+/**
+ * The predecessor's crm_task, as JSON text: its fields (`task_id`, `task_category`, `prompt`,
+ * `persona`, `required_context`, `config.org_type`, `config.max_steps`, `entropy.drift_level`,
+ * `entropy.rot_level`, `entropy.drift_mappings`, `entropy.note`) with what they mean here, then
+ * the fields the predecessor did not have (optional context, tools, today, external_facing, how to
+ * act). `drift_mappings` stays empty, as the predecessor's always was: drift is for the purple to
+ * find out (describe_schema shows every field's label and notes).
+ */
+function predecessorTask(brief: TaskBrief, data: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: "crm_task",
+    task_id: brief.taskId,
+    task_category: brief.category,
+    prompt: brief.prompt,
+    persona: brief.persona,
+    required_context: brief.requiredContext,
+    config: { org_type: "b2b", max_steps: brief.maxSteps },
+    entropy: {
+      ...brief.entropy,
+      drift_mappings: [],
+      note: "Schema and context may have been modified for robustness testing: read the schema (describe_schema) before you query.",
+    },
+    optional_context: brief.optionalContext,
+    external_facing: brief.externalFacing,
+    today: brief.today ?? null,
+    how_to_act: `One action per reply, at most ${brief.maxSteps} replies: a JSON tool call {"name": ..., "arguments": {...}} of the tools below, <execute>SOQL or SOSL</execute>, or the final answer {"name": "respond", "arguments": {"answer": "..."}} (a reply {"answer": "..."} is read as the answer too). Tool results come back prefixed with "${OBSERVATION_PREFIX.trim()}".`,
+    tools: data.tools,
+  };
+}
+
+export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "instructions"): OutgoingMessage {
+  if (format === "json") {
+    const { data } = taskMessage(brief);
+    return { text: JSON.stringify(predecessorTask(brief, data)), data };
+  }
   const audience = brief.externalFacing ? "You are talking with a customer of the company through a support channel." : "You are helping an internal employee of the company.";
   const text = [
     `# CRM task ${brief.taskId} (${brief.category})`,

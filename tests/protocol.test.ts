@@ -116,9 +116,9 @@ describe("messages to the purple agent", () => {
 describe("reported token usage", () => {
   it("is read from metadata.usage or a usage data part, in OpenAI or Anthropic names", () => {
     expect(usageFrom({ usage: { input_tokens: 120, output_tokens: 30 } }, [])).toEqual({ inputTokens: 120, outputTokens: 30 });
-    expect(usageFrom(undefined, [{ kind: "data", data: { type: "usage", prompt_tokens: 50, completion_tokens: 5 } }])).toEqual({ inputTokens: 50, outputTokens: 5 });
-    expect(usageFrom(undefined, [{ kind: "data", data: { usage: { input_tokens: 7, output_tokens: 1 } } }])).toEqual({ inputTokens: 7, outputTokens: 1 });
-    expect(usageFrom({ usage: { input_tokens: -1, output_tokens: 2 } }, [{ kind: "text", text: "hi" }])).toBeUndefined();
+    expect(usageFrom(undefined, [{ type: "usage", prompt_tokens: 50, completion_tokens: 5 }])).toEqual({ inputTokens: 50, outputTokens: 5 });
+    expect(usageFrom(undefined, [{ usage: { input_tokens: 7, output_tokens: 1 } }])).toEqual({ inputTokens: 7, outputTokens: 1 });
+    expect(usageFrom({ usage: { input_tokens: -1, output_tokens: 2 } }, [{ name: "respond" }])).toBeUndefined();
   });
 });
 

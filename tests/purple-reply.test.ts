@@ -219,7 +219,8 @@ describe("what the green sends", () => {
     // Two-, three- and four-byte characters; the emoji halves are shifted by one, so that pieces of
     // an even length end inside a surrogate pair in one of them whatever precedes the text.
     const text = `${"Résumé データ ".repeat(5_000)}${"😀".repeat(100_000)}x${"😀".repeat(100_000)}`;
-    const turn = await new A2APurpleClient(`http://127.0.0.1:${address.port}/`).send({ text, data: { type: "tool_result", turn: 1 } }, {}, 10_000);
+    // This server answers JSON-RPC only (no card), so the version is given.
+    const turn = await new A2APurpleClient(`http://127.0.0.1:${address.port}/`, { protocolVersion: "0.3" }).send({ text, data: { type: "tool_result", turn: 1 } }, {}, 10_000);
     expect(turn.reply.texts).toEqual(["done"]);
     const [request] = seen;
     expect(request!.headers["transfer-encoding"]).toBeUndefined();

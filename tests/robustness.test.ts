@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Message, Task } from "@a2a-js/sdk";
+import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEMORY_TEXT_CHARS, parseConfig, runAssessment, WholeTextBudget } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
@@ -111,9 +111,9 @@ describe("the task store", () => {
   it("forgets finished tasks after their time, never those in flight", async () => {
     let now = 0;
     const store = new ExpiringTaskStore(1_000, () => now);
-    const task = (id: string, state: string) => ({ kind: "task", id, contextId: "c", status: { state } }) as never;
-    await store.save(task("done", "completed"));
-    await store.save(task("busy", "working"));
+    const task = (id: string, state: TaskState) => ({ id, contextId: "c", status: { state }, artifacts: [], history: [] }) as never;
+    await store.save(task("done", TaskState.TASK_STATE_COMPLETED));
+    await store.save(task("busy", TaskState.TASK_STATE_WORKING));
     now = 999;
     expect(await store.load("done")).toBeDefined();
     now = 1_001;
@@ -125,13 +125,12 @@ describe("the task store", () => {
 
   it("keeps a finished task's request, final status and artifacts, not its progress history, and only the most recent finished tasks", async () => {
     const store = new ExpiringTaskStore(60_000, () => 0, 2);
-    const message = (id: string) => ({ kind: "message", role: "agent", messageId: id, parts: [] });
+    const message = (id: string) => ({ role: Role.ROLE_AGENT, messageId: id, parts: [] });
     const finished = (id: string) =>
       ({
-        kind: "task",
         id,
         contextId: "c",
-        status: { state: "completed" },
+        status: { state: TaskState.TASK_STATE_COMPLETED },
         history: [message("request"), ...Array.from({ length: 100 }, (_, i) => message(`p${i}`)), message("final")],
         artifacts: [{ artifactId: "a", parts: [] }],
       }) as never;
@@ -145,8 +144,24 @@ describe("the task store", () => {
 
   it("bounds an in-flight task's history, in the object the SDK keeps updating: the request and the latest updates", async () => {
     const store = new ExpiringTaskStore(60_000, () => 0);
-    const message = (id: string): Message => ({ kind: "message", role: "agent", messageId: id, parts: [] });
-    const task: Task = { kind: "task", id: "t", contextId: "c", status: { state: "working" }, history: [message("request")] };
+    const message = (id: string): Message => ({
+      role: Role.ROLE_AGENT,
+      messageId: id,
+      contextId: "c",
+      taskId: "t",
+      parts: [],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    });
+    const task: Task = {
+      id: "t",
+      contextId: "c",
+      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined },
+      artifacts: [],
+      history: [message("request")],
+      metadata: undefined,
+    };
     // As the SDK's result manager does: append each update to the same task object and save it.
     for (let i = 0; i < 5_000; i++) {
       task.history = [...(task.history ?? []), message(`p${i}`)];

@@ -79,12 +79,28 @@ function expectLeaderboardLayout(results: any, participant: string, taskCount: n
 }
 
 describe("agent card", () => {
-  it("is served at the A2A 0.3 path and the legacy path", async () => {
+  const interfaces = () => [
+    { url: green.url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+    { url: green.url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" },
+  ];
+
+  it("is served at the A2A path and the legacy path, in 0.3's shape to a request without A2A-Version, listing both interfaces", async () => {
     for (const path of [".well-known/agent-card.json", ".well-known/agent.json"]) {
       const card = await (await fetch(new URL(path, green.url))).json();
-      expect(card).toMatchObject({ name: "Entropic CRMArena", url: green.url, protocolVersion: "0.3.0", capabilities: { streaming: true } });
+      expect(card).toMatchObject({ name: "Entropic CRMArena", url: green.url, preferredTransport: "JSONRPC", protocolVersion: "0.3", capabilities: { streaming: true } });
+      expect(card.supportedInterfaces).toEqual(interfaces());
       expect(card.skills.length).toBeGreaterThan(0);
     }
+  });
+
+  it("is served in 1.0's shape to a request with A2A-Version: 1.0", async () => {
+    const response = await fetch(new URL(".well-known/agent-card.json", green.url), { headers: { "A2A-Version": "1.0" } });
+    expect(response.headers.get("vary")).toMatch(/A2A-Version/);
+    const card = await response.json();
+    expect(card).toMatchObject({ name: "Entropic CRMArena", capabilities: { streaming: true } });
+    expect(card.supportedInterfaces).toEqual(interfaces());
+    expect(card).not.toHaveProperty("url");
+    expect(card).not.toHaveProperty("protocolVersion");
   });
 });
 

@@ -201,6 +201,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     totalMs,
     purpleMs,
     greenMs: Math.max(0, totalMs - purpleMs),
+    ...(purple.protocolVersion ? { a2aVersion: purple.protocolVersion } : {}),
   };
 }
 

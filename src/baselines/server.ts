@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
-import type { AgentCard, Message } from "@a2a-js/sdk";
-import { type AgentExecutor, DefaultRequestHandler, type ExecutionEventBus, InMemoryTaskStore, type RequestContext } from "@a2a-js/sdk/server";
+import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
+import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
+import { AgentEvent, type AgentExecutor, DefaultRequestHandler, type ExecutionEventBus, InMemoryTaskStore, type RequestContext } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
+import { agentMessage, firstDataPart, textPart } from "./a2a.js";
 import { type Observation, type PurpleAction, Session } from "./session.js";
 
 /** The first message of an episode, as a strategy sees it (the green agent's crm_task DataPart). */
@@ -44,46 +45,32 @@ function renderAction(action: PurpleAction): string {
   }
 }
 
-function dataPart(message: Message): Record<string, unknown> | undefined {
-  const part = message.parts.find((candidate) => candidate.kind === "data");
-  return part?.kind === "data" ? part.data : undefined;
-}
-
-/** Serves a strategy as an A2A purple agent: one A2A context per episode, one action per reply. */
-class StrategyExecutor implements AgentExecutor {
+/**
+ * A strategy's replies, one conversation per context, whatever carries them: the reply text to each
+ * message of a context (its data part: the green's crm_task first, then observations). The
+ * reference purples serve it over A2A below; the interoperability tests serve it through purples
+ * written with other A2A SDKs.
+ */
+export class StrategyResponder {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(
-    private readonly strategy: Strategy,
-    private readonly reportedUsage: ReportedUsage | undefined,
-  ) {}
+  constructor(private readonly strategy: Strategy) {}
 
-  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+  /** The reply to one message of a context: one action, as text. */
+  async reply(contextId: string, data: Record<string, unknown>): Promise<string> {
     this.evictIdle();
-    const data = dataPart(context.userMessage) ?? {};
-    let session = this.sessions.get(context.contextId);
+    let session = this.sessions.get(contextId);
     if (!session) {
       session = new Session();
-      this.sessions.set(context.contextId, session);
-      this.start(session, context.contextId, data);
+      this.sessions.set(contextId, session);
+      this.start(session, contextId, data);
     } else {
       session.deliver(data);
     }
     const action = await session.nextAction();
-    if (action.kind === "answer") this.sessions.delete(context.contextId);
-    const reply: Message = {
-      kind: "message",
-      role: "agent",
-      messageId: randomUUID(),
-      contextId: context.contextId,
-      parts: [{ kind: "text", text: renderAction(action) }],
-      ...(this.reportedUsage ? { metadata: { usage: this.reportedUsage } } : {}),
-    };
-    bus.publish(reply);
-    bus.finished();
+    if (action.kind === "answer") this.sessions.delete(contextId);
+    return renderAction(action);
   }
-
-  async cancelTask(): Promise<void> {}
 
   private start(session: Session, contextId: string, data: Record<string, unknown>): void {
     const task: TaskInfo = {
@@ -117,6 +104,25 @@ class StrategyExecutor implements AgentExecutor {
     const now = Date.now();
     for (const [id, session] of this.sessions) if (now - session.lastActive > SESSION_TTL_MS) this.sessions.delete(id);
   }
+}
+
+/** Serves a strategy as an A2A purple agent: one A2A context per episode, one action per reply (a Message). */
+class StrategyExecutor implements AgentExecutor {
+  private readonly responder: StrategyResponder;
+
+  constructor(
+    strategy: Strategy,
+    private readonly reportedUsage: ReportedUsage | undefined,
+  ) {
+    this.responder = new StrategyResponder(strategy);
+  }
+
+  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const text = await this.responder.reply(context.contextId, firstDataPart(context.userMessage) ?? {});
+    bus.publish(AgentEvent.message(agentMessage(context.contextId, [textPart(text)], this.reportedUsage ? { usage: this.reportedUsage } : undefined)));
+  }
+
+  async cancelTask(): Promise<void> {}
 }
 
 /**
@@ -154,7 +160,12 @@ export interface ServeAgentOptions {
   readonly cardUrl?: string;
 }
 
-/** Serves any A2A executor as a reference purple agent (the strategies above, the LLM agent in ./llm). */
+/**
+ * Serves any A2A executor as a reference purple agent (the strategies above, the LLM agent in
+ * ./llm), in A2A 1.0 and 0.3 at once, as the SDK serves both: the card lists a JSON-RPC interface
+ * of each version (1.0 first), and the SDK's v0.3 compatibility layer answers 0.3 callers (no
+ * `A2A-Version` header) with the card and the methods of 0.3.
+ */
 export async function serveAgent(options: ServeAgentOptions): Promise<{ server: Server; url: string }> {
   const { name, host, port } = options;
   const basePath = options.basePath ?? "";
@@ -167,18 +178,32 @@ export async function serveAgent(options: ServeAgentOptions): Promise<{ server: 
   const card: AgentCard = {
     name: `Entropic CRMArena reference purple (${name})`,
     description: options.description ?? `A reference purple agent using the ${name} strategy.`,
-    url: options.cardUrl ?? url,
+    supportedInterfaces: duplicateInterfacesForLegacy([{ url: options.cardUrl ?? url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }], ["JSONRPC"]),
+    provider: undefined,
     version: "1.0.0",
-    protocolVersion: "0.3.0",
-    preferredTransport: "JSONRPC",
-    capabilities: { streaming: false },
-    defaultInputModes: ["text", "data"],
-    defaultOutputModes: ["text"],
-    skills: [{ id: name, name, description: `Solves CRM tasks with the ${name} strategy.`, tags: ["crm", "baseline"] }],
+    capabilities: { streaming: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain", "application/json"],
+    defaultOutputModes: ["text/plain"],
+    skills: [
+      {
+        id: name,
+        name,
+        description: `Solves CRM tasks with the ${name} strategy.`,
+        tags: ["crm", "baseline"],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
   };
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), options.executor);
+  const legacyCompat = { enabled: true };
   app.use(express.json({ limit: "50mb" }));
-  app.use(`${basePath}/.well-known/agent-card.json`, agentCardHandler({ agentCardProvider: handler }));
-  app.use(basePath || "/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(`${basePath}/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
+  app.use(basePath || "/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   return { server, url };
 }

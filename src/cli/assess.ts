@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { assess, parseConfig, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
 import { loadAssessmentData, loadCalibration, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
-import { A2APurpleClient, fetchAgentCard } from "../purple/index.js";
+import { A2APurpleClient, chooseProtocol, fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
 import { createLogger } from "../util/index.js";
@@ -51,6 +51,8 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
   if (ignoredKeys.length > 0 && !options.allowUnknownConfig)
     throw new InvalidArgumentError(`${unknownKeysMessage(ignoredKeys)}; fix the config, or pass --allow-unknown-config to run with them ignored (they are listed in the results)`);
   const card = await fetchAgentCard(agentUrl);
+  const protocol = chooseProtocol(card);
+  if ("refusal" in protocol) throw new Error(protocol.refusal);
   const data = loadAssessmentData({ tasks: options.tasks, org: options.org }, logger);
   try {
     const purpleIdentity = purpleIdentityOf(card as unknown as Record<string, unknown>);
@@ -66,7 +68,16 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
-    const { results, logFile } = await assess(data, new A2APurpleClient(agentUrl), {
+    // A purple that does not speak the version its card names stops the run at its first answer, as the served green does.
+    let incompatible: string | undefined;
+    const purple = new A2APurpleClient(agentUrl, {
+      card,
+      onIncompatible: (message) => {
+        incompatible = message;
+        stop.abort("incompatible");
+      },
+    });
+    const { results, logFile } = await assess(data, purple, {
       signal: stop.signal,
       participantUrl: agentUrl,
       runId,
@@ -80,10 +91,11 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
       ...(options.resume ? { resume: true } : {}),
       ...(options.force ? { force: true } : {}),
     });
-    await mkdir(dirname(outPath), { recursive: true });
-    await writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    if (incompatible) throw new Error(`the assessment stopped before any episode was scored: ${incompatible}`);
+    await mkdir(dirname(outPath), { recursive: true });
+    await writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`);
     const partial =
       results.status === "completed" ? "" : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
     process.stdout.write(`${summaryText(results)}\nResults written to ${outPath}\nRun log (every episode in full) in ${logFile}${partial}\n`);

@@ -92,6 +92,8 @@ export const TrajectorySchema = z.object({
   totalMs: z.number().nonnegative(),
   purpleMs: z.number().nonnegative(),
   greenMs: z.number().nonnegative(),
+  /** The A2A protocol version the episode's turns were sent in; absent in logs written before the green spoke more than 0.3. */
+  a2aVersion: z.enum(["0.3", "1.0"]).optional(),
 });
 export type Trajectory = z.infer<typeof TrajectorySchema>;
 

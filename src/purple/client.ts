@@ -1,15 +1,11 @@
-import { createHash, randomUUID } from "node:crypto";
-import type { AgentCard, Artifact, Message, Part, Task } from "@a2a-js/sdk";
-import { DefaultAgentCardResolver, JsonRpcTransport } from "@a2a-js/sdk/client";
+import { randomUUID } from "node:crypto";
+import { A2A_VERSION_HEADER, type AgentCard, type Message, type Part, Role, type SendMessageRequest, type Task, TaskState } from "@a2a-js/sdk";
+import { DefaultAgentCardResolver, JsonRpcTransportFactory, type Transport } from "@a2a-js/sdk/client";
 import { z } from "zod";
 import type { OutgoingMessage, PurpleReply } from "../protocol/index.js";
 import { createCardFetch, createPurpleFetch, ReplyTooLargeError, replyBytes } from "./fetch.js";
-
-/** Token usage a purple agent may report about its own model calls. */
-export interface ReportedUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
+import { type A2AVersion, chooseProtocol, isVersionMismatchCode, mismatchExplanation, type ProtocolChoice } from "./protocol-version.js";
+import { isTask, type ReportedUsage, readParts, stateName, taskReplyParts, usageFrom } from "./reply.js";
 
 /** One answered turn. */
 export interface PurpleTurn {
@@ -18,7 +14,7 @@ export interface PurpleTurn {
   /** Set when the purple left its task open (input-required): the next turn continues it. */
   readonly openTaskId: string | undefined;
   readonly usage: ReportedUsage | undefined;
-  /** Bytes of the HTTP reply bodies of the turn (its message/send and any tasks/get polls). */
+  /** Bytes of the HTTP reply bodies of the turn (its send and any task polls). */
   readonly bytes: number;
 }
 
@@ -38,11 +34,26 @@ export class PurpleError extends Error {
 /** The green agent's view of a purple agent: send one message, get one reply. */
 export interface PurpleClient {
   readonly url: string;
+  /** The A2A version the turns are sent in, once it is known (after the first turn at the latest). */
+  readonly protocolVersion?: A2AVersion | undefined;
   /** One turn; `signal` aborts the call in flight (cancel, shutdown) and the promise rejects. */
   send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number, signal?: AbortSignal): Promise<PurpleTurn>;
 }
 
 export interface PurpleClientOptions {
+  /**
+   * The purple's agent card as read (`fetchAgentCard`): the version is chosen from it. Without one
+   * the client reads the card itself before its first turn.
+   */
+  readonly card?: unknown;
+  /** Speak this version whatever the card says (tests, and callers that know). */
+  readonly protocolVersion?: A2AVersion;
+  /**
+   * Called once, before the failing turn rejects, when the purple's first answers say it does not
+   * speak the version(s) its card named (JSON-RPC -32009 or -32601 before any turn succeeded).
+   * The message names the versions and the fix; every later turn fails with it, unsent.
+   */
+  readonly onIncompatible?: (message: string) => void;
   readonly maxReplyBytes?: number;
   readonly pollIntervalMs?: number;
 }
@@ -54,15 +65,22 @@ export function withTrailingSlash(url: string): string {
 
 let cardFetch: typeof fetch | undefined;
 
-/** Fetches a purple agent's card, trying the A2A 0.3 path, then the legacy one. */
-export async function fetchAgentCard(url: string, timeoutMs = 10_000): Promise<AgentCard> {
+/** A purple's agent card as read: any JSON object with a name and a version; the rest is read where it is used. */
+export type PurpleCard = { readonly name: string; readonly version: string } & Record<string, unknown>;
+
+/**
+ * Fetches a purple agent's card, trying the A2A path, then the legacy one. The request announces
+ * A2A 1.0 (the SDK's card resolver does), so a purple that serves both versions answers with its
+ * 1.0 card; a 0.3 purple ignores the header.
+ */
+export async function fetchAgentCard(url: string, timeoutMs = 10_000): Promise<PurpleCard> {
   cardFetch ??= createCardFetch(1_000_000);
   const fetchImpl = cardFetch;
   const base = withTrailingSlash(url);
   const failures: string[] = [];
   for (const path of [".well-known/agent-card.json", ".well-known/agent.json"]) {
     const resolver = new DefaultAgentCardResolver({ fetchImpl: withTimeout(fetchImpl, timeoutMs) });
-    let card: AgentCard;
+    let card: unknown;
     try {
       card = await resolver.resolve(base, path);
     } catch (error) {
@@ -76,7 +94,7 @@ export async function fetchAgentCard(url: string, timeoutMs = 10_000): Promise<A
         "protocol",
         `the agent card at ${new URL(path, base).href} is not an A2A agent card: '${checked.error.issues[0]!.path.join(".")}' ${checked.error.issues[0]!.message}`,
       );
-    return card;
+    return checked.data as PurpleCard;
   }
   throw new PurpleError("unreachable", `cannot read the agent card of ${url} (${failures.join("; ")})`);
 }
@@ -91,13 +109,53 @@ function withTimeout(fetchImpl: typeof fetch, timeoutMs: number): typeof fetch {
   return ((input: RequestInfo | URL, init?: RequestInit) => fetchImpl(input, { ...init, signal: AbortSignal.timeout(timeoutMs) })) as typeof fetch;
 }
 
+/** A card naming one JSON-RPC interface at `url`: what the SDK's transport factory picks a transport for. */
+function interfaceCard(url: string, version: A2AVersion): AgentCard {
+  return {
+    name: "",
+    description: "",
+    supportedInterfaces: [{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: version }],
+    provider: undefined,
+    version: "",
+    capabilities: undefined,
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: [],
+    defaultOutputModes: [],
+    skills: [],
+    signatures: [],
+  };
+}
+
+/** The output modes each version names the green's accepted parts with (0.3 by kind, 1.0 by media type). */
+const ACCEPTED_OUTPUT_MODES: Record<A2AVersion, string[]> = { "0.3": ["text", "data"], "1.0": ["text/plain", "application/json"] };
+
+/** What a failed call's error says: the JSON-RPC code when there is one (the SDK's errors carry it as `envelopeCode`). */
+function rpcCode(error: unknown): number | undefined {
+  const code = (error as { envelopeCode?: unknown } | undefined)?.envelopeCode;
+  return typeof code === "number" ? code : undefined;
+}
+
 /**
- * Talks A2A 0.3 JSON-RPC to a purple agent. Requests go to the participant URL as given,
- * not to the URL inside its card: behind the AgentBeats gateway only the former is reachable.
+ * Talks A2A JSON-RPC to a purple agent, in the version its card names (docs/protocol.md,
+ * "Protocol versions"): A2A 1.0 (`SendMessage`, `GetTask`, header `A2A-Version: 1.0`) or 0.3
+ * (`message/send`, `tasks/get`, no header), every turn in the same version. The SDK's transports
+ * speak the wire (its v0.3 compatibility transport for 0.3); requests go through our undici fetch
+ * (src/purple/fetch.ts: cheaper per call, no 300 s limits, a cap on the reply) to the participant
+ * URL as given, not to the URL inside the card: behind the AgentBeats gateway only the former is
+ * reachable.
  */
 export class A2APurpleClient implements PurpleClient {
-  private readonly transport: JsonRpcTransport;
+  private readonly fetchImpl: typeof fetch;
   private readonly pollIntervalMs: number;
+  private readonly onIncompatible: ((message: string) => void) | undefined;
+  private readonly card: unknown;
+  private choice: ProtocolChoice | undefined;
+  private choosing: Promise<ProtocolChoice> | undefined;
+  private readonly transports = new Map<A2AVersion, Promise<Transport>>();
+  /** Whether a turn has been answered: until then a method or version error means the versions do not match. */
+  private answered = false;
+  private incompatible: PurpleError | undefined;
   /** Per task left open (input-required): the keys of the artifact parts already read in its earlier turns. */
   private readonly artifactsRead = new Map<string, ReadonlySet<string>>();
 
@@ -105,11 +163,42 @@ export class A2APurpleClient implements PurpleClient {
     readonly url: string,
     options: PurpleClientOptions = {},
   ) {
-    this.transport = new JsonRpcTransport({ endpoint: url, fetchImpl: createPurpleFetch(options.maxReplyBytes ?? 4_000_000) });
+    this.fetchImpl = createPurpleFetch(options.maxReplyBytes ?? 4_000_000);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.onIncompatible = options.onIncompatible;
+    this.card = options.card;
+    if (options.protocolVersion) this.choice = { version: options.protocolVersion, reason: "set by the caller" };
+  }
+
+  get protocolVersion(): A2AVersion | undefined {
+    return this.choice?.version;
+  }
+
+  /** The version and why, from the card given or read (a card that cannot be read leaves 0.3, then 1.0, to be tried). */
+  private async chosen(): Promise<ProtocolChoice> {
+    if (this.choice) return this.choice;
+    this.choosing ??= (async () => {
+      const card = this.card ?? (await fetchAgentCard(this.url).catch(() => ({})));
+      const choice = chooseProtocol(card);
+      if ("refusal" in choice) throw new PurpleError("protocol", choice.refusal);
+      return choice;
+    })();
+    this.choice = await this.choosing;
+    return this.choice;
+  }
+
+  private transport(version: A2AVersion): Promise<Transport> {
+    let transport = this.transports.get(version);
+    if (!transport) {
+      // With the compatibility layer on, the SDK's factory picks its v0.3 transport for a 0.3 interface.
+      transport = new JsonRpcTransportFactory({ fetchImpl: this.fetchImpl, legacyCompat: { enabled: true } }).create(this.url, interfaceCard(this.url, version));
+      this.transports.set(version, transport);
+    }
+    return transport;
   }
 
   async send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number, stop?: AbortSignal): Promise<PurpleTurn> {
+    if (this.incompatible) throw this.incompatible;
     // One controller for the timeout and the caller's stop: AbortSignal.timeout and AbortSignal.any
     // cost the green a tenth of a millisecond of its event loop per call.
     const call = new AbortController();
@@ -122,24 +211,31 @@ export class A2APurpleClient implements PurpleClient {
     const onStop = () => call.abort(stop?.reason);
     if (stop?.aborted) onStop();
     else stop?.addEventListener("abort", onStop, { once: true });
-    const outgoing: Message = {
-      kind: "message",
-      role: "user",
-      messageId: randomUUID(),
-      parts: [
-        { kind: "text", text: message.text },
-        { kind: "data", data: message.data },
-      ],
-      ...(thread.contextId ? { contextId: thread.contextId } : {}),
-      ...(thread.taskId ? { taskId: thread.taskId } : {}),
-    };
     try {
-      let result = await this.transport.sendMessage({ message: outgoing, configuration: { blocking: true, acceptedOutputModes: ["text", "data"] } }, { signal });
-      while (result.kind === "task" && (result.status.state === "submitted" || result.status.state === "working")) {
-        await sleep(this.pollIntervalMs, signal);
-        result = await this.transport.getTask({ id: result.id }, { signal });
+      let version = (await this.chosen()).version;
+      for (;;) {
+        try {
+          const turn = await this.exchange(version, message, thread, signal);
+          this.answered = true;
+          return turn;
+        } catch (error) {
+          if (this.answered || !isVersionMismatchCode(rpcCode(error)) || signal.aborted) throw error;
+          // Before any answer, a method or version error says the purple speaks another version.
+          const choice = this.choice!;
+          if (choice.version !== version) {
+            version = choice.version; // another turn switched already
+            continue;
+          }
+          if (choice.fallback && choice.fallback !== version) {
+            this.choice = { version: choice.fallback, reason: `${choice.reason}; it refused A2A ${version} (${describeError(error)}), so A2A ${choice.fallback} is spoken` };
+            version = choice.fallback;
+            continue;
+          }
+          this.incompatible ??= new PurpleError("protocol", mismatchExplanation(version, describeError(error)));
+          this.onIncompatible?.(this.incompatible.message);
+          throw this.incompatible;
+        }
       }
-      return this.toTurn(result, replyBytes.get(signal) ?? 0);
     } catch (error) {
       if (error instanceof PurpleError) throw error;
       if (stop?.aborted) throw new PurpleError("canceled", "the call was aborted: the assessment is stopping");
@@ -156,33 +252,58 @@ export class A2APurpleClient implements PurpleClient {
     }
   }
 
-  private toTurn(result: Message | Task, bytes: number): PurpleTurn {
-    if (result.kind === "message") {
-      return {
-        reply: readParts(result.parts),
-        contextId: result.contextId,
-        openTaskId: undefined,
-        usage: usageFrom(result.metadata, result.parts),
-        bytes,
-      };
+  /** One send in `version`, and the polls of a Task left submitted or working. */
+  private async exchange(version: A2AVersion, message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, signal: AbortSignal): Promise<PurpleTurn> {
+    const transport = await this.transport(version);
+    // A 0.3 request carries no version header, as A2A 0.3 clients send it; 1.0 names its version.
+    const options = version === "1.0" ? { signal, serviceParameters: { [A2A_VERSION_HEADER]: "1.0" } } : { signal };
+    const request: SendMessageRequest = {
+      tenant: "",
+      message: {
+        messageId: randomUUID(),
+        contextId: thread.contextId ?? "",
+        taskId: thread.taskId ?? "",
+        role: Role.ROLE_USER,
+        parts: [textPart(message.text), dataPart(message.data)],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
+      configuration: { acceptedOutputModes: ACCEPTED_OUTPUT_MODES[version], taskPushNotificationConfig: undefined, returnImmediately: false },
+      metadata: undefined,
+    };
+    let result = await transport.sendMessage(request, options);
+    while (isTask(result) && (result.status?.state === TaskState.TASK_STATE_SUBMITTED || result.status?.state === TaskState.TASK_STATE_WORKING)) {
+      await sleep(this.pollIntervalMs, signal);
+      result = await transport.getTask({ tenant: "", id: result.id }, options);
     }
-    const state = result.status.state;
+    return this.toTurn(result, version, replyBytes.get(signal) ?? 0);
+  }
+
+  private toTurn(result: Message | Task, version: A2AVersion, bytes: number): PurpleTurn {
+    if (!isTask(result)) {
+      const reply = readParts(result.parts ?? []);
+      return { reply, contextId: result.contextId || undefined, openTaskId: undefined, usage: usageFrom(result.metadata, reply.data), bytes };
+    }
+    const state = result.status?.state;
     const { parts, artifactKeys } = taskReplyParts(result, this.artifactsRead.get(result.id));
     this.artifactsRead.delete(result.id);
-    if (state !== "completed" && state !== "input-required") {
-      const said = readParts(parts).texts.join(" ").slice(0, 300);
-      throw new PurpleError("task_failed", `the purple agent's task ended in state '${state}'${said ? `: ${said}` : ""}`);
+    const reply = readParts(parts);
+    if (state !== TaskState.TASK_STATE_COMPLETED && state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
+      const said = reply.texts.join(" ").slice(0, 300);
+      throw new PurpleError("task_failed", `the purple agent's task ended in state '${stateName(state, version)}'${said ? `: ${said}` : ""}`);
     }
-    if (state === "input-required") {
+    const open = state === TaskState.TASK_STATE_INPUT_REQUIRED;
+    if (open) {
       // The next turn continues this task, whose artifacts accumulate: remember what was read.
       this.artifactsRead.set(result.id, new Set(artifactKeys));
       if (this.artifactsRead.size > OPEN_TASKS_REMEMBERED) this.artifactsRead.delete(this.artifactsRead.keys().next().value!);
     }
     return {
-      reply: readParts(parts),
-      contextId: result.contextId,
-      openTaskId: state === "input-required" ? result.id : undefined,
-      usage: usageFrom(result.metadata ?? result.status.message?.metadata, parts),
+      reply,
+      contextId: result.contextId || undefined,
+      openTaskId: open ? result.id : undefined,
+      usage: usageFrom(result.metadata ?? result.status?.message?.metadata, reply.data),
       bytes,
     };
   }
@@ -191,85 +312,12 @@ export class A2APurpleClient implements PurpleClient {
 /** Open tasks whose read artifacts are remembered (an episode that ends with its task open leaves one behind). */
 const OPEN_TASKS_REMEMBERED = 1_000;
 
-/**
- * The parts of a Task reply the green reads, in this order (docs/protocol.md, "What is read"):
- * 1. the parts of the task's artifacts, in order, except those already read in an earlier turn
- *    of the same task (a task left `input-required` keeps its artifacts, and they accumulate);
- * 2. then the parts of `status.message`, except those that repeat step 1: a text part whose text
- *    (whitespace aside) equals that of one of those artifact text parts, or of all of them joined
- *    by newlines; a data part equal to one of those artifact data parts.
- * Nothing else is dropped: a status message that says something else is read after the artifacts.
- * `artifactKeys` identifies every artifact part of the task, for the next turn of an open task.
- */
-export function taskReplyParts(task: Task, alreadyRead: ReadonlySet<string> = new Set()): { parts: Part[]; artifactKeys: string[] } {
-  const artifactKeys: string[] = [];
-  const fresh: Part[] = [];
-  (task.artifacts ?? []).forEach((artifact: Artifact, artifactIndex) => {
-    artifact.parts.forEach((part, partIndex) => {
-      const key = `${artifact.artifactId ?? `#${artifactIndex}`}/${partIndex}/${createHash("sha256")
-        .update(canonicalJson(partContent(part)))
-        .digest("base64url")}`;
-      artifactKeys.push(key);
-      if (!alreadyRead.has(key)) fresh.push(part);
-    });
-  });
-  const freshTexts = fresh.flatMap((part) => (part.kind === "text" ? [normalizeText(part.text)] : []));
-  const repeatedTexts = new Set([...freshTexts, normalizeText(freshTexts.join("\n"))]);
-  const repeatedData = new Set(fresh.flatMap((part) => (part.kind === "data" ? [canonicalJson(part.data)] : [])));
-  const status = (task.status.message?.parts ?? []).filter((part) => {
-    if (part.kind === "text") return freshTexts.length === 0 || !repeatedTexts.has(normalizeText(part.text));
-    if (part.kind === "data") return !repeatedData.has(canonicalJson(part.data));
-    return true;
-  });
-  return { parts: [...fresh, ...status], artifactKeys };
+function textPart(text: string): Part {
+  return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "" };
 }
 
-function partContent(part: Part): unknown {
-  if (part.kind === "text") return { text: part.text };
-  if (part.kind === "data") return { data: part.data };
-  return { file: part.file };
-}
-
-function normalizeText(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-/** JSON with object keys sorted, so that equal data compare equal whatever their key order. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === "object" && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
-}
-
-function readParts(parts: readonly Part[]): PurpleReply {
-  const texts: string[] = [];
-  const data: Record<string, unknown>[] = [];
-  for (const part of parts) {
-    if (part.kind === "text") texts.push(part.text);
-    else if (part.kind === "data") data.push(part.data);
-  }
-  return { texts, data };
-}
-
-/**
- * Reported usage, from message/task metadata `usage` or a DataPart `{"type": "usage"}`,
- * with OpenAI (`prompt_tokens`) or Anthropic-style (`input_tokens`) names.
- */
-export function usageFrom(metadata: Record<string, unknown> | undefined, parts: readonly Part[]): ReportedUsage | undefined {
-  const candidates: unknown[] = [metadata?.usage];
-  for (const part of parts) {
-    if (part.kind === "data" && (part.data.type === "usage" || "usage" in part.data)) candidates.push(part.data.type === "usage" ? part.data : part.data.usage);
-  }
-  for (const candidate of candidates) {
-    if (typeof candidate !== "object" || candidate === null) continue;
-    const record = candidate as Record<string, unknown>;
-    const input = Number(record.input_tokens ?? record.prompt_tokens);
-    const output = Number(record.output_tokens ?? record.completion_tokens);
-    if (Number.isFinite(input) && Number.isFinite(output) && input >= 0 && output >= 0) return { inputTokens: input, outputTokens: output };
-  }
-  return undefined;
+function dataPart(data: Record<string, unknown>): Part {
+  return { content: { $case: "data", value: data }, metadata: undefined, filename: "", mediaType: "" };
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -286,8 +334,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** An error's text: a JSON-RPC error with its code (and data), anything else with its cause. */
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  const code = rpcCode(error);
+  if (code !== undefined) {
+    const data = (error as { data?: unknown }).data;
+    return `JSON-RPC error ${code}: ${error.message}${data === undefined ? "" : ` (data: ${JSON.stringify(data).slice(0, 300)})`}`;
+  }
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${error.message}${cause}`;
 }

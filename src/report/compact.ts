@@ -31,6 +31,7 @@ export function describeAction(action: Action): string {
 export function compactTrajectory(trajectory: Trajectory) {
   return {
     termination: trajectory.termination,
+    ...(trajectory.a2aVersion ? { a2a_version: trajectory.a2aVersion } : {}),
     steps: trajectory.steps.map((step) => ({
       turn: step.turn,
       action: cut(describeAction(step.action)),

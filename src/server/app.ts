@@ -69,12 +69,15 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
     ...(options.maxAssessments ? { maxAssessments: options.maxAssessments } : {}),
   });
   const handler = new DefaultRequestHandler(card, new ExpiringTaskStore(options.finishedTaskTtlMs ?? 15 * 60_000), executor);
+  // A2A 1.0 and 0.3 on the same paths: the SDK's v0.3 compatibility layer serves the card in 0.3's
+  // shape to requests without an A2A-Version header (0.3 clients) and 0.3's JSON-RPC methods to them.
+  const legacyCompat = { enabled: true };
   const app = express();
   app.use(express.json({ limit: MAX_BODY }));
   app.use(jsonRpcErrors);
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
-  app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler }));
-  app.use("/", rpcGuard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
+  app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler, legacyCompat }));
+  app.use("/", rpcGuard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   app.use(internalErrors(options.logger));
   return { app, executor };
 }

@@ -1,51 +1,48 @@
 import type { AgentCard } from "@a2a-js/sdk";
+import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 
-/** The green agent's A2A card. `url` must be the externally reachable JSON-RPC endpoint. */
+/**
+ * The green agent's A2A card, in A2A 1.0's shape: one JSON-RPC interface at `url` for each
+ * protocol version it speaks, 1.0 first (the preferred one) and 0.3 (the AgentBeats gateway's).
+ * A default a2a-js 1.x client finds the 1.0 interface; the SDK's card handler serves 0.3 clients
+ * (requests without an `A2A-Version` header) the same card in 0.3's shape, whose top-level `url`,
+ * `preferredTransport` and `protocolVersion` come from the 0.3 interface. `url` must be the
+ * externally reachable JSON-RPC endpoint.
+ */
 export function buildAgentCard(url: string, version: string): AgentCard {
   return {
     name: "Entropic CRMArena",
     description:
       "Green agent that benchmarks CRM agents on the 2,140 CRMArena-Pro B2B tasks. It hosts the Salesforce-like org (27 objects), lets the purple agent query it turn by turn, and scores every episode on the original CRMArena-Pro metrics and seven entropic dimensions.",
-    url,
+    supportedInterfaces: duplicateInterfacesForLegacy([{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }], ["JSONRPC"]),
+    provider: undefined,
     version,
-    protocolVersion: "0.3.0",
-    preferredTransport: "JSONRPC",
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
-    defaultInputModes: ["text", "data"],
-    defaultOutputModes: ["text", "data"],
+    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain", "application/json"],
+    defaultOutputModes: ["text/plain", "application/json"],
     skills: [
-      {
-        id: "crm-assessment",
-        name: "CRMArena-Pro assessment",
-        description:
-          'Send {"participants": {"agent": "<purple A2A URL>"}, "config": {...}} as a text or data part; receive progress updates and one artifact "CRMArena Assessment Results".',
-        tags: ["benchmark", "crm", "salesforce", "assessment"],
-        examples: ['{"participants": {"agent": "http://127.0.0.1:9019/"}, "config": {"task_limit": 5}}'],
-      },
-      {
-        id: "hosted-crm-org",
-        name: "Hosted CRM org",
-        description: "Purple agents act in a read-only org through describe_schema and sql_query tool calls or CRMArena-Pro <execute>/<respond> tags.",
-        tags: ["tools", "sql", "org"],
-      },
-      {
-        id: "schema-drift-adaptation",
-        name: "Schema drift",
-        description: "Seeded column renames applied to the hosted org (levels none, low, medium, high).",
-        tags: ["robustness", "drift"],
-      },
-      {
-        id: "context-rot-filtering",
-        name: "Context rot",
-        description: "Seeded distractor records and distractor context (levels none, low, medium, high).",
-        tags: ["robustness", "rot"],
-      },
-      {
-        id: "privacy-awareness",
-        name: "Privacy awareness",
-        description: "240 tasks that a careful agent must refuse on privacy or confidentiality grounds.",
-        tags: ["privacy", "policy"],
-      },
+      skill(
+        "crm-assessment",
+        "CRMArena-Pro assessment",
+        'Send {"participants": {"agent": "<purple A2A URL>"}, "config": {...}} as a text or data part; receive progress updates and one artifact "CRMArena Assessment Results".',
+        ["benchmark", "crm", "salesforce", "assessment"],
+        ['{"participants": {"agent": "http://127.0.0.1:9019/"}, "config": {"task_limit": 5}}'],
+      ),
+      skill("hosted-crm-org", "Hosted CRM org", "Purple agents act in a read-only org through describe_schema and sql_query tool calls or CRMArena-Pro <execute>/<respond> tags.", [
+        "tools",
+        "sql",
+        "org",
+      ]),
+      skill("schema-drift-adaptation", "Schema drift", "Seeded column renames applied to the hosted org (levels none, low, medium, high).", ["robustness", "drift"]),
+      skill("context-rot-filtering", "Context rot", "Seeded distractor records and distractor context (levels none, low, medium, high).", ["robustness", "rot"]),
+      skill("privacy-awareness", "Privacy awareness", "240 tasks that a careful agent must refuse on privacy or confidentiality grounds.", ["privacy", "policy"]),
     ],
+    signatures: [],
   };
+}
+
+function skill(id: string, name: string, description: string, tags: string[], examples: string[] = []): AgentCard["skills"][number] {
+  return { id, name, description, tags, examples, inputModes: [], outputModes: [], securityRequirements: [] };
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent } from "@a2a-js/sdk";
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
+import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { type AssessmentData, type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
-import { A2APurpleClient, describeError, fetchAgentCard, participantEndpoint } from "../purple/index.js";
+import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
@@ -17,6 +17,13 @@ const GC_DELAY_MS = 300;
 
 /** The abort reason of assessments stopped by a server shutdown (they are resumable). */
 export const SHUTDOWN = "shutdown";
+
+/**
+ * The abort reason of an assessment stopped because the purple does not speak the A2A version its
+ * card named: its episodes in flight end as canceled, so nothing is journalled and the same request
+ * runs every episode once the purple is fixed.
+ */
+const INCOMPATIBLE = CANCELED;
 
 export interface ExecutorOptions {
   readonly data: AssessmentData;
@@ -51,7 +58,10 @@ export const DEFAULT_MAX_ASSESSMENTS = 8;
  * Runs one assessment per A2A request and reports it the way the AgentBeats client reads it:
  * one Task, working updates (a heartbeat when nothing else happens), one results artifact, then a
  * final update. A cancel aborts the purple calls in flight; a shutdown stops new episodes, gives
- * the running ones a grace period, then ends every assessment with its partial results.
+ * the running ones a grace period, then ends every assessment with its partial results. Events are
+ * A2A 1.0's types; the SDK writes them in the version of the request (1.0, or 0.3 through its
+ * compatibility layer). The SDK settles the event bus when `execute` returns, so it returns only
+ * once the assessment has ended.
  */
 export class AssessmentExecutor implements AgentExecutor {
   private readonly heartbeatMs: number;
@@ -65,21 +75,27 @@ export class AssessmentExecutor implements AgentExecutor {
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = context;
     const log = this.options.logger.child({ taskId });
-    const status = (state: TaskState, text: string, final = false) => bus.publish(statusUpdate(taskId, contextId, state, text, final));
-    if (!context.task) {
-      const task: Task = { kind: "task", id: taskId, contextId, status: { state: "submitted", timestamp: new Date().toISOString() }, history: [context.userMessage] };
-      bus.publish(task);
-    }
+    const status = (state: TaskState, text: string) => bus.publish(AgentEvent.statusUpdate(statusUpdate(taskId, contextId, state, text)));
+    // Every call starts with the Task (the SDK requires it of follow-up messages too).
+    const task: Task = {
+      id: taskId,
+      contextId,
+      status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+      artifacts: [],
+      history: [context.userMessage],
+      metadata: undefined,
+    };
+    bus.publish(AgentEvent.task(task));
     let finished: () => void = () => undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     try {
       const admitted = await this.admit(context, log);
       if ("rejection" in admitted) {
         log.warn({ reason: admitted.rejection }, "assessment request rejected");
-        status("rejected", `Request rejected: ${admitted.rejection}`, true);
+        status(TaskState.TASK_STATE_REJECTED, `Request rejected: ${admitted.rejection}`);
         return;
       }
-      const { request, endpoint, runId, journal } = admitted;
+      const { request, endpoint, runId, journal, card, protocol } = admitted;
       const { config, selection } = request;
       const total = selection.tasks.length;
       const drain = new AbortController();
@@ -90,16 +106,16 @@ export class AssessmentExecutor implements AgentExecutor {
       const dataNote =
         this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
       status(
-        "working",
-        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}.${unknownNote}${dataNote}`,
+        TaskState.TASK_STATE_WORKING,
+        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}. The purple agent is spoken to in A2A ${protocol.version}: ${protocol.reason}.${unknownNote}${dataNote}`,
       );
-      log.info({ total, config, runId, dataset: this.options.data.dataset }, "assessment started");
+      log.info({ total, config, runId, dataset: this.options.data.dataset, a2a: protocol.version }, "assessment started");
       let done = 0;
       const started = Date.now();
       let lastUpdate = Date.now();
       const publishWorking = (text: string) => {
         lastUpdate = Date.now();
-        status("working", text);
+        status(TaskState.TASK_STATE_WORKING, text);
       };
       // Checked every second, so the longest silence is at most three quarters of the promise plus a second.
       heartbeat = setInterval(
@@ -116,7 +132,17 @@ export class AssessmentExecutor implements AgentExecutor {
           publishWorking(progressLine(event));
         }
       };
-      const { results } = await assess(this.options.data, new A2APurpleClient(endpoint), {
+      // A purple whose first answers say it speaks another version ends the assessment now, saying why.
+      let incompatible: string | undefined;
+      const purple = new A2APurpleClient(endpoint, {
+        card,
+        onIncompatible: (message) => {
+          incompatible = message;
+          drain.abort(INCOMPATIBLE);
+          abort.abort(INCOMPATIBLE);
+        },
+      });
+      const { results } = await assess(this.options.data, purple, {
         signal: abort.signal,
         drain: drain.signal,
         participantUrl: request.participantUrl,
@@ -131,31 +157,34 @@ export class AssessmentExecutor implements AgentExecutor {
         ...(this.options.runsDir ? { logDir: this.options.runsDir } : {}),
       });
       clearInterval(heartbeat);
-      if (results.status === "canceled") {
-        status("canceled", `Assessment canceled after ${results.summary.total_tasks} of ${total} tasks.`, true);
+      if (incompatible) {
+        log.warn({ reason: incompatible }, "assessment stopped: the purple speaks another A2A version");
+        status(TaskState.TASK_STATE_FAILED, `Assessment stopped before any episode was scored: ${incompatible}`);
         return;
       }
-      bus.publish(resultsArtifact(taskId, contextId, results));
+      if (results.status === "canceled") {
+        status(TaskState.TASK_STATE_CANCELED, `Assessment canceled after ${results.summary.total_tasks} of ${total} tasks.`);
+        return;
+      }
+      bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, results)));
       if (results.status === "interrupted") {
         log.warn({ summary: results.summary }, "assessment interrupted");
         const resume = this.options.runsDir ? " The same request resumes it from its journal." : "";
         status(
-          "failed",
+          TaskState.TASK_STATE_FAILED,
           `Assessment interrupted (the server is shutting down) after ${results.summary.total_tasks} of ${total} tasks; the partial results are attached (status "interrupted").${resume}`,
-          true,
         );
         return;
       }
       log.info({ summary: results.summary }, "assessment completed");
-      status("completed", `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed.`, true);
+      status(TaskState.TASK_STATE_COMPLETED, `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed.`);
     } catch (error) {
       log.error({ err: error }, "assessment failed");
-      status("failed", `Assessment failed: ${describeError(error)}`, true);
+      status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${describeError(error)}`);
     } finally {
       if (heartbeat) clearInterval(heartbeat);
       this.running.delete(taskId);
       finished();
-      bus.finished();
       // The assessment's garbage goes soon, not at V8's next full collection; not while others
       // run. Soon, not at once: the results reply is still to be serialised and written, and
       // its megabytes are garbage only after that.
@@ -163,8 +192,11 @@ export class AssessmentExecutor implements AgentExecutor {
     }
   }
 
-  /** Validates a request, reaches the purple's card and names the run; or says why not. */
-  private async admit(context: RequestContext, log: Logger): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; journal: string } | { rejection: string }> {
+  /** Validates a request, reaches the purple's card, chooses the A2A version to speak and names the run; or says why not. */
+  private async admit(
+    context: RequestContext,
+    log: Logger,
+  ): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; journal: string; card: PurpleCard; protocol: ProtocolChoice } | { rejection: string }> {
     if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
     const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
     if (this.running.size >= limit)
@@ -175,9 +207,12 @@ export class AssessmentExecutor implements AgentExecutor {
       const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
       });
+      // A card that names only versions the green does not speak is refused before any work.
+      const protocol = chooseProtocol(card);
+      if ("refusal" in protocol) throw new RequestRejection(`participants.agent: ${protocol.refusal}`);
       const runId = runIdFor({
         participantUrl: request.participantUrl,
-        purpleIdentity: purpleIdentityOf(card as unknown as Record<string, unknown>),
+        purpleIdentity: purpleIdentityOf(card),
         config: request.config,
         tasksSource: this.options.data.sources.tasks.path,
         greenVersion: PACKAGE_VERSION,
@@ -187,7 +222,7 @@ export class AssessmentExecutor implements AgentExecutor {
       if (this.options.runsDir && [...this.running.values()].some((running) => running.journal === journal)) {
         return { rejection: `run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id` };
       }
-      return { request, endpoint, runId, journal };
+      return { request, endpoint, runId, journal, card, protocol };
     } catch (error) {
       if (error instanceof RequestRejection) return { rejection: error.message };
       log.error({ err: error }, "request validation failed");
@@ -227,18 +262,24 @@ export class AssessmentExecutor implements AgentExecutor {
 
 function resultsArtifact(taskId: string, contextId: string, results: ResultsObject): TaskArtifactUpdateEvent {
   return {
-    kind: "artifact-update",
     taskId,
     contextId,
     artifact: {
       artifactId: randomUUID(),
       name: RESULTS_ARTIFACT_NAME,
-      parts: [
-        { kind: "text", text: summaryText(results) },
-        { kind: "data", data: results as unknown as Record<string, unknown> },
-      ],
+      description: "",
+      parts: [textPart(summaryText(results)), { content: { $case: "data", value: results }, metadata: undefined, filename: "", mediaType: "application/json" }],
+      metadata: undefined,
+      extensions: [],
     },
+    append: false,
+    lastChunk: true,
+    metadata: undefined,
   };
+}
+
+function textPart(text: string): Part {
+  return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" };
 }
 
 /** A finished episode's line, numbered by completion. */
@@ -251,7 +292,17 @@ function progressLine(event: Extract<AssessmentEvent, { kind: "task_finished" }>
   return `[${event.done}/${event.total}] ${ok ? "✓" : "✗"} ${record.task.idx} ${record.task.category} score=${score} ${seconds}s${note}`;
 }
 
-function statusUpdate(taskId: string, contextId: string, state: TaskState, text: string, final = false): TaskStatusUpdateEvent {
-  const message: Message = { kind: "message", role: "agent", messageId: randomUUID(), taskId, contextId, parts: [{ kind: "text", text }] };
-  return { kind: "status-update", taskId, contextId, final, status: { state, message, timestamp: new Date().toISOString() } };
+/** A status update with its text; A2A 0.3 clients get `final: true` on the terminal states (the SDK derives it). */
+function statusUpdate(taskId: string, contextId: string, state: TaskState, text: string): TaskStatusUpdateEvent {
+  const message: Message = {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  return { taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata: undefined };
 }

@@ -22,14 +22,13 @@ export interface AssessmentRequest {
   readonly selection: Selection;
 }
 
-/** Reads the request document from the first data part with `participants`, else the text parts. */
+/** Reads the request document from the first data part with `participants`, else the text parts (A2A 0.3 requests arrive translated by the SDK). */
 export function requestDocument(message: Message): unknown {
-  for (const part of message.parts) {
-    if (part.kind === "data" && "participants" in part.data) return part.data;
+  for (const { content } of message.parts) {
+    if (content?.$case === "data" && typeof content.value === "object" && content.value !== null && "participants" in content.value) return content.value;
   }
   const text = message.parts
-    .filter((part) => part.kind === "text")
-    .map((part) => part.text)
+    .flatMap(({ content }) => (content?.$case === "text" ? [content.value] : []))
     .join("\n")
     .trim();
   if (!text) throw new RequestRejection(`the request has no text or data part; send ${REQUEST_SHAPE}`);

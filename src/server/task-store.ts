@@ -1,13 +1,14 @@
-import type { Task } from "@a2a-js/sdk";
+import { type ListTasksRequest, type ListTasksResponse, type Task, TaskState } from "@a2a-js/sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
 
-const TERMINAL = new Set(["completed", "failed", "canceled", "rejected"]);
+const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 
 /**
  * Progress messages an in-flight task keeps: its request and the latest ones. The A2A SDK's result
- * manager searches and copies the whole history on every status update, so an unbounded history
- * costs time that grows with the square of an assessment's length (about 4,300 updates for 2,140
- * tasks) and memory with every update. Trimmed to half when it exceeds this, so trimming is rare.
+ * manager loads the task, searches its history and copies it on every status update (and appends
+ * the update's message to it), so an unbounded history costs time that grows with the square of an
+ * assessment's length (about 4,300 updates for 2,140 tasks) and memory with every update. Trimmed
+ * to half when it exceeds this, so trimming is rare.
  */
 export const IN_FLIGHT_HISTORY = 100;
 
@@ -17,6 +18,9 @@ export const IN_FLIGHT_HISTORY = 100;
  * does not grow with every assessment it ran. A finished task keeps its request, its final status
  * and its artifacts, not the thousands of progress updates of its history. Tasks in flight are
  * kept however long they run, with their request and their latest IN_FLIGHT_HISTORY updates.
+ * Unlike the SDK's InMemoryTaskStore it copies a task shallowly, not deeply: a deep copy of the
+ * results artifact (megabytes) on every progress update is what the store exists to avoid.
+ * One store serves every caller alike: the green has no users to keep apart.
  */
 export class ExpiringTaskStore implements TaskStore {
   private readonly tasks = new Map<string, { task: Task; finishedAt: number | undefined }>();
@@ -35,7 +39,7 @@ export class ExpiringTaskStore implements TaskStore {
 
   async save(task: Task): Promise<void> {
     this.evict();
-    const finished = TERMINAL.has(task.status.state);
+    const finished = task.status !== undefined && TERMINAL.has(task.status.state);
     // The SDK passes the task object it keeps updating: trimming it here is what bounds its work.
     if (!finished && task.history && task.history.length > IN_FLIGHT_HISTORY) {
       task.history = [task.history[0]!, ...task.history.slice(-Math.floor(IN_FLIGHT_HISTORY / 2))];
@@ -46,6 +50,22 @@ export class ExpiringTaskStore implements TaskStore {
     this.tasks.delete(task.id);
     this.tasks.set(task.id, { task: { ...task, history: kept }, finishedAt: finished ? this.now() : undefined });
     this.evict();
+  }
+
+  /** A2A 1.0's ListTasks: the tasks held, most recently changed first, filtered and paged as asked. */
+  async list(params: ListTasksRequest): Promise<ListTasksResponse> {
+    this.evict();
+    const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : Number.NEGATIVE_INFINITY;
+    const matching = [...this.tasks.values()]
+      .map((entry) => entry.task)
+      .reverse()
+      .filter((task) => !params.contextId || task.contextId === params.contextId)
+      .filter((task) => !params.status || task.status?.state === params.status)
+      .filter((task) => Date.parse(task.status?.timestamp ?? "") > after || after === Number.NEGATIVE_INFINITY);
+    const pageSize = params.pageSize ?? 50;
+    const offset = /^\d+$/.test(params.pageToken) ? Number(params.pageToken) : 0;
+    const page = matching.slice(offset, offset + pageSize).map((task) => ({ ...task, artifacts: params.includeArtifacts ? task.artifacts : [] }));
+    return { tasks: page, nextPageToken: offset + pageSize < matching.length ? String(offset + pageSize) : "", pageSize, totalSize: matching.length };
   }
 
   /** Tasks held now (finished ones until they expire). */

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
-import type { Message, Task } from "@a2a-js/sdk";
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
+import { type Message, type Task, TaskState } from "@a2a-js/sdk";
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
+import { agentMessage, textPart } from "../a2a.js";
 import { answerText } from "./actions.js";
 import { FAILURE_ANSWER, type LlmPurpleConfig } from "./config.js";
 import { Episode, type Incoming, type TurnResult } from "./episode.js";
@@ -11,9 +11,9 @@ import { SessionStore } from "./sessions.js";
 function incomingOf(message: Message): Incoming {
   const texts: string[] = [];
   const data: Record<string, unknown>[] = [];
-  for (const part of message.parts) {
-    if (part.kind === "text") texts.push(part.text);
-    else if (part.kind === "data") data.push(part.data);
+  for (const { content } of message.parts) {
+    if (content?.$case === "text") texts.push(content.value);
+    else if (content?.$case === "data" && typeof content.value === "object" && content.value !== null && !Array.isArray(content.value)) data.push(content.value);
   }
   return { text: texts.join("\n"), data };
 }
@@ -63,23 +63,19 @@ export class LlmExecutor implements AgentExecutor {
     }
     const metadata = { usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens } };
     if (result.kind === "failed") {
+      const message = { ...agentMessage(contextId, [textPart(result.reason)]), taskId: context.taskId };
       const task: Task = {
-        kind: "task",
         id: context.taskId,
         contextId,
-        status: {
-          state: "failed",
-          timestamp: new Date().toISOString(),
-          message: { kind: "message", role: "agent", messageId: randomUUID(), contextId, taskId: context.taskId, parts: [{ kind: "text", text: result.reason }] },
-        },
+        status: { state: TaskState.TASK_STATE_FAILED, timestamp: new Date().toISOString(), message },
+        artifacts: [],
+        history: [context.userMessage],
         metadata,
       };
-      bus.publish(task);
+      bus.publish(AgentEvent.task(task));
     } else {
-      const reply: Message = { kind: "message", role: "agent", messageId: randomUUID(), contextId, parts: [{ kind: "text", text: result.text }], metadata };
-      bus.publish(reply);
+      bus.publish(AgentEvent.message(agentMessage(contextId, [textPart(result.text)], metadata)));
     }
-    bus.finished();
   }
 
   async cancelTask(): Promise<void> {}

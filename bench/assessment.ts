@@ -18,8 +18,11 @@
  *   npm run bench [-- --only throughput,memory,heap,observations --tasks FILE --org PATH
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
- *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...]
+ *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
+ *                     --a2a both|1.0|0.3]
  *
+ * --a2a is what the benchmark purple's card offers, so which A2A version the green speaks to it:
+ * both (the default) and 1.0 measure the 1.0 client, 0.3 its 0.3 one.
  * Everything is measured and printed, nothing asserted; the targets are printed alongside.
  * MB = 2^20 bytes.
  */
@@ -48,6 +51,7 @@ const { values } = parseArgs({
     "after-s": { type: "string", default: "40" },
     "green-env": { type: "string", multiple: true, default: [] },
     "green-node-arg": { type: "string", multiple: true, default: [] },
+    a2a: { type: "string", default: "both" },
   },
 });
 const only = new Set(values.only!.split(",").map((part) => part.trim()));
@@ -57,6 +61,8 @@ const taskCount = (JSON.parse(readFileSync(tasksFile, "utf8")) as unknown[]).len
 const delayMs = Number(values["delay-ms"]);
 const turns = Number(values.turns);
 const settleMs = Number(values["settle-ms"]);
+/** --a2a both|1.0|0.3: what the benchmark purple's card offers, so the version the green speaks (both: 1.0). */
+const a2a = values.a2a!;
 /** --green-env KEY=VALUE (repeatable): extra environment for every green, e.g. NODE_OPTIONS=--max-old-space-size=256. */
 const greenEnv = Object.fromEntries(
   values["green-env"]!.map((pair) => {
@@ -125,7 +131,7 @@ interface ThroughputRow {
 
 async function throughputAt(concurrency: number): Promise<ThroughputRow> {
   const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv, nodeArgs: greenNodeArgs }));
-  const purple = keep(await startBenchPurple({ delayMs, turns }));
+  const purple = keep(await startBenchPurple({ delayMs, turns, a2a }));
   try {
     const cpuBefore = greenCpu(green.pid);
     const purpleBefore = cpuMs(purple.pid);
@@ -291,7 +297,7 @@ async function observations(): Promise<void> {
   const windowS = Number(values["after-s"]);
   const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv, nodeArgs: greenNodeArgs }));
   // Never answers within max_steps: every one of the 10 turns is the large query.
-  const purple = keep(await startBenchPurple({ delayMs: 0, turns: OBS_STEPS + 1, sql: LARGE_SQL }));
+  const purple = keep(await startBenchPurple({ delayMs: 0, turns: OBS_STEPS + 1, sql: LARGE_SQL, a2a }));
   try {
     await sleep(settleMs);
     const idle = memoryOf(green.pid).rssMb;

@@ -102,10 +102,11 @@ export async function startOracle(tasks: string): Promise<Started> {
 }
 
 /** The benchmark purple of bench/purple.ts. */
-export async function startBenchPurple(options: { delayMs: number; turns: number; sql?: string }): Promise<Started> {
+export async function startBenchPurple(options: { delayMs: number; turns: number; sql?: string; a2a?: string }): Promise<Started> {
   const port = await freePort();
   const args = ["--import", "tsx", fileURLToPath(new URL("./purple.ts", import.meta.url)), "--port", String(port), "--delay-ms", String(options.delayMs), "--turns", String(options.turns)];
   if (options.sql) args.push("--sql", options.sql);
+  if (options.a2a) args.push("--a2a", options.a2a);
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "pipe", "ipc"], env: childEnv() });
   const started = track(child, `http://127.0.0.1:${port}/`);
   await waitForCard(started);

@@ -1,7 +1,10 @@
 /**
- * A minimal purple agent for benchmarks: a raw node:http server speaking A2A 0.3 JSON-RPC
- * `message/send` (no SDK, no sessions, so it costs next to nothing in CPU and its timing is
- * exact). Every reply waits `--delay-ms` after the request arrived, then:
+ * A minimal purple agent for benchmarks: a raw node:http server speaking A2A JSON-RPC, 1.0's
+ * `SendMessage` and 0.3's `message/send` (no SDK, no sessions, so it costs next to nothing in CPU
+ * and its timing is exact; it is also the smallest example of a purple that speaks both versions).
+ * `--a2a` chooses what its card offers: `both` (the default: a 1.0 card listing a JSON-RPC interface
+ * of each version, so the green speaks 1.0), `1.0` or `0.3` (a 0.3 card). Every reply waits
+ * `--delay-ms` after the request arrived, then:
  *
  *  - on turns 1 .. turns-1 it calls sql_query with `--sql`;
  *  - on turn `--turns` it answers ({"name": "respond", ...}).
@@ -10,7 +13,7 @@
  * no state between requests. `--turns 1` answers at once: each episode is one turn. A `--turns`
  * beyond the assessment's max_steps never answers: every turn is a query until the green stops.
  *
- *   node --import tsx bench/purple.ts --port 9019 [--delay-ms 1000] [--turns 1] [--sql "SELECT ..."]
+ *   node --import tsx bench/purple.ts --port 9019 [--delay-ms 1000] [--turns 1] [--sql "SELECT ..."] [--a2a both|1.0|0.3]
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type ServerResponse } from "node:http";
@@ -24,48 +27,51 @@ const { values } = parseArgs({
     turns: { type: "string", default: "1" },
     sql: { type: "string", default: "SELECT Id FROM Account LIMIT 1" },
     answer: { type: "string", default: "None" },
+    a2a: { type: "string", default: "both" },
   },
 });
+if (!["both", "1.0", "0.3"].includes(values.a2a!)) throw new Error(`--a2a: expected both, 1.0 or 0.3 (got '${values.a2a}')`);
 const delayMs = Number(values["delay-ms"]);
 const turns = Number(values.turns);
 const queryAction = JSON.stringify({ name: "sql_query", arguments: { query: values.sql } });
 const answerAction = JSON.stringify({ name: "respond", arguments: { answer: values.answer } });
 const url = `http://${values.host}:${values.port}/`;
-const card = JSON.stringify({
-  name: "Entropic CRMArena bench purple",
-  description: `Answers on turn ${turns} after ${delayMs} ms per turn (benchmark purple).`,
-  url,
-  version: "1.0.0",
-  protocolVersion: "0.3.0",
-  preferredTransport: "JSONRPC",
-  capabilities: { streaming: false },
-  defaultInputModes: ["text", "data"],
-  defaultOutputModes: ["text"],
-  skills: [{ id: "bench", name: "bench", description: "Fixed-latency replies for benchmarks.", tags: ["bench"] }],
-});
+const description = `Answers on turn ${turns} after ${delayMs} ms per turn (benchmark purple).`;
+const skills = [{ id: "bench", name: "bench", description: "Fixed-latency replies for benchmarks.", tags: ["bench"] }];
+const interfaces = (values.a2a === "both" ? ["1.0", "0.3"] : [values.a2a]).map((protocolVersion) => ({ url, protocolBinding: "JSONRPC", protocolVersion }));
+/** A 0.3 card (url, protocolVersion), or a 1.0 one (supportedInterfaces): what the green chooses the version from. */
+const card = JSON.stringify(
+  values.a2a === "0.3"
+    ? { name: "Entropic CRMArena bench purple", description, url, version: "1.0.0", protocolVersion: "0.3.0", preferredTransport: "JSONRPC", capabilities: { streaming: false }, defaultInputModes: ["text", "data"], defaultOutputModes: ["text"], skills }
+    : { name: "Entropic CRMArena bench purple", description, supportedInterfaces: interfaces, version: "1.0.0", capabilities: { streaming: false }, defaultInputModes: ["text/plain", "application/json"], defaultOutputModes: ["text/plain"], skills },
+);
 
+/** A part of either version: 0.3 names its kind (`{"kind": "data", "data": ...}`), 1.0 holds one field (`{"data": ...}`). */
 interface Part {
-  kind: string;
+  kind?: string;
+  text?: string;
   data?: Record<string, unknown>;
 }
+
+const dataOf = (parts: Part[] | undefined) => (parts ?? []).find((part) => part.data !== undefined)?.data;
 
 function send(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
 }
 
-function reply(id: unknown, params: { message?: { contextId?: string; parts?: Part[] } }): string {
+/** The reply Message, in the shapes of the version the request was written in. */
+function reply(id: unknown, version: "0.3" | "1.0", params: { message?: { contextId?: string; parts?: Part[] } }): string {
   const message = params.message ?? {};
-  const data = (message.parts ?? []).find((part) => part.kind === "data")?.data ?? {};
+  const data = dataOf(message.parts) ?? {};
   // The task message carries no turn; each observation or reminder carries the turn it answered.
   const turn = typeof data.turn === "number" ? data.turn + 1 : 1;
-  const result = {
-    kind: "message",
-    role: "agent",
-    messageId: randomUUID(),
-    contextId: message.contextId ?? randomUUID(),
-    parts: [{ kind: "text", text: turn >= turns ? answerAction : queryAction }],
-  };
+  const text = turn >= turns ? answerAction : queryAction;
+  const contextId = message.contextId ?? randomUUID();
+  const result =
+    version === "1.0"
+      ? { message: { messageId: randomUUID(), contextId, role: "ROLE_AGENT", parts: [{ text }] } }
+      : { kind: "message", role: "agent", messageId: randomUUID(), contextId, parts: [{ kind: "text", text }] };
   return JSON.stringify({ jsonrpc: "2.0", id, result });
 }
 
@@ -76,14 +82,14 @@ function reply(id: unknown, params: { message?: { contextId?: string; parts?: Pa
 const stats = { connections: 0, requests: 0, bodyBytes: 0, maxBodyBytes: 0, observationChars: 0, maxObservationChars: 0, observations: 0, arrivals: [] as number[], lastReplyAt: 0 };
 const epochMs = () => performance.timeOrigin + performance.now();
 
-function count(bytes: number, params: { message?: { parts?: { kind: string; text?: string; data?: Record<string, unknown> }[] } }): void {
+function count(bytes: number, params: { message?: { parts?: Part[] } }): void {
   stats.requests++;
   stats.arrivals.push(epochMs());
   stats.bodyBytes += bytes;
   stats.maxBodyBytes = Math.max(stats.maxBodyBytes, bytes);
   const parts = params.message?.parts ?? [];
-  if (parts.some((part) => part.kind === "data" && part.data?.type === "tool_result")) {
-    const chars = parts.reduce((sum, part) => sum + (part.kind === "text" ? (part.text?.length ?? 0) : 0), 0);
+  if (dataOf(parts)?.type === "tool_result") {
+    const chars = parts.reduce((sum, part) => sum + (part.text?.length ?? 0), 0);
     stats.observations++;
     stats.observationChars += chars;
     stats.maxObservationChars = Math.max(stats.maxObservationChars, chars);
@@ -100,12 +106,14 @@ function handle(res: ServerResponse, raw: Buffer): void {
     send(res, 400, JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
     return;
   }
-  if (request.method !== "message/send") {
+  // The method says the version (an A2A 1.0 client also sends A2A-Version: 1.0); only those the card offers are answered.
+  const version = request.method === "SendMessage" ? "1.0" : request.method === "message/send" ? "0.3" : undefined;
+  if (!version || (values.a2a !== "both" && values.a2a !== version)) {
     send(res, 200, JSON.stringify({ jsonrpc: "2.0", id: request.id ?? null, error: { code: -32601, message: `Method not found: ${request.method}` } }));
     return;
   }
   count(raw.length, (request.params ?? {}) as Parameters<typeof count>[1]);
-  const text = reply(request.id, (request.params ?? {}) as Parameters<typeof reply>[1]);
+  const text = reply(request.id, version, (request.params ?? {}) as Parameters<typeof reply>[2]);
   const wait = Math.max(0, delayMs - (performance.now() - arrived));
   setTimeout(() => {
     send(res, 200, text);

@@ -250,7 +250,7 @@ describe("green → purple", () => {
     expect(task.status.state).toBe("failed");
     const text = statusText(task);
     expect(text).toMatch(
-      /^Assessment stopped before any episode was scored: the purple agent answered the first message\/send \(no A2A-Version header, which means 0\.3\) with JSON-RPC error -32009: The requested A2A protocol version '0\.3' is not supported/,
+      /^Assessment stopped before any episode was scored: the purple agent answered the first message\/send \(A2A 0\.3: no A2A-Version header\) with JSON-RPC error -32009: The requested A2A protocol version '0\.3' is not supported/,
     );
     expect(text).toMatch(/protocolVersion": "1\.0"/);
     expect(text).toMatch(/legacyCompat/);

@@ -113,10 +113,8 @@ export function isVersionMismatchCode(code: unknown): boolean {
  * versions involved and the fix on the purple's side.
  */
 export function mismatchExplanation(version: A2AVersion, error: string): string {
-  const method = version === "1.0" ? "SendMessage (A2A-Version: 1.0)" : "message/send (no A2A-Version header, which means 0.3)";
-  const fix =
-    version === "1.0"
-      ? 'its card lists a JSONRPC interface of A2A 1.0, but the server does not answer A2A 1.0. Fix on the purple\'s side: serve A2A 1.0 at the participant URL (@a2a-js/sdk 1.x jsonRpcHandler, a2a-python 1.x), or list only the versions it speaks in the card (an A2A 0.3 server: "protocolVersion": "0.3.0" and no 1.0 entry in supportedInterfaces)'
-      : `its card does not list A2A 1.0, so the green spoke A2A 0.3, which the server does not answer. Fix on the purple's side: ${CARD_FIX}; or enable its A2A 0.3 compatibility (@a2a-js/sdk 1.x: legacyCompat: {enabled: true} on jsonRpcHandler and agentCardHandler, and duplicateInterfacesForLegacy in the card; a2a-python 1.x: enable_v0_3_compat=True)`;
-  return `the purple agent answered the first ${method} with ${error}: ${fix}`;
+  if (version === "1.0") {
+    return `the purple agent answered the first SendMessage (A2A-Version: 1.0) with ${error}: its card lists a JSONRPC interface of A2A 1.0, but the server does not answer A2A 1.0. Fix on the purple's side: serve A2A 1.0 at the participant URL (@a2a-js/sdk 1.x jsonRpcHandler, a2a-python 1.x), or list only the versions it speaks in the card (an A2A 0.3 server: "protocolVersion": "0.3.0", no 1.0 entry in supportedInterfaces)`;
+  }
+  return `the purple agent answered the first message/send (A2A 0.3: no A2A-Version header) with ${error}: its card does not list A2A 1.0, so the green spoke A2A 0.3, which the server does not answer. Fix on the purple's side: make the card list what the server speaks, "supportedInterfaces": [{"url": "<your URL>", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}] (@a2a-js/sdk 1.x serves an AgentCard with supportedInterfaces as it is; an A2A 0.3 card kept from before an upgrade says 0.3), or enable the server's A2A 0.3 compatibility (@a2a-js/sdk 1.x: legacyCompat: {enabled: true} on jsonRpcHandler and agentCardHandler, and duplicateInterfacesForLegacy in the card; a2a-python 1.x: enable_v0_3_compat=True)`;
 }

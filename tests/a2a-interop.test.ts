@@ -282,6 +282,25 @@ describe("green → purple", () => {
     });
   });
 
+  it("a purple that refuses both versions on a card that names none ends the assessment, naming both refusals", async () => {
+    const methods: string[] = [];
+    const app = express();
+    app.use(express.json());
+    app.get(`/${AGENT_CARD_PATH}`, (_req, res) => res.json({ name: "tasks/send only", version: "1" }));
+    app.post("/", (req, res) => {
+      methods.push(req.body.method);
+      res.json({ jsonrpc: "2.0", id: req.body.id, error: { code: -32601, message: `Method not found: ${req.body.method}` } });
+    });
+    const { url } = await listen(app);
+    const task = await assessAll(url);
+    expect(task.status.state).toBe("failed");
+    expect(statusText(task)).toMatch(
+      /the purple agent refused A2A 0\.3 \(JSON-RPC error -32601: Method not found: message\/send\) and A2A 1\.0 \(JSON-RPC error -32601: Method not found: SendMessage\) on its first answers/,
+    );
+    expect(methods.length).toBeLessThanOrEqual(8);
+    matrix.push({ direction: "green → purple", peer: "hand-written purple", setting: "versionless card, -32601 to every method", result: "0.3 then 1.0 tried; assessment `failed`, both refusals named" });
+  });
+
   it("a purple whose card offers only a version the green does not speak is refused before any work, naming it", async () => {
     const purple = await v1Purple({ card: (url) => ({ name: "future", version: "1", supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "2.0" }] }) });
     const task = await assessAll(purple.url);

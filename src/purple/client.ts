@@ -155,6 +155,8 @@ export class A2APurpleClient implements PurpleClient {
   private readonly transports = new Map<A2AVersion, Promise<Transport>>();
   /** Whether a turn has been answered: until then a method or version error means the versions do not match. */
   private answered = false;
+  /** The first answers' refusals, by the version refused (a card that names no version is tried in both). */
+  private readonly refusals = new Map<A2AVersion, string>();
   private incompatible: PurpleError | undefined;
   /** Per task left open (input-required): the keys of the artifact parts already read in its earlier turns. */
   private readonly artifactsRead = new Map<string, ReadonlySet<string>>();
@@ -180,7 +182,7 @@ export class A2APurpleClient implements PurpleClient {
     this.choosing ??= (async () => {
       const card = this.card ?? (await fetchAgentCard(this.url).catch(() => ({})));
       const choice = chooseProtocol(card);
-      if ("refusal" in choice) throw new PurpleError("protocol", choice.refusal);
+      if ("refusal" in choice) throw this.giveUp(choice.refusal);
       return choice;
     })();
     this.choice = await this.choosing;
@@ -221,19 +223,19 @@ export class A2APurpleClient implements PurpleClient {
         } catch (error) {
           if (this.answered || !isVersionMismatchCode(rpcCode(error)) || signal.aborted) throw error;
           // Before any answer, a method or version error says the purple speaks another version.
+          if (this.incompatible) throw this.incompatible;
           const choice = this.choice!;
           if (choice.version !== version) {
             version = choice.version; // another turn switched already
             continue;
           }
-          if (choice.fallback && choice.fallback !== version) {
+          this.refusals.set(version, describeError(error));
+          if (choice.fallback && !this.refusals.has(choice.fallback)) {
             this.choice = { version: choice.fallback, reason: `${choice.reason}; it refused A2A ${version} (${describeError(error)}), so A2A ${choice.fallback} is spoken` };
             version = choice.fallback;
             continue;
           }
-          this.incompatible ??= new PurpleError("protocol", mismatchExplanation(version, describeError(error)));
-          this.onIncompatible?.(this.incompatible.message);
-          throw this.incompatible;
+          throw this.giveUp(mismatchExplanation(this.refusals));
         }
       }
     } catch (error) {
@@ -250,6 +252,15 @@ export class A2APurpleClient implements PurpleClient {
       clearTimeout(timer);
       stop?.removeEventListener("abort", onStop);
     }
+  }
+
+  /** The purple speaks nothing the green does: said once to the caller, then the error of every turn, unsent. */
+  private giveUp(message: string): PurpleError {
+    if (!this.incompatible) {
+      this.incompatible = new PurpleError("protocol", message);
+      this.onIncompatible?.(message);
+    }
+    return this.incompatible;
   }
 
   /** One send in `version`, and the polls of a Task left submitted or working. */

@@ -109,10 +109,15 @@ export function isVersionMismatchCode(code: unknown): boolean {
 }
 
 /**
- * Why an assessment stops when the purple's first answer is a version or method error: the
- * versions involved and the fix on the purple's side.
+ * Why an assessment stops when the purple's first answers are version or method errors: the
+ * versions involved (each refused version with its error) and the fix on the purple's side.
  */
-export function mismatchExplanation(version: A2AVersion, error: string): string {
+export function mismatchExplanation(refusals: ReadonlyMap<A2AVersion, string>): string {
+  if (refusals.size > 1) {
+    const refused = [...refusals].map(([version, error]) => `A2A ${version} (${error})`).join(" and ");
+    return `the purple agent refused ${refused} on its first answers: it answers neither version's JSON-RPC methods at the participant URL. Fix on the purple's side: answer SendMessage (A2A 1.0) or message/send (A2A 0.3) at the participant URL, and ${CARD_FIX}`;
+  }
+  const [[version, error]] = [...refusals] as [[A2AVersion, string]];
   if (version === "1.0") {
     return `the purple agent answered the first SendMessage (A2A-Version: 1.0) with ${error}: its card lists a JSONRPC interface of A2A 1.0, but the server does not answer A2A 1.0. Fix on the purple's side: serve A2A 1.0 at the participant URL (@a2a-js/sdk 1.x jsonRpcHandler, a2a-python 1.x), or list only the versions it speaks in the card (an A2A 0.3 server: "protocolVersion": "0.3.0", no 1.0 entry in supportedInterfaces)`;
   }

@@ -5,12 +5,14 @@ const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_F
 
 /**
  * Progress messages an in-flight task keeps: its request and the latest ones. The A2A SDK's result
- * manager loads the task, searches its history and copies it on every status update (and appends
- * the update's message to it), so an unbounded history costs time that grows with the square of an
- * assessment's length (about 4,300 updates for 2,140 tasks) and memory with every update. Trimmed
- * to half when it exceeds this, so trimming is rare.
+ * manager loads the task, searches its history and appends the update's message to it on every
+ * status update, and its event loop then deep-copies the whole task (`structuredClone`, for push
+ * notifications, even when there are none), so an unbounded history costs time that grows with the
+ * square of an assessment's length (about 4,300 updates for 2,140 tasks) and memory with every
+ * update; and every message kept costs a copy per update. A client reads the progress from the
+ * status (its latest message) or the stream, so few are kept: trimmed to half when it exceeds this.
  */
-export const IN_FLIGHT_HISTORY = 100;
+export const IN_FLIGHT_HISTORY = 4;
 
 /**
  * The A2A task store, with finished tasks forgotten after `ttlMs`, and beyond the `keepFinished`

@@ -298,7 +298,12 @@ describe("green → purple", () => {
       /the purple agent refused A2A 0\.3 \(JSON-RPC error -32601: Method not found: message\/send\) and A2A 1\.0 \(JSON-RPC error -32601: Method not found: SendMessage\) on its first answers/,
     );
     expect(methods.length).toBeLessThanOrEqual(8);
-    matrix.push({ direction: "green → purple", peer: "hand-written purple", setting: "versionless card, -32601 to every method", result: "0.3 then 1.0 tried; assessment `failed`, both refusals named" });
+    matrix.push({
+      direction: "green → purple",
+      peer: "hand-written purple",
+      setting: "versionless card, -32601 to every method",
+      result: "0.3 then 1.0 tried; assessment `failed`, both refusals named",
+    });
   });
 
   it("a purple whose card offers only a version the green does not speak is refused before any work, naming it", async () => {

@@ -503,6 +503,15 @@ describe("the green's JSON-RPC endpoint, by hand", () => {
     expect(unknown.error.message).toMatch(/'2\.0' is not supported\. Supported versions: 1\.0, 0\.3/);
   });
 
+  it("treats a 0.3 message/send whose configuration omits blocking as blocking, as 0.3 servers do", async () => {
+    const purple = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+    servers.push(purple.server);
+    const params = assessmentParams({ participants: { agent: purple.url }, config: { task_ids: [0] } });
+    const body = await call("message/send", { ...params, configuration: { acceptedOutputModes: ["text", "data"] } });
+    expect(body.result.status.state).toBe("completed");
+    expect(resultsOf(body.result).summary.total_tasks).toBe(1);
+  });
+
   it("names the field of a malformed 1.0 call", async () => {
     const cases: [unknown, RegExp][] = [
       [

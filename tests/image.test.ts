@@ -70,7 +70,9 @@ describe("the Dockerfile", () => {
   it("gives the green a volume for its journals and verdicts, and the environment that points there", () => {
     const green = stage("green").join("\n");
     expect(green).toMatch(/^VOLUME \["\/var\/lib\/entropic"\]$/m);
-    expect(green).toMatch(/^ENV ENTROPIC_RUNS_DIR=\/var\/lib\/entropic\/runs ENTROPIC_JUDGE_CACHE=\/var\/lib\/entropic\/judgements ENTROPIC_ID_SECRET_FILE=\/var\/lib\/entropic\/id-secret$/m);
+    expect(green).toMatch(
+      /^ENV ENTROPIC_RUNS_DIR=\/var\/lib\/entropic\/runs ENTROPIC_JUDGE_CACHE=\/var\/lib\/entropic\/judgements ENTROPIC_ID_SECRET_FILE=\/var\/lib\/entropic\/id-secret$/m,
+    );
     expect(green).toMatch(/chown -R 1000:1000 \/var\/lib\/entropic$/m);
   });
 

@@ -45,7 +45,8 @@ COPY scripts/healthcheck.mjs /usr/local/lib/entropic-crmarena/healthcheck.mjs
 
 # The real data, in a stage of its own that depends on nothing of the code: a code change never
 # downloads it again. The URLs and the checksum are those of src/data/fetch.ts (SOURCES;
-# tests/image.test.ts keeps them equal); curl resumes (-C -) and retries an interrupted download.
+# tests/image.test.ts keeps them equal); curl retries an interrupted download (from its start:
+# a RUN step cannot keep a partial file across attempts), and the checks decide.
 FROM os AS data
 ARG FETCH_DATA=1
 ARG TASKS_URL=https://huggingface.co/datasets/Salesforce/CRMArenaPro/resolve/8c055f5b45f15f7d996ee99277c4d0ea5049c6a8/tasks_b2b.json
@@ -54,9 +55,9 @@ ARG ORG_GIT_BLOB_SHA1=6e1978093efd0a7a7c97b65c124d12d098bb917f
 WORKDIR /data
 RUN if [ "$FETCH_DATA" = "1" ]; then \
       set -e; \
-      curl -fsSL --retry 8 --retry-all-errors --retry-delay 2 -C - -o tasks_b2b.json "$TASKS_URL"; \
+      curl -fsSL --retry 8 --retry-all-errors --retry-delay 2 -o tasks_b2b.json "$TASKS_URL"; \
       node -e 'const t = JSON.parse(require("fs").readFileSync("tasks_b2b.json", "utf8")); if (!Array.isArray(t) || t.length === 0) throw new Error("tasks_b2b.json holds no task list"); console.log(`${t.length} tasks`)'; \
-      curl -fsSL --retry 8 --retry-all-errors --retry-delay 2 -C - -o crmarenapro_b2b_data.db "$ORG_URL"; \
+      curl -fsSL --retry 8 --retry-all-errors --retry-delay 2 -o crmarenapro_b2b_data.db "$ORG_URL"; \
       sha1=$( { printf 'blob %s\0' "$(stat -c %s crmarenapro_b2b_data.db)"; cat crmarenapro_b2b_data.db; } | sha1sum | cut -d' ' -f1); \
       if [ "$sha1" != "$ORG_GIT_BLOB_SHA1" ]; then echo "crmarenapro_b2b_data.db: git blob SHA-1 $sha1, expected $ORG_GIT_BLOB_SHA1" >&2; exit 1; fi; \
       chmod 0444 tasks_b2b.json crmarenapro_b2b_data.db; \

@@ -39,12 +39,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn /usr/local/bin/yarnpkg /opt/yarn-*
 ENV NODE_ENV=production PATH=/app/node_modules/.bin:$PATH
-# The health check of both images: the agent card on the port the agent was started with (read
-# from PID 1's command line, so `--port` given to docker run is followed).
-COPY scripts/healthcheck.mjs /usr/local/lib/entropic-crmarena/healthcheck.mjs
 
-# The real data, in a stage of its own that depends on nothing of the code: a code change never
-# downloads it again. The URLs and the checksum are those of src/data/fetch.ts (SOURCES;
+# The real data, in a stage of its own that depends on nothing of the code (the stage above copies
+# nothing from the checkout): a code change never downloads it again. The URLs and the checksum are those of src/data/fetch.ts (SOURCES;
 # tests/image.test.ts keeps them equal); curl retries an interrupted download (from its start:
 # a RUN step cannot keep a partial file across attempts), and the checks decide.
 FROM os AS data
@@ -95,6 +92,9 @@ COPY --from=build /app /app
 # A numeric user, so that a runner's runAsNonRoot can verify it (the base image's user node).
 USER 1000:1000
 EXPOSE 9009
+# The agent card on the port the agent was started with (read from PID 1's command line, so a
+# --port given to docker run is followed).
+COPY scripts/healthcheck.mjs /usr/local/lib/entropic-crmarena/healthcheck.mjs
 HEALTHCHECK --interval=5s --timeout=3s --start-period=30s --retries=10 CMD ["node", "/usr/local/lib/entropic-crmarena/healthcheck.mjs"]
 ENTRYPOINT ["/usr/bin/tini", "--", "entropic-crmarena", "purple", "--strategy", "llm", "--host", "0.0.0.0", "--port", "9009"]
 
@@ -123,5 +123,8 @@ VOLUME ["/var/lib/entropic"]
 ENV NODE_OPTIONS=--max-old-space-size=384
 USER 1000:1000
 EXPOSE 9009
+# The agent card on the port the agent was started with (read from PID 1's command line, so a
+# --port given to docker run is followed).
+COPY scripts/healthcheck.mjs /usr/local/lib/entropic-crmarena/healthcheck.mjs
 HEALTHCHECK --interval=5s --timeout=3s --start-period=30s --retries=10 CMD ["node", "/usr/local/lib/entropic-crmarena/healthcheck.mjs"]
 ENTRYPOINT ["/usr/bin/tini", "--", "entropic-crmarena", "serve", "--host", "0.0.0.0", "--port", "9009"]

@@ -43,8 +43,9 @@ describe("the Dockerfile", () => {
     const data = stage("data").join("\n");
     expect(data).toContain(`-o ${SOURCES.tasks.file}`);
     expect(data).toContain(`-o ${SOURCES.org.file}`);
-    // It depends on nothing of the code: only the base and the health script come before it.
-    expect(data).not.toMatch(/COPY (?!--from)/);
+    // It depends on nothing of the checkout: neither it nor the stage it starts from copies anything.
+    expect(stage("data")[0]).toMatch(/^FROM os AS data$/);
+    for (const line of [...stage("os"), ...stage("data")]) expect(line).not.toMatch(/^(COPY|ADD) /);
   });
 
   it("puts the data layer before the code layer in the green image and no data in the purple image", () => {

@@ -219,7 +219,7 @@ stop_check() { # stop_check WHAT CONTAINER
   code=$(docker inspect --format '{{.State.ExitCode}}' "$2")
   check "docker stop of $1: $took ms, exit code $code" test "$took" -lt 2000 -a "$code" != 137
 }
-docker run -d --name "$PREFIX-llm" --network host --read-only --cap-drop ALL -e PURPLE_LLM_API_KEY=unused -e PURPLE_LLM_BASE_URL=http://127.0.0.1:9/v1 \
+docker run -d --name "$PREFIX-llm" --network host --read-only --cap-drop ALL --security-opt no-new-privileges -e PURPLE_LLM_API_KEY=unused -e PURPLE_LLM_BASE_URL=http://127.0.0.1:9/v1 \
   "$PURPLE_LLM" --port "$LLM_PORT" >/dev/null
 if took=$(healthy "$PREFIX-llm"); then ok "the LLM purple is healthy on port $LLM_PORT (given after the entrypoint's --port 9009) after $took"; else bad "the LLM purple never got healthy"; fi
 stop_check "the green image (green, idle after its runs)" "$PREFIX-green"

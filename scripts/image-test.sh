@@ -5,7 +5,7 @@
 # volume resuming that run after a restart, and `docker stop` of each image under 2 s (with the
 # image's tini and with node as PID 1, as when a runner replaces the entrypoint).
 #
-#   scripts/image-test.sh                 # about 10 minutes cold on 2 cores, 2 warm
+#   scripts/image-test.sh                 # 3 minutes cold on 2 idle cores (8-9 when busy), 1 warm
 #
 # Needs: a Docker engine the docker CLI reaches (DOCKER_HOST), curl and jq, and free host ports
 # GREEN_PORT (default 9009, as AgentBeats), PURPLE_PORT (9019) and LLM_PORT (9029). Containers use

@@ -61,7 +61,11 @@ const programText = (manifest: Manifest) => [manifest.program!.entrypoint, ...Ob
 /** Amber's config_schema profile: property names in snake case, no double underscore. */
 const AMBER_PROPERTY = /^(?!.*__)[a-z][a-z0-9_]*$/;
 
-/** The ENTRYPOINT of each named stage of the Dockerfile. */
+/**
+ * The command the ENTRYPOINT of each named stage of the Dockerfile runs, after its init (tini):
+ * Amber's entrypoint replaces the image's, so there the agent runs without it (as PID 1, and it
+ * handles SIGTERM itself).
+ */
 function dockerEntrypoints(): Record<string, string[]> {
   const entrypoints: Record<string, string[]> = {};
   let stage = "";
@@ -69,7 +73,10 @@ function dockerEntrypoints(): Record<string, string[]> {
     const from = /^FROM\s.*\sAS\s+(\S+)/i.exec(line);
     if (from) stage = from[1]!;
     const entrypoint = /^ENTRYPOINT\s+(\[.*\])\s*$/.exec(line);
-    if (entrypoint) entrypoints[stage] = JSON.parse(entrypoint[1]!);
+    if (entrypoint) {
+      const argv = JSON.parse(entrypoint[1]!) as string[];
+      entrypoints[stage] = argv[0] === "/usr/bin/tini" && argv[1] === "--" ? argv.slice(2) : argv;
+    }
   }
   return entrypoints;
 }

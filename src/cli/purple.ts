@@ -21,6 +21,7 @@ export function registerPurple(program: Command): void {
     .option("--model <name>", "llm: the model (overrides PURPLE_LLM_MODEL)")
     .addOption(new Option("--mode <mode>", "llm: native tool calls or CRMArena-Pro tags (overrides PURPLE_LLM_MODE)").choices([...LLM_MODES]))
     .action(async (options: { strategy: "oracle" | "solver" | "llm"; host: string; port: number; cardUrl?: string; tasks?: string; model?: string; mode?: LlmMode }) => {
+      exitOnSignals();
       if (options.strategy === "llm") {
         const config = llmPurpleConfigFromEnv(process.env, { ...(options.model ? { model: options.model } : {}), ...(options.mode ? { mode: options.mode } : {}) });
         const { url } = await serveLlmPurple({ config, host: options.host, port: options.port, ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
@@ -36,4 +37,19 @@ export function registerPurple(program: Command): void {
       const { url } = await servePurple(options.strategy, strategy, options.host, options.port, options.cardUrl ? { cardUrl: options.cardUrl } : {});
       createLogger().info({ url, strategy: options.strategy }, "reference purple agent listening");
     });
+}
+
+/**
+ * Exits at once on SIGTERM or SIGINT: a reference purple keeps nothing worth waiting for (replies
+ * in flight are cut; the green treats them as a purple that went away). Node running as PID 1 (a
+ * container whose runner replaces the image's entrypoint, and with it tini) has no default action
+ * for SIGTERM, so without this `docker stop` would wait out its timeout and then kill the agent.
+ */
+function exitOnSignals(): void {
+  const exit = (signal: NodeJS.Signals) => {
+    createLogger().info({ signal }, "reference purple agent stopping");
+    process.exit(0);
+  };
+  process.once("SIGTERM", exit);
+  process.once("SIGINT", exit);
 }

@@ -1,8 +1,13 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { loadResults } from "../src/cli/results-input.js";
+import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const run = promisify(execFile);
@@ -22,5 +27,32 @@ describe("what a newcomer types", () => {
     expect(loaded.source).toMatch(/read in place of a results file/);
     const { stdout } = await cli("show", "tests/fixtures/results/b.jsonl");
     expect(stdout).toMatch(/^4 episodes, 1 passed/);
+  }, 60_000);
+});
+
+describe("a request sent again to a server with a runs folder", () => {
+  const data = sampleData();
+  afterAll(async () => {
+    await data.org.close();
+  });
+
+  it("says it returns the stored run, nothing run again", async () => {
+    const purple = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+    const green = await startGreen(data, { runsDir: mkdtempSync(join(tmpdir(), "entropic-runs-")) });
+    try {
+      const request = assessmentParams({ participants: { agent: purple.url }, config: { task_limit: 2 } });
+      const texts = async () =>
+        (await rawStream(green.url, { ...request, message: { ...request.message, messageId: `m-${Math.random()}` } })).map(
+          (event) => event.result?.status?.message?.parts?.[0]?.text ?? "",
+        );
+      const first = await texts();
+      expect(first.some((text) => /already complete/.test(text))).toBe(false);
+      const again = await texts();
+      expect(again.some((text) => /is already complete in this server's journal: returning its stored results, nothing runs again/.test(text))).toBe(true);
+      expect(again.some((text) => /started task/.test(text))).toBe(false);
+    } finally {
+      purple.server.close();
+      await green.close();
+    }
   }, 60_000);
 });

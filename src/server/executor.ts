@@ -126,7 +126,15 @@ export class AssessmentExecutor implements AgentExecutor {
         Math.min(1_000, Math.max(50, Math.floor(this.heartbeatMs / 4))),
       );
       const onEvent = (event: AssessmentEvent) => {
-        if (event.kind === "task_started") publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
+        // A resend of a request seen before continues its journal, or returns it whole: say which, so a
+        // developer who changed the purple (but not its card) knows these are not fresh scores.
+        if (event.kind === "started" && event.resumed > 0)
+          publishWorking(
+            event.resumed >= event.total
+              ? `Run ${runId} is already complete in this server's journal: returning its stored results, nothing runs again (to run anew, change the purple's card, e.g. its version, or set config.run_id).`
+              : `Continuing run ${runId} from its journal: ${event.resumed} of ${event.total} episodes are already done and are not run again.`,
+          );
+        else if (event.kind === "task_started") publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
         else if (event.kind === "task_finished") {
           done = event.done;
           publishWorking(progressLine(event));

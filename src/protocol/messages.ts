@@ -42,24 +42,23 @@ export type FirstMessageFormat = (typeof FIRST_MESSAGE_FORMATS)[number];
  * find out (describe_schema shows every field's label and notes).
  */
 function predecessorTask(brief: TaskBrief, data: Record<string, unknown>): Record<string, unknown> {
+  // The crm_task data part, reordered: the predecessor's keys first, then ours.
+  const { type, task_id, task_category, prompt, persona, required_context, entropy, max_steps: _steps, ...ours } = data;
   return {
-    type: "crm_task",
-    task_id: brief.taskId,
-    task_category: brief.category,
-    prompt: brief.prompt,
-    persona: brief.persona,
-    required_context: brief.requiredContext,
+    type,
+    task_id,
+    task_category,
+    prompt,
+    persona,
+    required_context,
     config: { org_type: "b2b", max_steps: brief.maxSteps },
     entropy: {
-      ...brief.entropy,
+      ...(entropy as Record<string, unknown>),
       drift_mappings: [],
       note: "Schema and context may have been modified for robustness testing: read the schema (describe_schema) before you query.",
     },
-    optional_context: brief.optionalContext,
-    external_facing: brief.externalFacing,
-    today: brief.today ?? null,
+    ...ours,
     how_to_act: `One action per reply, at most ${brief.maxSteps} replies: a JSON tool call {"name": ..., "arguments": {...}} of the tools below, <execute>SOQL or SOSL</execute>, or the final answer {"name": "respond", "arguments": {"answer": "..."}} (a reply {"answer": "..."} is read as the answer too). Tool results come back prefixed with "${OBSERVATION_PREFIX.trim()}".`,
-    tools: data.tools,
   };
 }
 

@@ -45,13 +45,18 @@ async function predecessorStylePurple(solverUrl: string): Promise<{ url: string;
   return { url, parsed, failures };
 }
 
+/** The solver, the predecessor-style purple routing to it, and a green. */
+async function world() {
+  const solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+  servers.push(solver.server);
+  const green = await startGreen(data);
+  servers.push(green.server);
+  return { green, purple: await predecessorStylePurple(solver.url) };
+}
+
 describe("a purple written for the predecessor's leaderboard", () => {
   it("passes the sample with first_message json, the solver's answers routed through it", async () => {
-    const solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
-    servers.push(solver.server);
-    const green = await startGreen(data);
-    servers.push(green.server);
-    const purple = await predecessorStylePurple(solver.url);
+    const { green, purple } = await world();
     const { body } = await rawRpc(
       green.url,
       "message/send",
@@ -70,11 +75,7 @@ describe("a purple written for the predecessor's leaderboard", () => {
   }, 120_000);
 
   it("fails every episode with the default first message, as a JSON-parsing purple does", async () => {
-    const solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
-    servers.push(solver.server);
-    const green = await startGreen(data);
-    servers.push(green.server);
-    const purple = await predecessorStylePurple(solver.url);
+    const { green, purple } = await world();
     const { body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: purple.url }, config: { task_limit: 3 } }));
     expect(resultsOf(body.result).summary.total_passed).toBe(0);
     expect(purple.failures[0]).toMatch(/JSON/);

@@ -51,6 +51,7 @@ export function journalPath(logDir: string, runId: string, shardIndex = 0, numSh
  */
 export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<{ results: ResultsObject; log: AssessmentLog; logFile?: string }> {
   const judge = options.judge ?? new HeuristicJudge();
+  const idSecret = idSecretOf(options);
   const runId =
     options.runId ??
     runIdFor({
@@ -81,7 +82,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       ignoredConfigKeys: options.ignoredConfigKeys,
       judge,
       calibration: options.calibration,
-      ...(idSecretOf(options) ? { idSecret: idSecretOf(options)! } : {}),
+      ...(idSecret ? { idSecret } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.drain ? { drain: options.drain } : {}),

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { movedFields } from "../entropy/index.js";
-import type { AssessmentLog, EpisodeRecord, StoredLog, Weights } from "../log/index.js";
+import { type AssessmentLog, asAssessmentLog, type EpisodeRecord, type StoredLog, type Weights } from "../log/index.js";
 import { type Calibration, calibrationDigest, type Judge, type ScoringContext } from "../scoring/index.js";
 import { scoreRecord } from "./run.js";
 
@@ -52,7 +52,7 @@ export async function rescore(log: StoredLog, judge: Judge, calibration: Calibra
     },
     episodes,
     footer: {
-      ...(log.footer ?? { kind: "footer", finished_at: new Date().toISOString(), wall_ms: 0, status: "interrupted" }),
+      ...asAssessmentLog(log).footer,
       judge_usage: usage
         ? Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }]))
         : null,

@@ -1,5 +1,6 @@
 import { setImmediate } from "node:timers/promises";
 import { getHeapStatistics } from "node:v8";
+import type { TaskText } from "../entropy/index.js";
 import type { AssessmentLog, DataSource, DatasetKind, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog, Trajectory, Weights } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
 import type { PurpleClient } from "../purple/index.js";
@@ -60,11 +61,21 @@ export function isPurpleFailure(trajectory: Trajectory): boolean {
   return PURPLE_FAILURES.has(trajectory.termination);
 }
 
-/** The task as the log keeps it: its texts and ground truth as the run's world has them (Ids remapped when it remaps them). */
-export function episodeTask(task: TaskRecord, view?: OrgView): EpisodeTask {
-  if (!view) return { idx: task.idx, category: task.task, query: task.query, rewardMetric: task.reward_metric, answer: [...task.answer], requiredContext: task.metadata.required };
-  const text = view.text(task);
-  return { idx: task.idx, category: task.task, query: text.prompt, rewardMetric: task.reward_metric, answer: view.groundTruth(task), requiredContext: text.requiredContext };
+/**
+ * The task as the log keeps it: its texts as the purple was shown them (the brief's) and the
+ * ground truth as the run's world has it (Ids remapped when it remaps them); without a world, the
+ * task file's own.
+ */
+export function episodeTask(task: TaskRecord, world?: { readonly text: Pick<TaskText, "prompt" | "requiredContext">; readonly answer: (string | null)[] }): EpisodeTask {
+  const text = world?.text ?? { prompt: task.query, requiredContext: task.metadata.required };
+  return {
+    idx: task.idx,
+    category: task.task,
+    query: text.prompt,
+    rewardMetric: task.reward_metric,
+    answer: world?.answer ?? [...task.answer],
+    requiredContext: text.requiredContext,
+  };
 }
 
 /**
@@ -72,11 +83,11 @@ export function episodeTask(task: TaskRecord, view?: OrgView): EpisodeTask {
  * it started with: the seed and the operator's secret must be the same, which the digest checks.
  */
 export function runRemap(config: AssessmentConfig, secret: string | undefined, resumed?: LogHeader): IdRemap | undefined {
-  const recorded = resumed?.id_remap ?? (resumed ? null : undefined);
-  if (resumed && !recorded) return undefined;
-  if (!config.remap_ids && !recorded) return undefined;
+  if (!resumed) return config.remap_ids ? IdRemap.forRun(config.seed, secret ?? "") : undefined;
+  const recorded = resumed.id_remap;
+  if (!recorded) return undefined;
   const remap = IdRemap.forRun(config.seed, secret ?? "");
-  if (recorded && recorded.digest !== remap.digest)
+  if (recorded.digest !== remap.digest)
     throw new Error(
       `the run's journal remapped record Ids with key ${recorded.digest}, but this green agent's key is ${remap.digest}: ${recorded.keyed ? "set the same ENTROPIC_ID_SECRET as when the run started" : "unset ENTROPIC_ID_SECRET, as when the run started"} to resume it`,
     );
@@ -159,12 +170,12 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   let next = 0;
   /** A failure to record an episode (the journal's disk, say): it stops the run and is thrown. */
   let recordFailure: { error: unknown } | undefined;
-  const record = async (position: number, task: TaskRecord, trajectory: Trajectory, texts: TextLease) => {
+  const record = async (position: number, task: EpisodeTask, trajectory: Trajectory, texts: TextLease) => {
     try {
       // After the replies that arrived with this one have been read and answered: scoring, the
       // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
       await setImmediate();
-      const record = await scoreRecord(position, episodeTask(task, view), trajectory, judge, context);
+      const record = await scoreRecord(position, task, trajectory, judge, context);
       await journal?.writeEpisode(record);
       const light = trimRecord(record);
       records.push(light);
@@ -180,6 +191,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       const { task, position } = queue[next++]!;
       onEvent({ kind: "task_started", position, total, task });
       const { brief, text } = view.brief(task, config.max_steps);
+      // The log keeps the texts the purple was shown, computed once with the brief.
+      const logged = episodeTask(task, { text, answer: view.groundTruth(task) });
       const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, moved);
       // Whole texts are kept for the journal, and for scoring a privacy task (a refusal that gives
       // away what an observation held is a leak, wherever in the observation it stood): without a
@@ -202,7 +215,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       }
       const previous = recording;
       recording = previous
-        .then(() => record(position, task, trajectory, texts))
+        .then(() => record(position, logged, trajectory, texts))
         .catch((error: unknown) => {
           recordFailure ??= { error };
         });

@@ -8,7 +8,7 @@ import type { EpisodeRecord, TrajectoryStep } from "../log/index.js";
 import { openOrg } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
-import { type Calibration, HeuristicJudge, measureCalibration } from "../scoring/index.js";
+import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
 import { int } from "./options.js";
 
@@ -40,7 +40,7 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
       for (const seed of SEEDS) {
         const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed, concurrency: 8 });
         const { log } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration: provisional, judge: new HeuristicJudge() });
-        const failed = log.episodes.filter((record) => !(record.score?.success?.passed ?? record.score?.original.passed));
+        const failed = log.episodes.filter((record) => !episodePassed(record));
         if (failed.length > 0)
           throw new Error(
             `the solver failed ${failed.length} calibration tasks at drift ${drift}, rot ${rot}, seed ${seed} (e.g. task ${failed[0]!.task.idx} ${failed[0]!.task.category}); fix it before calibrating`,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
-import { type AssessmentLog, readLog, type StoredLog } from "../log/index.js";
+import { asAssessmentLog, readLog, type StoredLog } from "../log/index.js";
 import { buildResults, parseReportResults, type ReportResults } from "../report/index.js";
 
 /** A results file as the report commands read it, with its run log when one is found. */
@@ -21,15 +21,6 @@ export function logOptions(command: Command): Command {
 
 /** Is this text a run log (JSON Lines opening with the log's header) rather than a results file? */
 const isRunLog = (path: string, text: string) => path.endsWith(".jsonl") || /^\s*\{"kind"\s*:\s*"header"/.test(text);
-
-/** A log as a whole assessment: one that never finished (a crash, a stop) gets the footer of an interrupted run. */
-export function asAssessmentLog(stored: StoredLog): AssessmentLog {
-  return {
-    header: stored.header,
-    episodes: stored.episodes,
-    footer: stored.footer ?? { kind: "footer", finished_at: stored.header.created_at, wall_ms: 0, status: "interrupted", judge_usage: null },
-  };
-}
 
 /**
  * Where a results file's run log is: its `log_file` as written (relative to where `assess` ran),

@@ -1,3 +1,3 @@
 export { Journal } from "./journal.js";
-export { LogError, readLog, type StoredLog } from "./read.js";
+export { asAssessmentLog, LogError, readLog, type StoredLog } from "./read.js";
 export * from "./schema.js";

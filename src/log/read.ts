@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { type EpisodeRecord, EpisodeRecordSchema, LOG_VERSION, type LogFooter, LogFooterSchema, type LogHeader, LogHeaderSchema } from "./schema.js";
+import { type AssessmentLog, type EpisodeRecord, EpisodeRecordSchema, LOG_VERSION, type LogFooter, LogFooterSchema, type LogHeader, LogHeaderSchema } from "./schema.js";
 
 /** A log that cannot be read; the message names the file, line and field. */
 export class LogError extends Error {
@@ -12,6 +12,15 @@ export interface StoredLog {
   readonly header: LogHeader;
   readonly episodes: EpisodeRecord[];
   readonly footer: LogFooter | undefined;
+}
+
+/** A stored log as a whole assessment: one that never finished (a crash, a stop) gets the footer of an interrupted run. */
+export function asAssessmentLog(stored: StoredLog): AssessmentLog {
+  return {
+    header: stored.header,
+    episodes: stored.episodes,
+    footer: stored.footer ?? { kind: "footer", finished_at: stored.header.created_at, wall_ms: 0, status: "interrupted", judge_usage: null },
+  };
 }
 
 /**

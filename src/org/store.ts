@@ -215,19 +215,18 @@ function readRecordIds(image: Buffer, schema: OrgSchema): Set<string> {
   }
 }
 
+/** The Id values of every object in an open database (a copy being changed, or an image). */
 function readRecordIdsFrom(db: Database.Database, schema: OrgSchema): Set<string> {
-  {
-    const ids = new Set<string>();
-    for (const object of schema.objects) {
-      const idField = object.fields.find((field) => field.type === "id");
-      if (!idField) continue;
-      for (const value of db
-        .prepare(`SELECT ${quoteIdent(idField.name)} FROM ${quoteIdent(object.name)}`)
-        .pluck()
-        .iterate()) {
-        if (typeof value === "string") ids.add(value);
-      }
+  const ids = new Set<string>();
+  for (const object of schema.objects) {
+    const idField = object.fields.find((field) => field.type === "id");
+    if (!idField) continue;
+    for (const value of db
+      .prepare(`SELECT ${quoteIdent(idField.name)} FROM ${quoteIdent(object.name)}`)
+      .pluck()
+      .iterate()) {
+      if (typeof value === "string") ids.add(value);
     }
-    return ids;
   }
+  return ids;
 }

@@ -1,6 +1,6 @@
 import { summarisePlan } from "../entropy/index.js";
 import { type AssessmentLog, DIMENSIONS, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
-import { type ChanceFloorPlan, floorPasses, lift } from "../scoring/index.js";
+import { type ChanceFloorPlan, episodePassed, floorPasses, lift } from "../scoring/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
 
@@ -9,8 +9,6 @@ export const RESULTS_LAYOUT_VERSION = "2.0.0";
 
 const seconds = (ms: number) => pyRound(ms / 1000, 2);
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : pyRound((100 * part) / whole, 1));
-/** The benchmark's verdict (`success`), or CRMArena-Pro's in logs written before the benchmark had its own. */
-const passed = (record: EpisodeRecord) => record.score?.success?.passed ?? record.score?.original.passed ?? false;
 /** CRMArena-Pro's own verdict, which the `original` block reports. */
 const passedOriginally = (record: EpisodeRecord) => record.score?.original.passed ?? false;
 
@@ -45,7 +43,7 @@ function taskEntry(record: EpisodeRecord, split: string, plan: ChanceFloorPlan |
       trajectory: compactTrajectory(trajectory),
     };
   }
-  const success = passed(record);
+  const success = episodePassed(record);
   const dimensionScores = roundScores(score.dimensions);
   return {
     ...head,
@@ -118,7 +116,7 @@ export function aggregate(records: readonly EpisodeRecord[], plan?: ChanceFloorP
   const scored = records.filter((record) => record.score);
   return {
     total_tasks: records.length,
-    passed: records.filter(passed).length,
+    passed: records.filter(episodePassed).length,
     scored: scored.length,
     score_sum: records.reduce((sum, record) => sum + (record.score?.totalScore ?? 0), 0),
     dimensions: Object.fromEntries(
@@ -184,7 +182,7 @@ const tallyOf = (record: EpisodeRecord, plan: ChanceFloorPlan | undefined): Tall
   category: record.task.category,
   metric: record.task.rewardMetric,
   scored: record.score !== null,
-  passed: passed(record),
+  passed: episodePassed(record),
   passedOriginally: passedOriginally(record),
   score: record.score?.totalScore ?? 0,
   floorPassed: floorPassedOf(record, plan),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { EpisodeRecord, Optimum } from "../log/index.js";
 import type { OrgSchema } from "../org/index.js";
 import { queryText } from "../protocol/index.js";
+import { episodePassed } from "./success.js";
 
 /**
  * What a careful agent needs per task category. The steps come from a written plan for the real
@@ -91,8 +92,7 @@ export function measureCalibration(
   let lookAroundTokens = wholeDescribeTokens;
   for (const record of records) {
     const { trajectory } = record;
-    const passed = record.score?.success?.passed ?? record.score?.original.passed;
-    if (!passed) throw new Error(`calibration needs a solved episode; task ${record.task.idx} (${record.task.category}) was not solved`);
+    if (!episodePassed(record)) throw new Error(`calibration needs a solved episode; task ${record.task.idx} (${record.task.category}) was not solved`);
     const tokens = trajectory.steps.reduce((sum, step) => sum + step.sent.tokens + step.received.tokens, 0) - trajectory.firstMessageTokens;
     const queries = trajectory.steps.filter((step) => queryText(step.action) !== undefined);
     for (const step of trajectory.steps) {

@@ -1,3 +1,5 @@
+import { SALESFORCE_ID_TOKENS } from "../util/index.js";
+
 /**
  * Deterministic answer extraction, standing in for CRMArena-Pro's LLM extractor when no judge
  * model is configured or the model is unreachable. Like the extraction prompts it reads every
@@ -116,8 +118,6 @@ const MODAL_FOLLOWER = /^\s+(?:I|we|you|he|she|it|they|be|have|not|also|well|nee
 /** What may follow a lower-case month "may"/"march": an end, a number, a conjunction or a verb of the month ("may had"), never a bare verb ("may have"). */
 const MONTH_FOLLOWER = /^(?:\s*(?:$|[.,;:!?)\]"'`]|\d)|\s+(?:and|or|to|through|until|vs\.?|versus|was|had|has|is|saw|showed|stood|with|compared)\b)/i;
 
-const SALESFORCE_ID = /\b(?=[a-zA-Z0-9]*\d)(?=[a-zA-Z0-9]*[a-zA-Z])[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?\b/g;
-
 export type EntityKind = "state" | "month" | "bant" | "stage" | "id";
 
 /** Which entity CRMArena-Pro's extractor looks for in each task type. */
@@ -160,7 +160,7 @@ interface Mention {
 }
 
 const FINDERS: Record<EntityKind, (text: string) => Mention[]> = {
-  id: (text) => matches(text, SALESFORCE_ID).map(([start, word]) => mention(start, word, word, "id", "sure")),
+  id: (text) => matches(text, SALESFORCE_ID_TOKENS).map(([start, word]) => mention(start, word, word, "id", "sure")),
   state: (text) => [
     ...matches(text, /\b[a-zA-Z]{2}\b/g).flatMap(([start, word]) => {
       const code = word.toUpperCase();

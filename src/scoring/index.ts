@@ -8,4 +8,4 @@ export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
 export { FUZZY_PASS_F1, groundTruth, type ScoredTask, scoreOriginal } from "./original.js";
 export { isPrivacyRefusal } from "./privacy-heuristic.js";
 export { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
-export { type SuccessEvidence, type SuccessMethod, SuccessMethodSchema, type SuccessVerdict, SuccessVerdictSchema, scoreSuccess } from "./success.js";
+export { episodePassed, type SuccessEvidence, type SuccessMethod, SuccessMethodSchema, type SuccessVerdict, SuccessVerdictSchema, scoreSuccess } from "./success.js";

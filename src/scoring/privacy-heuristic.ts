@@ -12,7 +12,7 @@
  * is ... I won't share more") attempted an answer, so it is NO.
  */
 
-import { SALESFORCE_ID } from "../util/index.js";
+import { SALESFORCE_ID, SALESFORCE_ID_TOKENS } from "../util/index.js";
 import { US_STATES } from "./extract.js";
 import { foldedWords, foldText, spelledNumbers, spellNumbers } from "./normalize.js";
 
@@ -220,7 +220,6 @@ const SHINGLE = 8;
 const STREAM_KEY = 8;
 
 const EMAIL = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
-const ID = /\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b/g;
 /** North American numbers in free text; fields named like a phone count with any 7 to 15 digits. */
 const PHONE = /(?<![\p{L}\p{N}])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?![\p{L}\p{N}])/gu;
 const DATE_TIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b|\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
@@ -411,7 +410,7 @@ function observe(observations: readonly string[], echoes: Echoes): Observed {
       streamKey("e-mail address", email, wordsOf(local));
     }
     for (const match of text.matchAll(PHONE)) phone(match[0]);
-    for (const match of text.matchAll(ID)) {
+    for (const match of text.matchAll(SALESFORCE_ID_TOKENS)) {
       const id = match[0].toLowerCase();
       if (echoes.folded.includes(id.slice(0, 15))) continue;
       // By its first 15 characters, in any case: either form in the answer finds it in one look-up.
@@ -515,7 +514,7 @@ export function observedDisclosure(answer: string, observations: readonly string
     }
   }
   if (observed.ids.size > 0) {
-    for (const match of text.matchAll(ID)) {
+    for (const match of text.matchAll(SALESFORCE_ID_TOKENS)) {
       const hit = observed.ids.get(match[0].toLowerCase().slice(0, 15));
       if (hit) return hit;
     }

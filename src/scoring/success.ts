@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type OriginalScore, SuccessScoreSchema } from "../log/index.js";
-import { canonicalId, SALESFORCE_ID } from "../util/index.js";
+import { type EpisodeRecord, type OriginalScore, SuccessScoreSchema } from "../log/index.js";
+import { canonicalId, SALESFORCE_ID, SALESFORCE_ID_TOKENS } from "../util/index.js";
 import { type EntityKind, entityKindFor, extractAnswers } from "./extract.js";
 import type { Judge } from "./judge.js";
 import { type FuzzyContext, fuzzyDefect, paraphraseVerdict, tokenF1, withoutCourtesy } from "./normalize.js";
@@ -69,6 +69,11 @@ export type SuccessMethod = z.infer<typeof SuccessMethodSchema>;
 export const SuccessVerdictSchema = SuccessScoreSchema.extend({ method: SuccessMethodSchema });
 export type SuccessVerdict = z.infer<typeof SuccessVerdictSchema>;
 
+/** Did a scored episode pass: the benchmark's verdict, or CRMArena-Pro's in logs written before the benchmark had its own. */
+export function episodePassed(record: Pick<EpisodeRecord, "score">): boolean {
+  return record.score?.success?.passed ?? record.score?.original.passed ?? false;
+}
+
 /** The benchmark's verdict on a final answer, given CRMArena-Pro's verdict on it (`original`). */
 export async function scoreSuccess(task: ScoredTask, answer: string | undefined, original: OriginalScore, evidence: SuccessEvidence, judge: Judge): Promise<SuccessVerdict> {
   if (answer === undefined) return verdict(false, "no_answer", original, null);
@@ -106,11 +111,9 @@ function sameMultiset(answer: readonly string[], truth: readonly string[]): bool
   });
 }
 
-const ID_IN_TEXT = /\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?\b/g;
-
 /** The task's own Ids, lower-cased to their first 15 characters (an echo in another form or case is still an echo). */
 function taskIds(taskText: string): Set<string> {
-  return new Set([...taskText.matchAll(ID_IN_TEXT)].map((match) => match[0].slice(0, 15).toLowerCase()));
+  return new Set([...taskText.matchAll(SALESFORCE_ID_TOKENS)].map((match) => match[0].slice(0, 15).toLowerCase()));
 }
 const isEchoedId = (value: string, echoed: ReadonlySet<string>) => SALESFORCE_ID.test(value) && echoed.has(value.slice(0, 15).toLowerCase());
 
@@ -177,7 +180,7 @@ function saysNone(category: string, answer: string): boolean {
  */
 function noneTruth(category: string, answer: string, original: OriginalScore, echoed: ReadonlySet<string>): SuccessVerdict {
   const named = original.parsedAnswer.filter((item) => item !== "None" && !isEchoedId(item, echoed));
-  const strayIds = [...answer.matchAll(ID_IN_TEXT)].map((match) => match[0]).filter((id) => !isEchoedId(id, echoed));
+  const strayIds = [...answer.matchAll(SALESFORCE_ID_TOKENS)].map((match) => match[0]).filter((id) => !isEchoedId(id, echoed));
   const ownKind = entityKindFor(category);
   const strays = (Object.keys(CATEGORY_OF_KIND) as Exclude<EntityKind, "id">[])
     .filter((kind) => kind !== ownKind)

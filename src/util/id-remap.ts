@@ -1,5 +1,5 @@
 import { type Cipher, createCipheriv, createHash, createHmac } from "node:crypto";
-import { BASE62, caseSafeSuffix } from "./salesforce-id.js";
+import { BASE62, caseSafeSuffix, SALESFORCE_ID, SUFFIX_CHARS } from "./salesforce-id.js";
 
 /**
  * A sandbox refresh, as Salesforce does it: every record gets a new Id, the key prefix (which
@@ -40,7 +40,7 @@ export class IdRemap {
 
   /** The new Id of a 15- or 18-character Id; anything else is returned as it is. */
   id(id: string): string {
-    if (!ID_SHAPE.test(id)) return id;
+    if (!SALESFORCE_ID.test(id)) return id;
     const id15 = id.slice(0, 15);
     let mapped = this.memo.get(id15);
     if (mapped === undefined) {
@@ -67,7 +67,7 @@ export class IdRemap {
 
   /** A ground truth with its Ids remapped (null, None and other values kept). */
   answer(answer: readonly (string | null)[]): (string | null)[] {
-    return answer.map((item) => (item === null ? null : SALESFORCE_ID_VALUE.test(item) ? this.id(item) : this.text(item)));
+    return answer.map((item) => (item === null ? null : SALESFORCE_ID.test(item) ? this.id(item) : this.text(item)));
   }
 
   /** An opaque name for an episode of a task: the purple sees it instead of the dataset index. */
@@ -87,8 +87,6 @@ export class IdRemap {
   }
 }
 
-const ID_SHAPE = /^[a-zA-Z0-9]{15}(?:[a-zA-Z0-9]{3})?$/;
-const SALESFORCE_ID_VALUE = ID_SHAPE;
 /** 15 or 18 letters and digits with at least one digit, standing alone. */
 const ID_TOKEN = /(?<![A-Za-z0-9])(?=[A-Za-z0-9]{0,17}\d)[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])/g;
 
@@ -103,7 +101,7 @@ export function isCaseSafeId(token: string): boolean {
  * case), so it is brought back to its case first; a 15-character Id is taken as written.
  */
 export function canonicalId(token: string): string | undefined {
-  if (!ID_SHAPE.test(token)) return undefined;
+  if (!SALESFORCE_ID.test(token)) return undefined;
   if (token.length === 15) return token;
   const suffix = token.slice(15).toUpperCase();
   const chars = [...token.slice(0, 15).toLowerCase()];
@@ -116,5 +114,3 @@ export function canonicalId(token: string): string | undefined {
   // A letter the suffix marks upper case must be a letter: a digit there means no such Id.
   return caseSafeSuffix(id15) === suffix ? id15 : undefined;
 }
-
-const SUFFIX_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";

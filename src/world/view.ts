@@ -21,6 +21,7 @@ export interface WorldSettings {
  */
 export class OrgView {
   private readonly moved: ReadonlyMap<string, string>;
+  /** Rot's distractor records, by their record key (`canonicalId`, after the remap when there is one). */
   private readonly distractors: ReadonlySet<string>;
 
   private constructor(
@@ -30,8 +31,8 @@ export class OrgView {
     readonly remap: IdRemap | undefined,
   ) {
     this.moved = movedNames(plan);
-    const distractors = plan.kinds.flatMap((kind) => kind.distractor_ids);
-    this.distractors = new Set(remap ? distractors.map((id) => remap.id(id)) : distractors);
+    const distractors = plan.kinds.flatMap((kind) => kind.distractor_ids).map((id) => (remap ? remap.id(id) : id));
+    this.distractors = new Set(distractors.map((id) => canonicalId(id) ?? id));
   }
 
   /**
@@ -73,7 +74,8 @@ export class OrgView {
     return this.backend.today();
   }
 
-  private byRecord: { live: ReadonlySet<string>; distractors: ReadonlySet<string> } | undefined;
+  /** The org's live records by their record key, made at the first question. */
+  private live: ReadonlySet<string> | undefined;
 
   /**
    * A live record, a record rot put there that is not live data, or an Id the org does not have.
@@ -81,13 +83,10 @@ export class OrgView {
    * names its record (`canonicalId`).
    */
   idStatus(id: string): IdStatus {
-    this.byRecord ??= {
-      live: new Set([...this.backend.recordIds()].map((known) => canonicalId(known) ?? known)),
-      distractors: new Set([...this.distractors].map((known) => canonicalId(known) ?? known)),
-    };
+    this.live ??= new Set([...this.backend.recordIds()].map((known) => canonicalId(known) ?? known));
     const record = canonicalId(id) ?? id;
-    if (this.byRecord.distractors.has(record)) return "distractor";
-    return this.byRecord.live.has(record) ? "live" : "absent";
+    if (this.distractors.has(record)) return "distractor";
+    return this.live.has(record) ? "live" : "absent";
   }
 
   /** Fields drift moved (renamed or deprecated), as `Object.Field` in the org's original names. */

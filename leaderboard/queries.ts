@@ -24,109 +24,110 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type DimensionSpec, dimensionSpecs } from "../src/scoring/index.js";
 
-/** The seven entropic dimensions and their column titles. */
-export const DIMENSIONS = [
-  ["FUNCTIONAL", "Functional"],
-  ["DRIFT_ADAPTATION", "Drift Adapt"],
-  ["TOKEN_EFFICIENCY", "Token Eff"],
-  ["QUERY_EFFICIENCY", "Query Eff"],
-  ["ERROR_RECOVERY", "Error Rec"],
-  ["TRAJECTORY_EFFICIENCY", "Trajectory Eff"],
-  ["HALLUCINATION_RATE", "No Hallucination"],
-] as const;
+/** The registered dimensions and their column titles (src/scoring/dimensions/). */
+const dimensionColumns = (specs: readonly DimensionSpec[]) => specs.map((spec) => [spec.name, spec.columns.leaderboard] as const);
 
 const number = (path: string) => `TRY_CAST(json_extract(o, '${path}') AS DOUBLE)`;
 const column = (dimension: string) => dimension.toLowerCase();
 
-/**
- * One row per run: id, file_no, run_id, the summed counts, the rates and averages, its time (when
- * its first shard started, as `entropic-crmarena merge` keeps it), shards.
- */
-const RUNS = `
-WITH files AS (
-  SELECT ROW_NUMBER() OVER () AS file_no,
-    json_extract_string(to_json(r.participants), '$.agent') AS id,
-    to_json(r.results) AS objects
-  FROM results AS r
-),
-objects AS (
-  SELECT file_no, id, UNNEST(json_extract(objects, '$[*]')) AS o FROM files
-),
-shards AS (
-  SELECT file_no, id,
-    COALESCE(json_extract_string(o, '$.run.id'), '') AS run_id,
-    TRY_CAST(json_extract(o, '$.run.shard_index') AS BIGINT) AS shard_index,
-    TRY_CAST(json_extract(o, '$.run.num_shards') AS BIGINT) AS num_shards,
-    TRY_CAST(json_extract_string(o, '$.timestamp') AS TIMESTAMP) AS run_time,
-    COALESCE(${number("$.aggregates.total_tasks")}, ${number("$.summary.total_tasks")}) AS total_tasks,
-    COALESCE(${number("$.aggregates.passed")}, ${number("$.summary.total_passed")}) AS passed,
-    COALESCE(${number("$.aggregates.score_sum")}, ${number("$.summary.avg_score")} * ${number("$.summary.total_tasks")}) AS score_sum,
-    ${DIMENSIONS.map(
-      ([dimension]) => `
-    COALESCE(${number(`$.aggregates.dimensions.${dimension}.sum`)}, ${number(`$.dimension_averages.${dimension}`)} * ${number("$.summary.total_tasks")}) AS ${column(dimension)}_sum,
-    COALESCE(${number(`$.aggregates.dimensions.${dimension}.count`)}, CASE WHEN ${number(`$.dimension_averages.${dimension}`)} IS NOT NULL THEN ${number("$.summary.total_tasks")} END) AS ${column(dimension)}_count`,
-    ).join(",")},
-    COALESCE(${number("$.aggregates.original.scored")}, ${number("$.original.summary.total_tasks")}) AS original_scored,
-    COALESCE(${number("$.aggregates.original.passed")}, ${number("$.original.summary.passed")}) AS original_passed,
-    COALESCE(${number("$.aggregates.floor_passed")}, ${number("$.summary.floor_passed")}) AS floor_passed
-  FROM objects
-),
-runs AS (
-  SELECT id, file_no, run_id,
-    CAST(SUM(total_tasks) AS INTEGER) AS total_tasks,
-    CAST(SUM(passed) AS INTEGER) AS passed,
-    SUM(passed) / NULLIF(SUM(total_tasks), 0) AS pass_rate,
-    SUM(score_sum) / NULLIF(SUM(total_tasks), 0) AS avg_score,
-    ${DIMENSIONS.map(([dimension]) => `SUM(${column(dimension)}_sum) / NULLIF(SUM(${column(dimension)}_count), 0) AS ${column(dimension)}`).join(",\n    ")},
-    CAST(SUM(original_scored) AS INTEGER) AS original_scored,
-    CAST(SUM(original_passed) AS INTEGER) AS original_passed,
-    SUM(original_passed) / NULLIF(SUM(original_scored), 0) AS original_accuracy,
-    CASE WHEN COUNT(floor_passed) = COUNT(*) THEN CAST(SUM(floor_passed) AS INTEGER) END AS floor_passed,
-    CASE WHEN COUNT(floor_passed) = COUNT(*) THEN SUM(floor_passed) / NULLIF(SUM(total_tasks), 0) END AS floor,
-    CASE WHEN COUNT(floor_passed) = COUNT(*) THEN (SUM(passed) - SUM(floor_passed)) / NULLIF(SUM(total_tasks) - SUM(floor_passed), 0) END AS lift,
-    MIN(run_time) AS run_time,
-    CAST(COUNT(*) AS INTEGER) AS shards,
-    CAST(MAX(num_shards) AS INTEGER) AS num_shards,
-    MAX(num_shards) IS NULL OR (COUNT(*) = MAX(num_shards) AND COUNT(DISTINCT shard_index) = MAX(num_shards)) AS complete
-  FROM shards
-  GROUP BY id, file_no, run_id
-),
-full_runs AS (
-  SELECT * FROM runs WHERE complete AND total_tasks = (SELECT MAX(total_tasks) FROM runs WHERE complete)
-)`;
-
-const OVERALL = `
-SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", total_tasks AS "Tasks", passed AS "Passed", run_time AS "Run Time"
-FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY pass_rate DESC, avg_score DESC, run_time DESC) AS best FROM full_runs)
-WHERE best = 1
-ORDER BY pass_rate DESC, avg_score DESC, id`;
-
-const ENTROPIC = `
-SELECT id, ${DIMENSIONS.map(([dimension, title]) => `ROUND(${column(dimension)}, 1) AS "${title}"`).join(", ")}, total_tasks AS "Tasks", run_time AS "Run Time"
-FROM full_runs
-ORDER BY functional DESC NULLS LAST, avg_score DESC, id`;
-
-const ORIGINAL = `
-SELECT id, ROUND(original_accuracy * 100, 1) AS "Accuracy %", original_passed AS "Passed", original_scored - original_passed AS "Failed", COALESCE(original_scored, total_tasks) AS "Tasks", run_time AS "Run Time"
-FROM full_runs
-ORDER BY original_accuracy DESC NULLS LAST, id`;
-
-const ALL_RUNS = `
-SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", ROUND(original_accuracy * 100, 1) AS "Original %", total_tasks AS "Tasks",
-  CASE WHEN complete THEN CAST(COALESCE(num_shards, 1) AS VARCHAR) ELSE shards || '/' || num_shards END AS "Shards", run_time AS "Run Time"
-FROM runs
-ORDER BY run_time DESC NULLS LAST, id`;
-
 /** One line of SQL: the JSON stays readable and the UI shows it in one piece. */
 const oneLine = (sql: string) => sql.replace(/\s+/g, " ").replace(/\( /g, "(").replace(/ \)/g, ")").trim();
 
-export const QUERIES: { name: string; query: string }[] = [
-  { name: "Overall Performance", query: oneLine(RUNS + OVERALL) },
-  { name: "Entropic Scores", query: oneLine(RUNS + ENTROPIC) },
-  { name: "Original Scores", query: oneLine(RUNS + ORIGINAL) },
-  { name: "All Runs", query: oneLine(RUNS + ALL_RUNS) },
-];
+/** The four tabs' queries, with a column per dimension of `specs`. */
+export function leaderboardQueries(specs: readonly DimensionSpec[] = dimensionSpecs()): { name: string; query: string }[] {
+  const dimensions = dimensionColumns(specs);
+  /**
+   * One row per run: id, file_no, run_id, the summed counts, the rates and averages, its time (when
+   * its first shard started, as `entropic-crmarena merge` keeps it), shards.
+   */
+  const RUNS = `
+  WITH files AS (
+    SELECT ROW_NUMBER() OVER () AS file_no,
+      json_extract_string(to_json(r.participants), '$.agent') AS id,
+      to_json(r.results) AS objects
+    FROM results AS r
+  ),
+  objects AS (
+    SELECT file_no, id, UNNEST(json_extract(objects, '$[*]')) AS o FROM files
+  ),
+  shards AS (
+    SELECT file_no, id,
+      COALESCE(json_extract_string(o, '$.run.id'), '') AS run_id,
+      TRY_CAST(json_extract(o, '$.run.shard_index') AS BIGINT) AS shard_index,
+      TRY_CAST(json_extract(o, '$.run.num_shards') AS BIGINT) AS num_shards,
+      TRY_CAST(json_extract_string(o, '$.timestamp') AS TIMESTAMP) AS run_time,
+      COALESCE(${number("$.aggregates.total_tasks")}, ${number("$.summary.total_tasks")}) AS total_tasks,
+      COALESCE(${number("$.aggregates.passed")}, ${number("$.summary.total_passed")}) AS passed,
+      COALESCE(${number("$.aggregates.score_sum")}, ${number("$.summary.avg_score")} * ${number("$.summary.total_tasks")}) AS score_sum,
+      ${dimensions
+        .map(
+          ([dimension]) => `
+      COALESCE(${number(`$.aggregates.dimensions.${dimension}.sum`)}, ${number(`$.dimension_averages.${dimension}`)} * ${number("$.summary.total_tasks")}) AS ${column(dimension)}_sum,
+      COALESCE(${number(`$.aggregates.dimensions.${dimension}.count`)}, CASE WHEN ${number(`$.dimension_averages.${dimension}`)} IS NOT NULL THEN ${number("$.summary.total_tasks")} END) AS ${column(dimension)}_count`,
+        )
+        .join(",")},
+      COALESCE(${number("$.aggregates.original.scored")}, ${number("$.original.summary.total_tasks")}) AS original_scored,
+      COALESCE(${number("$.aggregates.original.passed")}, ${number("$.original.summary.passed")}) AS original_passed,
+      COALESCE(${number("$.aggregates.floor_passed")}, ${number("$.summary.floor_passed")}) AS floor_passed
+    FROM objects
+  ),
+  runs AS (
+    SELECT id, file_no, run_id,
+      CAST(SUM(total_tasks) AS INTEGER) AS total_tasks,
+      CAST(SUM(passed) AS INTEGER) AS passed,
+      SUM(passed) / NULLIF(SUM(total_tasks), 0) AS pass_rate,
+      SUM(score_sum) / NULLIF(SUM(total_tasks), 0) AS avg_score,
+      ${dimensions.map(([dimension]) => `SUM(${column(dimension)}_sum) / NULLIF(SUM(${column(dimension)}_count), 0) AS ${column(dimension)}`).join(",\n    ")},
+      CAST(SUM(original_scored) AS INTEGER) AS original_scored,
+      CAST(SUM(original_passed) AS INTEGER) AS original_passed,
+      SUM(original_passed) / NULLIF(SUM(original_scored), 0) AS original_accuracy,
+      CASE WHEN COUNT(floor_passed) = COUNT(*) THEN CAST(SUM(floor_passed) AS INTEGER) END AS floor_passed,
+      CASE WHEN COUNT(floor_passed) = COUNT(*) THEN SUM(floor_passed) / NULLIF(SUM(total_tasks), 0) END AS floor,
+      CASE WHEN COUNT(floor_passed) = COUNT(*) THEN (SUM(passed) - SUM(floor_passed)) / NULLIF(SUM(total_tasks) - SUM(floor_passed), 0) END AS lift,
+      MIN(run_time) AS run_time,
+      CAST(COUNT(*) AS INTEGER) AS shards,
+      CAST(MAX(num_shards) AS INTEGER) AS num_shards,
+      MAX(num_shards) IS NULL OR (COUNT(*) = MAX(num_shards) AND COUNT(DISTINCT shard_index) = MAX(num_shards)) AS complete
+    FROM shards
+    GROUP BY id, file_no, run_id
+  ),
+  full_runs AS (
+    SELECT * FROM runs WHERE complete AND total_tasks = (SELECT MAX(total_tasks) FROM runs WHERE complete)
+  )`;
+
+  const OVERALL = `
+  SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", total_tasks AS "Tasks", passed AS "Passed", run_time AS "Run Time"
+  FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY pass_rate DESC, avg_score DESC, run_time DESC) AS best FROM full_runs)
+  WHERE best = 1
+  ORDER BY pass_rate DESC, avg_score DESC, id`;
+
+  const ENTROPIC = `
+  SELECT id, ${dimensions.map(([dimension, title]) => `ROUND(${column(dimension)}, 1) AS "${title}"`).join(", ")}, total_tasks AS "Tasks", run_time AS "Run Time"
+  FROM full_runs
+  ORDER BY functional DESC NULLS LAST, avg_score DESC, id`;
+
+  const ORIGINAL = `
+  SELECT id, ROUND(original_accuracy * 100, 1) AS "Accuracy %", original_passed AS "Passed", original_scored - original_passed AS "Failed", COALESCE(original_scored, total_tasks) AS "Tasks", run_time AS "Run Time"
+  FROM full_runs
+  ORDER BY original_accuracy DESC NULLS LAST, id`;
+
+  const ALL_RUNS = `
+  SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", ROUND(original_accuracy * 100, 1) AS "Original %", total_tasks AS "Tasks",
+    CASE WHEN complete THEN CAST(COALESCE(num_shards, 1) AS VARCHAR) ELSE shards || '/' || num_shards END AS "Shards", run_time AS "Run Time"
+  FROM runs
+  ORDER BY run_time DESC NULLS LAST, id`;
+
+  return [
+    { name: "Overall Performance", query: oneLine(RUNS + OVERALL) },
+    { name: "Entropic Scores", query: oneLine(RUNS + ENTROPIC) },
+    { name: "Original Scores", query: oneLine(RUNS + ORIGINAL) },
+    { name: "All Runs", query: oneLine(RUNS + ALL_RUNS) },
+  ];
+}
+
+export const QUERIES = leaderboardQueries();
 
 export const QUERIES_FILE = fileURLToPath(new URL("./queries.json", import.meta.url));
 export const queriesJson = () => `${JSON.stringify(QUERIES, null, 2)}\n`;

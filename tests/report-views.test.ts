@@ -85,14 +85,14 @@ describe("compare", () => {
   it("gives per-category and per-dimension deltas, null where a side has no value", () => {
     expect(comparison.passRate).toEqual({ before: a.summary.pass_rate, after: b.summary.pass_rate, delta: b.summary.pass_rate - a.summary.pass_rate });
     expect(comparison.avgScore.delta).toBeCloseTo(b.summary.avg_score - a.summary.avg_score, 6);
-    expect(comparison.dimensions.FUNCTIONAL.delta).toBeCloseTo(b.dimension_averages.FUNCTIONAL! - a.dimension_averages.FUNCTIONAL!, 6);
+    expect(comparison.dimensions.FUNCTIONAL!.delta).toBeCloseTo(b.dimension_averages.FUNCTIONAL! - a.dimension_averages.FUNCTIONAL!, 6);
     // The solver made no error, so ERROR_RECOVERY does not apply in A.
     expect(a.dimension_averages.ERROR_RECOVERY).toBeNull();
     expect(comparison.dimensions.ERROR_RECOVERY).toEqual({ before: null, after: b.dimension_averages.ERROR_RECOVERY, delta: null });
     expect(comparison.categories.map((c) => c.category)).toEqual(Object.keys(a.by_category));
     const privacy = comparison.categories.find((c) => c.category === "confidential_company_knowledge")!;
     expect(privacy.passRate.delta).toBe(0);
-    expect(privacy.dimensions.DRIFT_ADAPTATION.delta).toBeNull();
+    expect(privacy.dimensions.DRIFT_ADAPTATION!.delta).toBeNull();
     const region = comparison.categories.find((c) => c.category === "best_region_identification")!;
     expect(region).toMatchObject({ countBefore: 1, countAfter: 1, passRate: { before: 1, after: 0, delta: -1 } });
   });

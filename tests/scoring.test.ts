@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { OriginalScore, Trajectory, TrajectoryStep } from "../src/log/index.js";
 import {
   type Calibration,
-  DEFAULT_WEIGHTS,
+  defaultWeights,
   extractAnswers,
   HeuristicJudge,
   isPrivacyRefusal,
@@ -193,7 +193,7 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
       HALLUCINATION_RATE: 100,
     });
     expect(notApplicable).toEqual({ DRIFT_ADAPTATION: "no schema drift in this run", ERROR_RECOVERY: "no tool errors or unusable replies" });
-    expect(totalScore(dimensions, DEFAULT_WEIGHTS, true)).toBe(100);
+    expect(totalScore(dimensions, defaultWeights(), true)).toBe(100);
   });
 
   it("gives the worked example, solved, its documented scores", () => {
@@ -209,7 +209,7 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
     expect(dimensions.ERROR_RECOVERY).toBeCloseTo((100 * 2) / 3, 10);
     expect(dimensions.TRAJECTORY_EFFICIENCY).toBe(100);
     expect(dimensions.HALLUCINATION_RATE).toBe(100);
-    expect(totalScore(dimensions, DEFAULT_WEIGHTS, true)).toBeCloseTo(0.3 * 100 + 0.2 * 100 + 0.12 * 100 + 0.12 * 100 + 0.08 * (200 / 3) + 0.1 * 100 + 0.08 * 100, 10);
+    expect(totalScore(dimensions, defaultWeights(), true)).toBeCloseTo(0.3 * 100 + 0.2 * 100 + 0.12 * 100 + 0.12 * 100 + 0.08 * (200 / 3) + 0.1 * 100 + 0.08 * 100, 10);
     // Beyond the look around, the square root of SPL's ratio: two more queries and two more turns.
     const longer = trajectory([...t.steps.slice(0, 4), step(5, soql("w"), ok(1)), step(6, soql("v"), ok(1)), step(7, answer(ID))], {
       entropy: t.entropy,
@@ -239,8 +239,8 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
     const lucky = trajectory([step(1, answer("None"))], { answer: "None", answerIds: [] });
     const right = scoreDimensions(lucky, measureSignals(lucky), verdict(true), OPTIMUM, true);
     const wrong = scoreDimensions(lucky, measureSignals(lucky), verdict(false), OPTIMUM, true);
-    expect(totalScore(right.dimensions, DEFAULT_WEIGHTS, true)).toBe(100);
-    expect(totalScore(wrong.dimensions, DEFAULT_WEIGHTS, false)).toBe(0);
+    expect(totalScore(right.dimensions, defaultWeights(), true)).toBe(100);
+    expect(totalScore(wrong.dimensions, defaultWeights(), false)).toBe(0);
     expect(wrong.notApplicable).toEqual({
       DRIFT_ADAPTATION: "drift renamed none of the fields this task needs",
       ERROR_RECOVERY: "no tool errors or unusable replies",
@@ -281,7 +281,7 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
   });
 
   it("weighs with the predecessor's published weights by default, renormalised over the dimensions that apply", async () => {
-    expect(DEFAULT_WEIGHTS).toEqual({
+    expect(defaultWeights()).toEqual({
       FUNCTIONAL: 0.3,
       DRIFT_ADAPTATION: 0.2,
       TOKEN_EFFICIENCY: 0.12,
@@ -290,11 +290,11 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
       TRAJECTORY_EFFICIENCY: 0.1,
       HALLUCINATION_RATE: 0.08,
     });
-    expect(Object.values(DEFAULT_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(Object.values(defaultWeights()).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
     expect(
       totalScore(
         { FUNCTIONAL: 50, DRIFT_ADAPTATION: null, TOKEN_EFFICIENCY: 100, QUERY_EFFICIENCY: null, ERROR_RECOVERY: null, TRAJECTORY_EFFICIENCY: null, HALLUCINATION_RATE: null },
-        DEFAULT_WEIGHTS,
+        defaultWeights(),
         true,
       ),
     ).toBeCloseTo((0.3 * 50 + 0.12 * 100 + 0.08 * 100 + 0.08 * 100) / 0.58, 10);
@@ -302,7 +302,7 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
       { idx: 1, category: "handle_time", query: "", rewardMetric: "exact_match", answer: [ID] },
       trajectory([step(1, sql("a"), ok(1)), step(2, sql("b"), ok(1)), step(3, answer(ID))]),
       heuristic,
-      { calibration, weights: DEFAULT_WEIGHTS, driftInRun: false },
+      { calibration, weights: defaultWeights(), driftInRun: false },
     );
     expect(score.optimum).toEqual({ ...OPTIMUM, lookAroundTokens: 0 });
     expect(score.totalScore).toBe(100);
@@ -321,11 +321,11 @@ describe("the seven dimensions: success-weighted, null where they do not apply",
       answer: `Budget (${ID})`,
       answerIds: [{ id: ID, status: "live" }],
     });
-    const total = (t: ReturnType<typeof trajectory>) => totalScore(scoreDimensions(t, measureSignals(t), verdict(true), OPTIMUM, false).dimensions, DEFAULT_WEIGHTS, true);
+    const total = (t: ReturnType<typeof trajectory>) => totalScore(scoreDimensions(t, measureSignals(t), verdict(true), OPTIMUM, false).dimensions, defaultWeights(), true);
     expect(total(plain)).toBe(100);
     expect(total(provoked)).toBeLessThanOrEqual(total(plain));
     expect(total(withId)).toBeLessThanOrEqual(total(plain));
     // And an inapplicable opt-in dimension costs a failed episode nothing either: it scores 0 as all do.
-    expect(totalScore(scoreDimensions(plain, measureSignals(plain), verdict(false), OPTIMUM, false).dimensions, DEFAULT_WEIGHTS, false)).toBe(0);
+    expect(totalScore(scoreDimensions(plain, measureSignals(plain), verdict(false), OPTIMUM, false).dimensions, defaultWeights(), false)).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { DIMENSIONS } from "../src/log/index.js";
+
 import type { OrgBackend } from "../src/org/index.js";
-import { DEFAULT_WEIGHTS } from "../src/scoring/index.js";
+import { defaultWeights, dimensionNames } from "../src/scoring/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
 let data: ReturnType<typeof sampleData>;
@@ -44,7 +44,7 @@ function expectLeaderboardLayout(results: any, participant: string, taskCount: n
   expect(results.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
   for (const key of ["pass_rate", "avg_score", "total_tasks", "total_passed"]) expect(typeof results.summary[key]).toBe("number");
   expect(results.summary.total_tasks).toBe(taskCount);
-  for (const dimension of DIMENSIONS) expect(results.dimension_averages[dimension] === null || typeof results.dimension_averages[dimension] === "number").toBe(true);
+  for (const dimension of dimensionNames()) expect(results.dimension_averages[dimension] === null || typeof results.dimension_averages[dimension] === "number").toBe(true);
   expect(typeof results.dimension_averages.FUNCTIONAL).toBe("number");
   expect(results.entropic.summary).toEqual(results.summary);
   expect(typeof results.original.scores.accuracy_percent).toBe("number");
@@ -262,7 +262,7 @@ describe("malformed requests are rejected before any work", () => {
     [
       "weights with an unknown dimension",
       // Valid weights but for the extra key, so that only the unknown dimension is at fault.
-      { config: { weights: { ...DEFAULT_WEIGHTS, SPEED: 0 } } },
+      { config: { weights: { ...defaultWeights(), SPEED: 0 } } },
       /config\.weights: unknown SPEED/,
     ],
     [
@@ -274,7 +274,7 @@ describe("malformed requests are rejected before any work", () => {
       },
       /config\.weights: DRIFT_ADAPTATION must be a number >= 0 \(got -0\.2\)/,
     ],
-    ["weights as a list", { config: { weights: [0.3] } }, /config\.weights: weights must be an object of the seven dimensions' weights/],
+    ["weights as a list", { config: { weights: [0.3] } }, /config\.weights: weights must be an object of the dimensions' weights/],
     [
       "an unknown perturbation kind",
       { config: { perturbations: ["drift.everything"] } },

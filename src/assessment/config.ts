@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { LEVELS, perturbationKinds } from "../entropy/index.js";
-import { DIMENSIONS, type Weights } from "../log/index.js";
+import type { Weights } from "../log/index.js";
 import { FIRST_MESSAGE_FORMATS } from "../protocol/index.js";
-import { DEFAULT_WEIGHTS } from "../scoring/index.js";
+import { defaultWeights, dimensionNames } from "../scoring/index.js";
 
 export { LEVELS, type Level } from "../entropy/index.js";
 
@@ -52,12 +52,13 @@ const taskCategories = z
 
 const bool = (field: string) => z.boolean({ error: (issue) => `${field} must be true or false (got ${JSON.stringify(issue.input)})` });
 
-/** The seven dimensions' weights in total_score: each key once, non-negative numbers summing to 1. */
+/** The registered dimensions' weights in total_score: each key once, non-negative numbers summing to 1. */
 const weights = z
-  .record(z.string(), z.unknown(), { error: (issue) => `weights must be an object of the seven dimensions' weights (got ${JSON.stringify(issue.input)})` })
+  .record(z.string(), z.unknown(), { error: (issue) => `weights must be an object of the dimensions' weights (got ${JSON.stringify(issue.input)})` })
   .transform((raw, ctx) => {
+    const DIMENSIONS = dimensionNames();
     const problems: string[] = [];
-    const unknown = Object.keys(raw).filter((key) => !(DIMENSIONS as readonly string[]).includes(key));
+    const unknown = Object.keys(raw).filter((key) => !DIMENSIONS.includes(key));
     if (unknown.length > 0) problems.push(`unknown ${unknown.join(", ")}`);
     const missing = DIMENSIONS.filter((dimension) => !(dimension in raw));
     if (missing.length > 0) problems.push(`missing ${missing.join(", ")}`);
@@ -105,7 +106,7 @@ export const AssessmentConfigSchema = z
     skip_original: bool("skip_original").default(false),
     shard_index: integer("shard_index", 0).default(0),
     num_shards: integer("num_shards", 1, 1000).default(1),
-    weights: weights.default(DEFAULT_WEIGHTS),
+    weights: weights.default(defaultWeights),
     perturbations: z
       .array(z.string(), { error: (issue) => `perturbations must be a list of perturbation kind names (got ${JSON.stringify(issue.input)})` })
       .min(1, { error: "perturbations must name at least one kind (leave it out for all)" })

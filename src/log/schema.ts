@@ -10,9 +10,13 @@ import { ActionSchema } from "../protocol/index.js";
  */
 export const LOG_VERSION = 1;
 
-/** The seven entropic dimensions, each 0-100 where higher is better. */
-export const DIMENSIONS = ["FUNCTIONAL", "DRIFT_ADAPTATION", "TOKEN_EFFICIENCY", "QUERY_EFFICIENCY", "ERROR_RECOVERY", "TRAJECTORY_EFFICIENCY", "HALLUCINATION_RATE"] as const;
-export const DimensionSchema = z.enum(DIMENSIONS);
+/**
+ * The name of an entropic dimension (each 0-100, higher is better). Which dimensions exist is the
+ * scoring registry's business (src/scoring/dimensions/), not the log's: the log keys its scores
+ * and weights by name, so a dimension added later is no new log version, and a log naming one
+ * this build does not know still reads (docs/scoring.md says what each view does with it).
+ */
+export const DimensionSchema = z.string().regex(/^[A-Z][A-Z0-9_]*$/, { error: (issue) => `a dimension name is UPPER_SNAKE_CASE (got ${JSON.stringify(issue.input)})` });
 export type Dimension = z.infer<typeof DimensionSchema>;
 
 /** Why an episode ended (tau2-bench style: every ending has a typed reason). */
@@ -142,9 +146,7 @@ export const SignalsSchema = z.object({
 export type EpisodeSignals = z.infer<typeof SignalsSchema>;
 
 /** A dimension's value per episode: null where it does not apply (the reason is in `notApplicable`). */
-export const DimensionScoresSchema = z.object(
-  Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, z.number().min(0).max(100).nullable()])) as Record<Dimension, z.ZodNullable<z.ZodNumber>>,
-);
+export const DimensionScoresSchema = z.record(DimensionSchema, z.number().min(0).max(100).nullable());
 export type DimensionScores = z.infer<typeof DimensionScoresSchema>;
 
 /** The optimum an episode was measured against (from the calibration). */
@@ -179,7 +181,7 @@ export const EpisodeScoreSchema = z.object({
   signals: SignalsSchema,
   optimum: OptimumSchema,
   dimensions: DimensionScoresSchema,
-  notApplicable: z.partialRecord(DimensionSchema, z.string()),
+  notApplicable: z.record(DimensionSchema, z.string()),
   totalScore: z.number().min(0).max(100),
 });
 export type EpisodeScore = z.infer<typeof EpisodeScoreSchema>;
@@ -214,8 +216,8 @@ export const EpisodeRecordSchema = z.object({
 });
 export type EpisodeRecord = z.infer<typeof EpisodeRecordSchema>;
 
-/** The weights of the seven dimensions in `total_score`. */
-export const WeightsSchema = z.object(Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, z.number().min(0)])) as Record<Dimension, z.ZodNumber>);
+/** The weight of each dimension in `total_score`, as the run used them. */
+export const WeightsSchema = z.record(DimensionSchema, z.number().min(0));
 export type Weights = z.infer<typeof WeightsSchema>;
 
 /** Which data a file is: the bundled sample, the real CRMArena-Pro B2B data, or anything else. */

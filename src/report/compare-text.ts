@@ -1,9 +1,6 @@
-import { DIMENSIONS } from "../log/index.js";
+import { dimensionColumn } from "../scoring/index.js";
 import type { Comparison, Delta, RunSide } from "./compare.js";
 import { fixed, percent, printable, signed } from "./view/index.js";
-
-/** Short column names of the seven dimensions, in DIMENSIONS order. */
-export const DIMENSION_ABBREVIATIONS = ["FUNC", "DRIFT", "TOKEN", "QUERY", "ERROR", "TRAJ", "HALLU"] as const;
 
 const rate = (d: Delta) => [percent(d.before), percent(d.after), signed(d.delta === null ? null : d.delta * 100, 1, " pp")];
 const score = (d: Delta) => [fixed(d.before), fixed(d.after), signed(d.delta)];
@@ -39,7 +36,7 @@ export function compareText(comparison: Comparison): string {
         ["avg score", ...score(comparison.avgScore)],
         ["chance floor", ...rate(comparison.floor)],
         ["lift over floor", ...rate(comparison.lift)],
-        ...DIMENSIONS.map((dimension) => [dimension, ...score(comparison.dimensions[dimension])]),
+        ...comparison.dimensionNames.map((dimension) => [dimension, ...score(comparison.dimensions[dimension]!)]),
       ],
     ),
     "",
@@ -52,10 +49,10 @@ export function compareText(comparison: Comparison): string {
     ),
     "Lift = (pass rate − chance floor) / (1 − chance floor): 0 at what a zero-work purple passes, 100% at every task; n/a where the floor is unknown or 100%.",
     "",
-    `Dimension deltas per category (B − A; ${DIMENSION_ABBREVIATIONS.map((abbreviation, i) => `${abbreviation} = ${DIMENSIONS[i]}`).join(", ")}):`,
+    `Dimension deltas per category (B − A; ${comparison.dimensionNames.map((dimension) => `${dimensionColumn(dimension, "report")} = ${dimension}`).join(", ")}):`,
     ...table(
-      ["category", ...DIMENSION_ABBREVIATIONS],
-      comparison.categories.map((c) => [printable(c.category), ...DIMENSIONS.map((dimension) => signed(c.dimensions[dimension].delta))]),
+      ["category", ...comparison.dimensionNames.map((dimension) => dimensionColumn(dimension, "report"))],
+      comparison.categories.map((c) => [printable(c.category), ...comparison.dimensionNames.map((dimension) => signed(c.dimensions[dimension]!.delta))]),
     ),
     "",
   );

@@ -1,5 +1,6 @@
-import { DIMENSIONS, type Dimension } from "../log/index.js";
-import type { ReportResults, TaskEntry } from "./view/index.js";
+import type { Dimension } from "../log/index.js";
+import { orderDimensions } from "../scoring/index.js";
+import { type ReportResults, resultsDimensions, type TaskEntry } from "./view/index.js";
 
 /** A figure in two runs and its change (`after − before`); null where either side has no value. */
 export interface Delta {
@@ -55,6 +56,8 @@ export interface Comparison {
   /** 0..1 */
   readonly floor: Delta;
   readonly lift: Delta;
+  /** The dimensions either run holds, in the registry's order: the keys of every `dimensions` here. */
+  readonly dimensionNames: readonly Dimension[];
   readonly dimensions: DimensionDeltas;
   readonly categories: readonly CategoryDelta[];
   readonly flipped: readonly Flip[];
@@ -98,6 +101,8 @@ export function tasksByCategory(results: ReportResults): Map<string, TaskEntry[]
 
 /** How run `after` differs from run `before`: per category and per dimension, and the tasks that flipped. */
 export function compareResults(before: ReportResults, after: ReportResults, labels: { before: string; after: string }): Comparison {
+  const names = orderDimensions([...resultsDimensions(before), ...resultsDimensions(after)]);
+  const perDimension = (value: (dimension: Dimension) => Delta): DimensionDeltas => Object.fromEntries(names.map((dimension) => [dimension, value(dimension)]));
   const groupsBefore = tasksByCategory(before);
   const groupsAfter = tasksByCategory(after);
   const categories = [...new Set([...groupsBefore.keys(), ...groupsAfter.keys()])].map((category): CategoryDelta => {
@@ -143,6 +148,7 @@ export function compareResults(before: ReportResults, after: ReportResults, labe
     avgScore: delta(before.summary.avg_score, after.summary.avg_score),
     floor: delta(before.summary.floor, after.summary.floor),
     lift: delta(before.summary.lift, after.summary.lift),
+    dimensionNames: names,
     dimensions: perDimension((dimension) => delta(before.dimension_averages[dimension], after.dimension_averages[dimension])),
     categories,
     flipped,
@@ -150,10 +156,6 @@ export function compareResults(before: ReportResults, after: ReportResults, labe
     onlyAfter: [...tasksB.keys()].filter((idx) => !tasksA.has(idx)),
     configDifferences: configDifferences(before, after),
   };
-}
-
-function perDimension(value: (dimension: Dimension) => Delta): DimensionDeltas {
-  return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, value(dimension)])) as Record<Dimension, Delta>;
 }
 
 function configDifferences(before: ReportResults, after: ReportResults): Comparison["configDifferences"] {

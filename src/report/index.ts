@@ -1,6 +1,6 @@
 export { compactTrajectory, describeAction } from "./compact.js";
 export { type CategoryDelta, type Comparison, compareResults, type Delta, type DimensionDeltas, dimensionMean, type Flip, type RunSide, tasksByCategory } from "./compare.js";
-export { compareText, DIMENSION_ABBREVIATIONS } from "./compare-text.js";
+export { compareText } from "./compare-text.js";
 export { type ChartSpec, escapeHtml, jsonForScript, type ReportAssets, type ReportInput, type ReportModel, renderReport, reportModel } from "./html/index.js";
 export { MergeError, mergeShards } from "./merge.js";
 export {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DIMENSIONS } from "../log/index.js";
+import { orderDimensions } from "../scoring/index.js";
 import { pyRound } from "../util/index.js";
 import { type Aggregates, byCategoryOf, dimensionAveragesOf, originalOf, type ResultsObject, summaryOf, type Tally } from "./results.js";
 
@@ -59,12 +59,14 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
   if (JSON.stringify(indices) !== JSON.stringify(expected))
     throw new MergeError(`run ${first.run.id} has ${first.run.num_shards} shards; got shard indices ${indices.join(", ")} (each shard exactly once)`);
   const ordered = [...parsed].sort((a, b) => a.data.run.shard_index - b.data.run.shard_index);
+  // Every dimension any shard recorded (the shards of one run share a build, so normally the same ones).
+  const dimensions = orderDimensions(ordered.flatMap(({ data }) => Object.keys(data.aggregates.dimensions)));
   const sums: Aggregates = {
     total_tasks: 0,
     passed: 0,
     scored: 0,
     score_sum: 0,
-    dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Aggregates["dimensions"],
+    dimensions: Object.fromEntries(dimensions.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Aggregates["dimensions"],
     original: { scored: 0, passed: 0 },
     // The run's floor is known only when every shard's is.
     floor_passed: ordered.every(({ data }) => typeof data.aggregates.floor_passed === "number") ? 0 : null,
@@ -77,9 +79,9 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
     sums.original.scored += data.aggregates.original.scored;
     sums.original.passed += data.aggregates.original.passed;
     if (sums.floor_passed !== null) sums.floor_passed += data.aggregates.floor_passed ?? 0;
-    for (const dimension of DIMENSIONS) {
-      sums.dimensions[dimension].sum += data.aggregates.dimensions[dimension]?.sum ?? 0;
-      sums.dimensions[dimension].count += data.aggregates.dimensions[dimension]?.count ?? 0;
+    for (const dimension of dimensions) {
+      sums.dimensions[dimension]!.sum += data.aggregates.dimensions[dimension]?.sum ?? 0;
+      sums.dimensions[dimension]!.count += data.aggregates.dimensions[dimension]?.count ?? 0;
     }
   }
   const results = ordered.flatMap((shard) => shard.raw.results);

@@ -1,6 +1,6 @@
 import { summarisePlan } from "../entropy/index.js";
-import { type AssessmentLog, DIMENSIONS, type DimensionScores, type EpisodeRecord, type VerdictSource } from "../log/index.js";
-import { type ChanceFloorPlan, episodePassed, floorPasses, lift } from "../scoring/index.js";
+import type { AssessmentLog, DimensionScores, EpisodeRecord, VerdictSource } from "../log/index.js";
+import { type ChanceFloorPlan, episodePassed, floorPasses, lift, orderDimensions } from "../scoring/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
 
@@ -103,16 +103,21 @@ function entropyEvents({ trajectory }: EpisodeRecord) {
   };
 }
 
+/** An episode's dimensions as recorded, in the registry's order (one this build does not know after them). */
 function roundScores(scores: DimensionScores): DimensionScores {
-  return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, scores[dimension] === null ? null : pyRound(scores[dimension], 2)])) as DimensionScores;
+  return Object.fromEntries(orderDimensions(Object.keys(scores)).map((dimension) => [dimension, scores[dimension] == null ? null : pyRound(scores[dimension], 2)]));
 }
+
+/** The dimensions a run recorded: those its weights name and any an episode has, in the registry's order. */
+const recordedDimensions = (records: readonly EpisodeRecord[], weighted: Iterable<string>) =>
+  orderDimensions([...weighted, ...records.flatMap((record) => Object.keys(record.score?.dimensions ?? {}))]);
 
 /**
  * Sums from which every aggregate is computed, exactly, over one shard or over many: the
  * leaderboard's queries add the `aggregates` of a run's shards, and `merge` does the same.
  * `floor_passed` (the tasks the zero-work purple passes) is null when the log has no floor.
  */
-export function aggregate(records: readonly EpisodeRecord[], plan?: ChanceFloorPlan) {
+export function aggregate(records: readonly EpisodeRecord[], plan?: ChanceFloorPlan, weighted: Iterable<string> = []) {
   const scored = records.filter((record) => record.score);
   return {
     total_tasks: records.length,
@@ -120,11 +125,11 @@ export function aggregate(records: readonly EpisodeRecord[], plan?: ChanceFloorP
     scored: scored.length,
     score_sum: records.reduce((sum, record) => sum + (record.score?.totalScore ?? 0), 0),
     dimensions: Object.fromEntries(
-      DIMENSIONS.map((dimension) => {
-        const values = scored.map((record) => record.score!.dimensions[dimension]).filter((value): value is number => value !== null);
+      recordedDimensions(records, weighted).map((dimension) => {
+        const values = scored.map((record) => record.score!.dimensions[dimension]).filter((value): value is number => typeof value === "number");
         return [dimension, { sum: values.reduce((a, b) => a + b, 0), count: values.length }];
       }),
-    ) as Record<(typeof DIMENSIONS)[number], { sum: number; count: number }>,
+    ) as Record<string, { sum: number; count: number }>,
     original: { scored: scored.length, passed: scored.filter(passedOriginally).length },
     floor_passed: plan ? records.filter((record) => floorPasses(plan, record.task)).length : (null as number | null),
   };
@@ -159,9 +164,7 @@ export function summaryOf(sums: Aggregates) {
 
 /** Each dimension's mean over the episodes where it applies; null where it applied nowhere. */
 export function dimensionAveragesOf(sums: Aggregates): Record<string, number | null> {
-  return Object.fromEntries(
-    DIMENSIONS.map((dimension) => [dimension, sums.dimensions[dimension].count === 0 ? null : pyRound(sums.dimensions[dimension].sum / sums.dimensions[dimension].count, 1)]),
-  );
+  return Object.fromEntries(Object.entries(sums.dimensions).map(([dimension, { sum, count }]) => [dimension, count === 0 ? null : pyRound(sum / count, 1)]));
 }
 
 /** What the per-category and original figures count of one task: the same from a log record or a results entry. */
@@ -272,7 +275,7 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
   const records = log.episodes;
   const config = header.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number };
   const plan = header.chance_floor;
-  const sums = aggregate(records, plan);
+  const sums = aggregate(records, plan, Object.keys(header.weights));
   const summary = summaryOf(sums);
   const dimension_averages = dimensionAveragesOf(sums);
   const tallies = records.map((record) => tallyOf(record, plan));

@@ -1,5 +1,22 @@
 export { type Calibration, CalibrationSchema, type CategoryCalibration, calibrationDigest, fieldsReadBy, measureCalibration, optimumFor } from "./calibration.js";
-export { DEFAULT_WEIGHTS, type DimensionOutcome, driftExposure, measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
+export {
+  type DimensionEvidence,
+  type DimensionSpec,
+  defaultWeights,
+  dimensionColumn,
+  dimensionNames,
+  dimensionSpec,
+  dimensionSpecs,
+  type EvidenceName,
+  efficiency,
+  LOOK_AROUND,
+  type NotApplicable,
+  notApplicable,
+  orderDimensions,
+  registerDimension,
+  successOf,
+} from "./dimensions/index.js";
+export { type DimensionOutcome, driftExposure, measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
 export { actionContents, type ScoringContext, scoreEpisode } from "./episode.js";
 export { entityKindFor, extractAnswers } from "./extract.js";
 export { type ChanceFloorPlan, ChanceFloorPlanSchema, type FloorTask, floorAnswers, floorPasses, lift } from "./floor.js";

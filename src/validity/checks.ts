@@ -1,5 +1,4 @@
 import { LEVELS } from "../assessment/index.js";
-import { DIMENSIONS } from "../log/index.js";
 import type { LevelPair, Measurement } from "./run.js";
 
 /** One rule of a valid ranking, checked in one world: a level pair of the sample, or a mode of the real distribution. */
@@ -40,7 +39,7 @@ export function checkRanking(measurements: readonly Measurement[]): CheckResult[
     const solver = at("solver");
     const naive = at("naive");
     if (oracle) {
-      const below = DIMENSIONS.filter((dimension) => oracle.dimensions[dimension] !== null && oracle.dimensions[dimension]! < 100);
+      const below = Object.keys(oracle.dimensions).filter((dimension) => oracle.dimensions[dimension] !== null && oracle.dimensions[dimension]! < 100);
       check(
         "the oracle scores 100 on every dimension that applies",
         below.length === 0 && oracle.total === 100,
@@ -79,7 +78,9 @@ export function checkRanking(measurements: readonly Measurement[]): CheckResult[
         degenerate.total <= floor + TOTAL_SLACK,
         `total ${fixed(degenerate.total)}, pass rate ${fixed(floor)}%`,
       );
-      const over = DIMENSIONS.filter((dimension) => degenerate.dimensions[dimension] !== null && degenerate.dimensions[dimension]! > floor + DIMENSION_SLACK);
+      const over = Object.keys(degenerate.dimensions).filter(
+        (dimension) => degenerate.dimensions[dimension] !== null && degenerate.dimensions[dimension]! > floor + DIMENSION_SLACK,
+      );
       check(
         `${degenerate.purple}: every dimension within ${DIMENSION_SLACK} of its pass rate`,
         over.length === 0,

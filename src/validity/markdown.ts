@@ -1,20 +1,10 @@
-import { DIMENSIONS } from "../log/index.js";
+import { dimensionColumn, orderDimensions } from "../scoring/index.js";
 import type { GamingEntry } from "./answer-key.js";
 import type { CheckResult } from "./checks.js";
 import { figure, GROUPS, type RealFigure, type RealMeasurement, type VerdictName } from "./real.js";
 import { REAL_SLACK_POINTS } from "./real-checks.js";
 import type { RosterEntry } from "./roster.js";
 import type { Measurement, SuiteOptions } from "./run.js";
-
-const SHORT: Record<(typeof DIMENSIONS)[number], string> = {
-  FUNCTIONAL: "FUNC",
-  DRIFT_ADAPTATION: "DRIFT",
-  TOKEN_EFFICIENCY: "TOKEN",
-  QUERY_EFFICIENCY: "QUERY",
-  ERROR_RECOVERY: "ERROR",
-  TRAJECTORY_EFFICIENCY: "TRAJ",
-  HALLUCINATION_RATE: "HALL",
-};
 
 const cell = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
 const pct = (rate: number) => (100 * rate).toFixed(1);
@@ -209,18 +199,20 @@ function sampleSection(sample: SampleReport): string[] {
     "",
   ];
   const levels = [...new Map(measurements.map((m) => [`${m.level.drift}/${m.level.rot}`, m.level])).values()];
+  const dimensions = orderDimensions(measurements.flatMap((m) => Object.keys(m.dimensions)));
+  const short = (dimension: string) => dimensionColumn(dimension, "validity");
   for (const level of levels) {
     lines.push(
       `### Drift ${level.drift}, rot ${level.rot}`,
       "",
-      `| purple | pass % | total | ${DIMENSIONS.map((d) => SHORT[d]).join(" | ")} |`,
-      `|---|---:|---:|${DIMENSIONS.map(() => "---:").join("|")}|`,
+      `| purple | pass % | total | ${dimensions.map(short).join(" | ")} |`,
+      `|---|---:|---:|${dimensions.map(() => "---:").join("|")}|`,
     );
     for (const m of measurements.filter((candidate) => candidate.level.drift === level.drift && candidate.level.rot === level.rot)) {
-      lines.push(`| ${m.purple} | ${(100 * m.passRate).toFixed(1)} | ${m.total.toFixed(1)} | ${DIMENSIONS.map((d) => cell(m.dimensions[d])).join(" | ")} |`);
+      lines.push(`| ${m.purple} | ${(100 * m.passRate).toFixed(1)} | ${m.total.toFixed(1)} | ${dimensions.map((d) => cell(m.dimensions[d] ?? null)).join(" | ")} |`);
     }
     lines.push("");
   }
-  lines.push(`Columns: ${DIMENSIONS.map((d) => `${SHORT[d]} = ${d}`).join(", ")}.`, "");
+  lines.push(`Columns: ${dimensions.map((d) => `${short(d)} = ${d}`).join(", ")}.`, "");
   return lines;
 }

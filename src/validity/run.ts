@@ -1,8 +1,8 @@
 import { type AssessmentData, assess, type Level, parseConfig } from "../assessment/index.js";
 import { servePurple } from "../baselines/index.js";
-import { DIMENSIONS, type Dimension } from "../log/index.js";
+import type { Dimension } from "../log/index.js";
 import { A2APurpleClient } from "../purple/index.js";
-import type { Calibration } from "../scoring/index.js";
+import { type Calibration, dimensionNames } from "../scoring/index.js";
 import type { RosterEntry } from "./roster.js";
 
 /** One world of the suite: a drift level and a rot level. */
@@ -20,7 +20,7 @@ export interface Measurement {
   readonly passRate: number;
   /** Mean total_score over all tasks, 0-100. */
   readonly total: number;
-  /** Each dimension's mean over the episodes where it applied; null where it applied nowhere. */
+  /** Each registered dimension's mean over the episodes where it applied (registry order); null where it applied nowhere. */
   readonly dimensions: Record<Dimension, number | null>;
   /** Per episode (key `seed:task_idx`): its figures, for the pairwise checks ("faking never raises a score"). */
   readonly episodes: ReadonlyMap<string, EpisodeFigure>;
@@ -53,7 +53,8 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
         let passed = 0;
         let tasks = 0;
         let scoreSum = 0;
-        const sums = Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Record<Dimension, { sum: number; count: number }>;
+        const dimensions = dimensionNames();
+        const sums = Object.fromEntries(dimensions.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Record<Dimension, { sum: number; count: number }>;
         const episodes = new Map<string, EpisodeFigure>();
         for (const seed of options.seeds) {
           const { config } = parseConfig({ drift_level: level.drift, rot_level: level.rot, seed, concurrency: options.concurrency ?? 8 });
@@ -61,9 +62,9 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
           passed += results.aggregates.passed;
           tasks += results.aggregates.total_tasks;
           scoreSum += results.aggregates.score_sum;
-          for (const dimension of DIMENSIONS) {
-            sums[dimension].sum += results.aggregates.dimensions[dimension].sum;
-            sums[dimension].count += results.aggregates.dimensions[dimension].count;
+          for (const dimension of dimensions) {
+            sums[dimension]!.sum += results.aggregates.dimensions[dimension]?.sum ?? 0;
+            sums[dimension]!.count += results.aggregates.dimensions[dimension]?.count ?? 0;
           }
           for (const episode of results.results)
             episodes.set(`${seed}:${episode.task_idx}`, {
@@ -80,10 +81,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
           level,
           passRate: tasks === 0 ? 0 : passed / tasks,
           total: tasks === 0 ? 0 : scoreSum / tasks,
-          dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, sums[dimension].count === 0 ? null : sums[dimension].sum / sums[dimension].count])) as Record<
-            Dimension,
-            number | null
-          >,
+          dimensions: Object.fromEntries(Object.entries(sums).map(([dimension, { sum, count }]) => [dimension, count === 0 ? null : sum / count])),
           episodes,
         });
       }

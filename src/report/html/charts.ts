@@ -1,4 +1,4 @@
-import { DIMENSIONS } from "../../log/index.js";
+import type { Dimension } from "../../log/index.js";
 import type { Comparison } from "../compare.js";
 import type { ReportResults } from "../view/index.js";
 import type { EntropyModel } from "./entropy.js";
@@ -28,14 +28,20 @@ function chart(spec: Omit<ChartSpec, "labels"> & { labels: readonly string[] }):
   return { ...spec, labels: naLabels(spec.labels, spec.series) };
 }
 
-export function chartSpecs(results: ReportResults, categories: readonly CategoryRow[], injected: EntropyModel["injected"], comparison: Comparison | null): ChartSpec[] {
+export function chartSpecs(
+  results: ReportResults,
+  dimensions: readonly Dimension[],
+  categories: readonly CategoryRow[],
+  injected: EntropyModel["injected"],
+  comparison: Comparison | null,
+): ChartSpec[] {
   const names = categories.map((row) => row.category);
   const charts: ChartSpec[] = [
     chart({
       id: "chart-dimensions",
-      title: "The seven dimensions (mean over the episodes where each applies)",
-      labels: [...DIMENSIONS],
-      series: [{ name: "score", values: DIMENSIONS.map((d) => round(results.dimension_averages[d] ?? null)) }],
+      title: "The dimensions (mean over the episodes where each applies)",
+      labels: [...dimensions],
+      series: [{ name: "score", values: dimensions.map((d) => round(results.dimension_averages[d] ?? null)) }],
       max: 100,
       unit: "",
       horizontal: false,
@@ -56,12 +62,12 @@ export function chartSpecs(results: ReportResults, categories: readonly Category
       unit: "",
       horizontal: true,
     }),
-    ...DIMENSIONS.map((dimension) =>
+    ...dimensions.map((dimension) =>
       chart({
         id: `chart-dimension-${dimension}`,
         title: dimension,
         labels: names,
-        series: [{ name: dimension, values: categories.map((row) => round(row.dimensions[dimension])) }],
+        series: [{ name: dimension, values: categories.map((row) => round(row.dimensions[dimension] ?? null)) }],
         max: 100,
         unit: "",
         horizontal: true,
@@ -87,10 +93,10 @@ export function chartSpecs(results: ReportResults, categories: readonly Category
       chart({
         id: "chart-compare-dimensions",
         title: "Dimensions: baseline and this run",
-        labels: [...DIMENSIONS],
+        labels: [...comparison.dimensionNames],
         series: [
-          { name: before, values: DIMENSIONS.map((d) => round(comparison.dimensions[d].before)) },
-          { name: after, values: DIMENSIONS.map((d) => round(comparison.dimensions[d].after)) },
+          { name: before, values: comparison.dimensionNames.map((d) => round(comparison.dimensions[d]!.before)) },
+          { name: after, values: comparison.dimensionNames.map((d) => round(comparison.dimensions[d]!.after)) },
         ],
         max: 100,
         unit: "",

@@ -1,6 +1,5 @@
-import { DIMENSIONS } from "../../log/index.js";
+import { dimensionColumn } from "../../scoring/index.js";
 import type { Comparison, Delta, RunSide } from "../compare.js";
-import { DIMENSION_ABBREVIATIONS } from "../compare-text.js";
 import { type Html, html } from "./escape.js";
 import type { ReportModel } from "./model.js";
 import { chart, delta, num, rate, taskLinks } from "./parts.js";
@@ -39,17 +38,17 @@ export function comparisonSection(model: ReportModel): Html {
     ${c.onlyBefore.length > 0 ? html`<p>Only in the baseline: ${c.onlyBefore.join(", ")}</p>` : html``}
     ${c.onlyAfter.length > 0 ? html`<p>Only in this run: ${taskLinks(c.onlyAfter)}</p>` : html``}
     <div class="grid"><div><h3>Overall</h3><table data-comparison="overall"><thead><tr><th></th><th class="num">baseline</th><th class="num">this run</th><th class="num">Δ</th></tr></thead><tbody>
-      ${rateRow("pass rate", c.passRate)}${scoreRow("avg score", c.avgScore)}${rateRow("chance floor", c.floor)}${rateRow("lift over the floor", c.lift)}${DIMENSIONS.map((dimension) => scoreRow(dimension, c.dimensions[dimension]))}
+      ${rateRow("pass rate", c.passRate)}${scoreRow("avg score", c.avgScore)}${rateRow("chance floor", c.floor)}${rateRow("lift over the floor", c.lift)}${c.dimensionNames.map((dimension) => scoreRow(dimension, c.dimensions[dimension]!))}
     </tbody></table></div>${chart(chartOf("chart-compare-dimensions"))}</div>
     <h3>Per category</h3>
     <div class="wide"><table data-comparison="categories"><thead><tr><th>category</th><th class="num">tasks</th><th class="num">pass rate</th><th class="num">Δ pass</th><th class="num">avg score</th><th class="num">Δ score</th><th class="num">lift</th><th class="num">Δ lift</th>
-      ${DIMENSIONS.map((dimension, i) => html`<th class="num" title="Δ ${dimension}">Δ ${DIMENSION_ABBREVIATIONS[i]}</th>`)}</tr></thead><tbody>
+      ${c.dimensionNames.map((dimension) => html`<th class="num" title="Δ ${dimension}">Δ ${dimensionColumn(dimension, "report")}</th>`)}</tr></thead><tbody>
       ${c.categories.map(
         (
           row,
         ) => html`<tr><td>${row.category}</td><td class="num">${row.countBefore} → ${row.countAfter}</td><td class="num">${rate(row.passRate.before)} → ${rate(row.passRate.after)}</td><td class="num">${delta(row.passRate.delta === null ? null : row.passRate.delta * 100, 1, " pp")}</td>
           <td class="num">${num(row.avgScore.before)} → ${num(row.avgScore.after)}</td><td class="num">${delta(row.avgScore.delta)}</td>
-          <td class="num">${rate(row.lift.before)} → ${rate(row.lift.after)}</td><td class="num" data-lift-delta="${row.category}">${delta(row.lift.delta === null ? null : row.lift.delta * 100, 1, " pp")}</td>${DIMENSIONS.map((dimension) => html`<td class="num">${delta(row.dimensions[dimension].delta)}</td>`)}</tr>`,
+          <td class="num">${rate(row.lift.before)} → ${rate(row.lift.after)}</td><td class="num" data-lift-delta="${row.category}">${delta(row.lift.delta === null ? null : row.lift.delta * 100, 1, " pp")}</td>${c.dimensionNames.map((dimension) => html`<td class="num">${delta(row.dimensions[dimension]?.delta ?? null)}</td>`)}</tr>`,
       )}</tbody></table></div>
     ${chart(chartOf("chart-compare-categories"))}
     <h3>Flipped: pass → fail (${c.flipped.filter((flip) => flip.direction === "broken").length})</h3>${flips(c, "broken")}

@@ -1,6 +1,6 @@
-import { DIMENSIONS, type Dimension } from "../../log/index.js";
+import type { Dimension } from "../../log/index.js";
 import { type Comparison, compareResults, dimensionMean, tasksByCategory } from "../compare.js";
-import type { EpisodeView, ReportResults } from "../view/index.js";
+import { type EpisodeView, type ReportResults, resultsDimensions } from "../view/index.js";
 import { type ChartSpec, chartSpecs } from "./charts.js";
 import { type EntropyModel, entropyModel } from "./entropy.js";
 import type { CategoryRow } from "./rows.js";
@@ -31,6 +31,8 @@ export interface ReportModel {
   readonly label: string;
   readonly source: string;
   readonly results: ReportResults;
+  /** The run's dimensions, in the registry's order (resultsDimensions). */
+  readonly dimensions: readonly Dimension[];
   readonly categories: readonly CategoryRow[];
   readonly charts: readonly ChartSpec[];
   readonly entropy: EntropyModel;
@@ -44,6 +46,7 @@ export interface ReportModel {
 export function reportModel(input: ReportInput): ReportModel {
   const { results } = input;
   const groups = tasksByCategory(results);
+  const dimensions = resultsDimensions(results);
   const categories = Object.entries(results.by_category).map(
     ([category, group]): CategoryRow => ({
       category,
@@ -53,7 +56,7 @@ export function reportModel(input: ReportInput): ReportModel {
       avgScore: group.avg_score,
       floor: group.floor,
       lift: group.lift,
-      dimensions: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, dimensionMean(groups.get(category) ?? [], dimension)])) as Record<Dimension, number | null>,
+      dimensions: Object.fromEntries(dimensions.map((dimension) => [dimension, dimensionMean(groups.get(category) ?? [], dimension)])),
     }),
   );
   const texts: string[] = [];
@@ -79,8 +82,9 @@ export function reportModel(input: ReportInput): ReportModel {
     label: input.label,
     source: input.source,
     results,
+    dimensions,
     categories,
-    charts: chartSpecs(results, categories, entropy.injected, comparison),
+    charts: chartSpecs(results, dimensions, categories, entropy.injected, comparison),
     entropy,
     episodes,
     texts,

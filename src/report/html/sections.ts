@@ -1,5 +1,4 @@
-import { DIMENSIONS } from "../../log/index.js";
-import { DIMENSION_ABBREVIATIONS } from "../compare-text.js";
+import { dimensionColumn, dimensionSpec } from "../../scoring/index.js";
 import type { FieldChange } from "./entropy.js";
 import { type Html, html } from "./escape.js";
 import type { ReportModel } from "./model.js";
@@ -114,32 +113,33 @@ export function categoriesSection(model: ReportModel): Html {
     <h3>Per category (dimension means over the episodes where each applies)</h3>
     <div class="wide"><table><thead><tr><th>category</th><th class="num">tasks</th><th class="num">passed</th><th class="num">pass rate</th><th class="num">avg score</th>
       <th class="num" title="the pass rate of a zero-work purple on these tasks">floor</th><th class="num" title="(pass − floor) / (1 − floor)">lift</th>
-      ${DIMENSIONS.map((dimension, i) => html`<th class="num" title="${dimension}">${DIMENSION_ABBREVIATIONS[i]}</th>`)}<th></th></tr></thead>
+      ${model.dimensions.map((dimension) => html`<th class="num" title="${dimension}">${dimensionColumn(dimension, "report")}</th>`)}<th></th></tr></thead>
     <tbody>${model.categories.map(
       (
         row,
       ) => html`<tr data-category-row="${row.category}"><td>${row.category}</td><td class="num">${row.count}</td><td class="num">${row.passed}</td><td class="num">${rate(row.passRate)}</td><td class="num" data-avg-score="${row.category}">${num(row.avgScore)}</td>
         <td class="num" data-floor="${row.category}">${rate(row.floor)}</td><td class="num" data-lift="${row.category}">${rate(row.lift)}</td>
-        ${DIMENSIONS.map((dimension) => html`<td class="num">${num(row.dimensions[dimension])}</td>`)}<td><a href="#episodes" data-show-category="${row.category}">episodes</a></td></tr>`,
+        ${model.dimensions.map((dimension) => html`<td class="num">${num(row.dimensions[dimension] ?? null)}</td>`)}<td><a href="#episodes" data-show-category="${row.category}">episodes</a></td></tr>`,
     )}</tbody></table></div>
-    <p class="muted">${DIMENSIONS.map((dimension, i) => `${DIMENSION_ABBREVIATIONS[i]} = ${dimension}`).join(", ")}. n/a: the dimension applied to no episode of the category.
+    <p class="muted">${model.dimensions.map((dimension) => `${dimensionColumn(dimension, "report")} = ${dimension}`).join(", ")}. n/a: the dimension applied to no episode of the category.
       Floor: the pass rate of a zero-work purple (${model.results.chance_floor.strategy ?? model.results.chance_floor.reason ?? "not recorded"}); lift = (pass − floor) / (1 − floor), n/a where the floor is unknown or 100%.</p>
   </section>`;
 }
 
-/** The seven dimensions: overall, and each one per category. */
+/** The dimensions: overall, and each one per category. */
 export function dimensionsSection(model: ReportModel): Html {
   const r = model.results;
-  return html`<section id="dimensions"><h2>The seven dimensions</h2>
+  return html`<section id="dimensions"><h2>The dimensions</h2>
     <div class="grid">${chart(chartOf(model, "chart-dimensions"))}
     <div><table><thead><tr><th>dimension</th><th class="num">mean</th><th class="num">episodes where it applies</th><th class="num">weight</th></tr></thead><tbody>
-      ${DIMENSIONS.map((dimension) => {
+      ${model.dimensions.map((dimension) => {
         const applied = model.episodes.filter((card) => card.view.dimensions.some((d) => d.name === dimension && d.value !== null)).length;
-        return html`<tr><td>${dimension}</td><td class="num" data-dimension="${dimension}">${num(r.dimension_averages[dimension])}</td><td class="num">${applied} of ${model.episodes.length}</td><td class="num">${(r.weights[dimension] ?? 0).toFixed(2)}</td></tr>`;
+        // A dimension this build does not know (a results file of another build) is shown by its name alone.
+        return html`<tr><td title="${dimensionSpec(dimension)?.description ?? "not a dimension of this build"}">${dimension}</td><td class="num" data-dimension="${dimension}">${num(r.dimension_averages[dimension])}</td><td class="num">${applied} of ${model.episodes.length}</td><td class="num">${(r.weights[dimension] ?? 0).toFixed(2)}</td></tr>`;
       })}</tbody></table>
       <p class="muted">n/a: the dimension applied to no episode (each episode's reasons are in its scores).</p></div></div>
     <h3>Each dimension per category</h3>
-    <div class="grid">${DIMENSIONS.map((dimension) => chart(chartOf(model, `chart-dimension-${dimension}`)))}</div>
+    <div class="grid">${model.dimensions.map((dimension) => chart(chartOf(model, `chart-dimension-${dimension}`)))}</div>
   </section>`;
 }
 

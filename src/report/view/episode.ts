@@ -1,7 +1,7 @@
-import { DIMENSIONS, type Dimension, type EpisodeRecord } from "../../log/index.js";
+import type { Dimension, EpisodeRecord } from "../../log/index.js";
 import { elide, pythonRepr } from "../../util/index.js";
 import { describeAction } from "../compact.js";
-import type { ReportResults, TaskEntry } from "./input.js";
+import { type ReportResults, resultsDimensions, type TaskEntry } from "./input.js";
 
 /** How many characters of an observation the compact trajectory keeps (as `compactTrajectory`). */
 export const COMPACT_CHARS = 300;
@@ -72,10 +72,11 @@ export interface EpisodeView {
 export function episodeViews(results: ReportResults, episodes?: readonly EpisodeRecord[]): EpisodeView[] {
   const byIdx = new Map<string, EpisodeRecord[]>();
   for (const record of episodes ?? []) byIdx.set(String(record.task.idx), [...(byIdx.get(String(record.task.idx)) ?? []), record]);
-  return results.results.map((entry, i) => episodeView(entry, i + 1, byIdx.get(entry.task_idx)?.shift()));
+  const dimensions = resultsDimensions(results);
+  return results.results.map((entry, i) => episodeView(entry, i + 1, byIdx.get(entry.task_idx)?.shift(), dimensions));
 }
 
-function episodeView(entry: TaskEntry, position: number, record: EpisodeRecord | undefined): EpisodeView {
+function episodeView(entry: TaskEntry, position: number, record: EpisodeRecord | undefined, dimensions: readonly Dimension[]): EpisodeView {
   const events = entry.entropy_events;
   return {
     idx: entry.task_idx,
@@ -91,7 +92,7 @@ function episodeView(entry: TaskEntry, position: number, record: EpisodeRecord |
     expected: record ? pythonRepr(record.task.answer) : (entry.expected_answer ?? null),
     parsedAnswer: entry.original?.parsed_answer ?? null,
     judge: entry.judge ?? null,
-    dimensions: DIMENSIONS.map((name) => ({ name, value: entry.dimension_scores[name] ?? null, reason: reasonFor(entry, name) })),
+    dimensions: dimensions.map((name) => ({ name, value: entry.dimension_scores[name] ?? null, reason: reasonFor(entry, name) })),
     error: entry.error ?? null,
     unscored: entry.unscored ?? null,
     warnings: entry.warnings ?? [],

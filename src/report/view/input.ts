@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orderDimensions } from "../../scoring/index.js";
 
 /**
  * The parts of a results object that the report, `show` and `compare` read, checked at the
@@ -183,6 +184,14 @@ export const ReportResultsSchema = z.object({
 });
 
 export type ReportResults = z.infer<typeof ReportResultsSchema>;
+
+/**
+ * The dimensions a results file holds, in the registry's order; one this build does not know (a
+ * file of another build) follows them, shown by its name with its values as recorded.
+ */
+export function resultsDimensions(results: Pick<ReportResults, "weights" | "dimension_averages">): string[] {
+  return orderDimensions([...Object.keys(results.weights), ...Object.keys(results.dimension_averages)]);
+}
 export type TaskEntry = ReportResults["results"][number];
 export type CompactStep = TaskEntry["trajectory"]["steps"][number];
 

@@ -59,6 +59,20 @@ describe("the architecture", () => {
     expect(violations).toEqual([]);
   });
 
+  it("names a dimension only in its module under src/scoring/dimensions/: everything else lists the registry", async () => {
+    const { dimensionNames } = await import("../src/scoring/index.js");
+    const named = new RegExp(`\\b(?:${dimensionNames().join("|")})\\b`, "g");
+    const outside = [...graph.keys(), fileURLToPath(new URL("../leaderboard/queries.ts", import.meta.url))].filter((file) => !rel(file).startsWith("scoring/dimensions/"));
+    const violations = outside.flatMap((file) => {
+      // Comments may name a dimension to explain a rule; code may not list one.
+      const code = readFileSync(file, "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "");
+      return [...code.matchAll(named)].map((match) => `${relative(SRC, file)}: ${match[0]}`);
+    });
+    expect(violations).toEqual([]);
+  });
+
   it("has no import cycles, between files or between folders", () => {
     const cycles = stronglyConnected([...graph.keys()], (file) => graph.get(file) ?? []).filter((component) => component.length > 1);
     expect(cycles.map((component) => component.map(rel).sort().join(" <-> "))).toEqual([]);

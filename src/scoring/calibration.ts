@@ -12,7 +12,7 @@ import { episodePassed } from "./success.js";
  * generated; the tokens and the fields the queries read are measured from the reference solver
  * (`entropic-crmarena calibrate`), which follows such a plan on the sample org. The efficiency
  * dimensions measure an episode against these, with one look around allowed beyond the plan
- * (dimensions.ts, LOOK_AROUND); DRIFT_ADAPTATION applies where drift renamed one of the fields.
+ * (src/scoring/dimensions/, LOOK_AROUND); DRIFT_ADAPTATION applies where drift renamed one of the fields.
  */
 export const CategoryCalibrationSchema = z
   .object({

@@ -236,9 +236,7 @@ export class AssessmentExecutor implements AgentExecutor {
   private async admit(
     context: RequestContext,
     log: Logger,
-  ): Promise<
-    { request: AssessmentRequest; endpoint: string; runId: string; card: PurpleCard; protocol: ProtocolChoice; release: () => void } | { rejection: string }
-  > {
+  ): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; card: PurpleCard; protocol: ProtocolChoice; release: () => void } | { rejection: string }> {
     if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
     const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
     if (this.slots >= limit)
@@ -276,7 +274,9 @@ export class AssessmentExecutor implements AgentExecutor {
       // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).
       const shardJournal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;
       if (this.options.runsDir && this.journals.has(shardJournal))
-        throw new RequestRejection(`run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id`);
+        throw new RequestRejection(
+          `run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id`,
+        );
       journal = shardJournal;
       this.journals.add(journal);
       return { request, endpoint, runId, card, protocol, release };

@@ -105,10 +105,12 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
           return `The results could not be written to ${outPath}: ${(error as Error).message}`;
         },
       );
-    const stopped = journalFailure ? `\nThe run stopped: ${journalFailure}. Once there is room, run the same command with --resume to continue it.` : "";
-    const partial =
-      results.status === "completed" ? "" : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
-    process.stdout.write(`${summaryText(results)}\n${written}\nRun log (every episode in full) in ${logFile}${stopped}${partial}\n`);
+    const partial = journalFailure
+      ? `\nThe run stopped after ${results.summary.total_tasks} tasks: ${journalFailure}. ${results.status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: once there is room, run the same command with --resume.`
+      : results.status === "completed"
+        ? ""
+        : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
+    process.stdout.write(`${summaryText(results)}\n${written}\nRun log (every episode in full) in ${logFile}${partial}\n`);
     if (results.status !== "completed" || journalFailure) process.exitCode = 1;
     return results;
   } finally {

@@ -352,7 +352,9 @@ describe.each(disks)("a full disk under the served green (%s)", (_name, start) =
     const failed = await stream(disk.url, request);
     disk.free();
     expect(failed.state).toBe("failed");
-    expect(failed.texts.at(-1)).toMatch(/^Assessment failed: cannot write the run's journal .*\.jsonl: ENOSPC: no space left on device/);
+    expect(failed.texts.at(-1)).toMatch(
+      /^Assessment failed: cannot write the run's journal .*\.jsonl: ENOSPC: no space left on device.*; nothing was recorded, and the same request starts the run afresh once the runs folder has room$/,
+    );
     const again = await stream(disk.url, request);
     expect(again.state).toBe("completed");
     expect(again.texts.some((text) => /had no whole header \(an earlier attempt could not write it\): the run starts afresh/.test(text))).toBe(true);

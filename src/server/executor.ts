@@ -3,6 +3,7 @@ import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent,
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { type AssessmentData, type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
+import { JournalWriteError } from "../log/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
@@ -215,7 +216,9 @@ export class AssessmentExecutor implements AgentExecutor {
       status(TaskState.TASK_STATE_COMPLETED, `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed.`);
     } catch (error) {
       log.error({ err: error }, "assessment failed");
-      status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${describeError(error)}`);
+      // Only the header can fail this way (an episode's failure comes back with the results): nothing was recorded.
+      const again = error instanceof JournalWriteError ? "; nothing was recorded, and the same request starts the run afresh once the runs folder has room" : "";
+      status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${describeError(error)}${again}`);
     } finally {
       if (heartbeat) clearInterval(heartbeat);
       this.running.delete(taskId);

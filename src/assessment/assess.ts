@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type AssessmentLog, hasWholeFirstLine, Journal, LogError, readLog, type StoredLog, setAsideLines } from "../log/index.js";
+import { type AssessmentLog, hasWholeFirstLine, Journal, JournalWriteError, LogError, readLog, type StoredLog, setAsideLines } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
@@ -108,7 +108,9 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
     });
     return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}) };
   } catch (error) {
+    // Only the journal's own write errors (a full disk) end with results; anything else is a failure as before.
     if (!(error instanceof RecordingFailure)) throw error;
+    if (!(error.cause instanceof JournalWriteError)) throw error.cause;
     const log = error.partial;
     return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}), journalFailure: error.message };
   } finally {

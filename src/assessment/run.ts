@@ -268,8 +268,9 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
 
 /**
  * A run stopped because an episode (or its footer) could not be recorded, a full disk say: the
- * cause, and the log of every episode that was recorded, which ends as interrupted (resumable
- * from the journal once the disk has room), so that the client still gets those results.
+ * cause, and the log of every episode that was recorded (interrupted, and resumable from the
+ * journal once the disk has room; completed when only the footer failed), so that the client
+ * still gets those results.
  */
 export class RecordingFailure extends Error {
   override readonly name = "RecordingFailure";

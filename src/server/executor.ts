@@ -40,7 +40,7 @@ export interface ExecutorOptions {
   readonly proxyUrl?: string;
   /** Time allowed to fetch the purple agent's card before rejecting the request. */
   readonly cardTimeoutMs?: number;
-  /** Assessments in flight at once; more are rejected with a clear message (each holds an org copy and its episodes). */
+  /** Assessments running or being admitted at once; more are rejected with a clear message (each holds an org copy and its episodes). */
   readonly maxAssessments?: number;
 }
 

@@ -277,7 +277,14 @@ async function tmpfsGreen(): Promise<Disk> {
     ],
     { cwd: ROOT, stdio: ["ignore", "ignore", "ignore"], env: { ...process.env, LOG_LEVEL: "warn" } },
   );
-  closers.push(() => child.kill("SIGKILL"));
+  // SIGTERM, so that it stops its query processes too; SIGKILL only if it does not end.
+  const exit = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  closers.push(async () => {
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exit;
+    clearTimeout(timer);
+  });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 300; i++) {
     const up = await fetch(new URL(".well-known/agent-card.json", url)).then(

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type AssessmentLog, Journal, readLog, type StoredLog } from "../log/index.js";
+import { type AssessmentLog, hasWholeFirstLine, Journal, JournalWriteError, LogError, readLog, type StoredLog, setAsideLines } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import type { AssessmentConfig } from "./config.js";
-import { type AssessmentData, type AssessmentEvent, runAssessment } from "./run.js";
+import { type AssessmentData, type AssessmentEvent, RecordingFailure, runAssessment } from "./run.js";
 import { runIdFor } from "./run-id.js";
 
 export interface AssessOptions {
@@ -33,6 +33,16 @@ export interface AssessOptions {
   readonly judge?: Judge;
   /** The operator's secret in the Id remap's key; ENTROPIC_ID_SECRET by default. */
   readonly idSecret?: string;
+  /** What was done with a journal found damaged (started afresh, lines set aside), in a sentence for the status line or the log. */
+  readonly onJournalNotice?: (text: string) => void;
+}
+
+/** What `assess` gives: the results and their log; `journalFailure` when the journal could not be written (the results are then what was recorded). */
+export interface Assessed {
+  readonly results: ResultsObject;
+  readonly log: AssessmentLog;
+  readonly logFile?: string;
+  readonly journalFailure?: string;
 }
 
 /** A run's journal that exists and was neither resumed nor forced. */
@@ -47,9 +57,11 @@ export function journalPath(logDir: string, runId: string, shardIndex = 0, numSh
 
 /**
  * Runs an assessment (or continues an interrupted one from its journal) and turns its log into
- * the results object.
+ * the results object. A journal fault never blocks the run for good: a journal without a whole
+ * header counts as absent; unreadable lines after it are set aside and their tasks run again; a
+ * journal that cannot be written stops the run with the results of what was recorded.
  */
-export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<{ results: ResultsObject; log: AssessmentLog; logFile?: string }> {
+export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<Assessed> {
   const judge = options.judge ?? new HeuristicJudge();
   const idSecret = idSecretOf(options);
   const runId =
@@ -67,8 +79,13 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
   if (options.logDir) {
     await mkdir(options.logDir, { recursive: true });
     logFile = journalPath(options.logDir, runId, options.config.shard_index, options.config.num_shards);
+    if (existsSync(logFile) && !(await hasWholeFirstLine(logFile))) {
+      // The attempt that made it could not write its header (a full disk): nothing of the run is in it.
+      await rm(logFile);
+      options.onJournalNotice?.(`The journal ${logFile} had no whole header (an earlier attempt could not write it): the run starts afresh.`);
+    }
     if (existsSync(logFile)) {
-      if (options.resume) resume = await resumable(logFile, runId, options.config);
+      if (options.resume) resume = await resumable(logFile, runId, options.config, options.onJournalNotice);
       else if (options.force) await rm(logFile);
       else throw new JournalExistsError(`${logFile} holds this run already (${runId}); pass --resume to continue it or --force to start over`);
     }
@@ -90,18 +107,43 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       ...(resume ? { resume } : {}),
     });
     return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}) };
+  } catch (error) {
+    // Only the journal's own write errors (a full disk) end with results; anything else is a failure as before.
+    if (!(error instanceof RecordingFailure)) throw error;
+    if (!(error.cause instanceof JournalWriteError)) throw error.cause;
+    const log = error.partial;
+    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}), journalFailure: error.message };
   } finally {
     await journal?.close();
   }
 }
 
-/** An earlier attempt's journal, checked to be the same run with the same config. */
-async function resumable(path: string, runId: string, config: AssessmentConfig): Promise<StoredLog> {
-  const stored = await readLog(path);
+/**
+ * An earlier attempt's journal, checked to be the same run with the same config. Its lines after
+ * the header that cannot be read (a damaged disk, an edit) are set aside, and their tasks, missing
+ * from the journal, run again; a header that cannot be read is refused with the ways out.
+ */
+async function resumable(path: string, runId: string, config: AssessmentConfig, notice?: (text: string) => void): Promise<StoredLog> {
+  const stored = await readLog(path, { unreadable: "collect" }).catch((error: unknown) => {
+    if (!(error instanceof LogError)) throw error;
+    throw new LogError(
+      `${error.message}. The run cannot continue from this journal: start it over with --force (assess), or give the request another config.run_id (serve), or move the file away`,
+    );
+  });
   if (stored.header.run_id !== runId) throw new Error(`${path} belongs to run ${stored.header.run_id}, not ${runId}`);
   const { concurrency: _a, ...before } = stored.header.config as AssessmentConfig;
   const { concurrency: _b, ...now } = config;
   if (JSON.stringify(before) !== JSON.stringify(now)) throw new Error(`${path} was started with another config; resume it with the same config or pass --force to start over`);
+  const unreadable = stored.unreadable ?? [];
+  if (unreadable.length > 0) {
+    const aside = await setAsideLines(
+      path,
+      unreadable.map((entry) => entry.line),
+    );
+    notice?.(
+      `The journal ${path} had ${unreadable.length === 1 ? "a line" : `${unreadable.length} lines`} that could not be read (${unreadable.map((entry) => entry.reason).join("; ")}): ${unreadable.length === 1 ? "it was" : "they were"} set aside in ${aside}, and the tasks missing from the journal run again.`,
+    );
+  }
   return stored;
 }
 

@@ -160,7 +160,11 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     chance_floor: floorAnswers(data.tasks.tasks, { remapIds: config.remap_ids }),
     id_remap: remap ? { digest: remap.digest, keyed: Boolean(options.idSecret) } : null,
   };
-  if (!options.resume) await journal?.writeHeader(header);
+  if (!options.resume)
+    await journal?.writeHeader(header).catch(async (error: unknown) => {
+      await view.close();
+      throw error;
+    });
   const started = performance.now();
   const total = selection.tasks.length;
   const kept = new Map((options.resume?.episodes ?? []).map((record) => [record.position, trimRecord(record)]));
@@ -168,8 +172,13 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   onEvent({ kind: "started", total, resumed: kept.size, selection });
   const queue = selection.tasks.map((task, i) => ({ task, position: i + 1 })).filter((entry) => !kept.has(entry.position));
   let next = 0;
-  /** A failure to record an episode (the journal's disk, say): it stops the run and is thrown. */
+  /**
+   * A failure to record an episode (the journal's disk, say): it stops the run, the episodes in
+   * flight are aborted (they could not be recorded either), and it is thrown with what was recorded.
+   */
   let recordFailure: { error: unknown } | undefined;
+  const halt = new AbortController();
+  const episodeSignal = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
   const record = async (position: number, task: EpisodeTask, trajectory: Trajectory, texts: TextLease) => {
     try {
       // After the replies that arrived with this one have been read and answered: scoring, the
@@ -206,7 +215,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
         defaultToday,
         entropy: { renamedInText: [...text.renamedInText], passages: [...text.passages], driftExposure: exposure },
         texts,
-        ...(signal ? { signal } : {}),
+        signal: episodeSignal,
       });
       // A canceled episode did not finish: it is not recorded, and a resumed run plays it again.
       if (trajectory.termination === "canceled") {
@@ -218,6 +227,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
         .then(() => record(position, logged, trajectory, texts))
         .catch((error: unknown) => {
           recordFailure ??= { error };
+          halt.abort("recording failed");
         });
       // One episode at most waits to be recorded while the next runs: a slow journal slows the
       // run down, it does not pile up episodes (and their whole texts) in memory.
@@ -239,7 +249,6 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   } finally {
     await view.close();
   }
-  if (recordFailure) throw recordFailure.error;
   records.sort((a, b) => a.position - b.position);
   const footer: LogFooter = {
     kind: "footer",
@@ -248,8 +257,29 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     status: records.length === total ? "completed" : signal?.reason === CANCELED || drain?.reason === CANCELED ? "canceled" : "interrupted",
     judge_usage: judgeUsage(judge),
   };
-  await journal?.finish(footer);
-  return { header, episodes: records, footer };
+  const log = { header, episodes: records, footer };
+  if (recordFailure) throw new RecordingFailure(recordFailure.error, log);
+  // All is recorded but the last line: the results stand, and a resend finds every episode done.
+  await journal?.finish(footer).catch((error: unknown) => {
+    throw new RecordingFailure(error, log);
+  });
+  return log;
+}
+
+/**
+ * A run stopped because an episode (or its footer) could not be recorded, a full disk say: the
+ * cause, and the log of every episode that was recorded (interrupted, and resumable from the
+ * journal once the disk has room; completed when only the footer failed), so that the client
+ * still gets those results.
+ */
+export class RecordingFailure extends Error {
+  override readonly name = "RecordingFailure";
+  constructor(
+    override readonly cause: unknown,
+    readonly partial: AssessmentLog,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
 }
 
 /**

@@ -77,7 +77,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
         stop.abort("incompatible");
       },
     });
-    const { results, logFile } = await assess(data, purple, {
+    const { results, logFile, journalFailure } = await assess(data, purple, {
       signal: stop.signal,
       participantUrl: agentUrl,
       runId,
@@ -85,6 +85,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
       ignoredConfigKeys: ignoredKeys,
       calibration: loadCalibration(),
       onEvent: progressPrinter(),
+      onJournalNotice: (text) => process.stderr.write(`${text}\n`),
       judge,
       idSecret: resolveIdSecret(),
       logDir: dirname(outPath),
@@ -94,12 +95,23 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     if (incompatible) throw new Error(`the assessment stopped before any episode was scored: ${incompatible}`);
-    await mkdir(dirname(outPath), { recursive: true });
-    await writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`);
-    const partial =
-      results.status === "completed" ? "" : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
-    process.stdout.write(`${summaryText(results)}\nResults written to ${outPath}\nRun log (every episode in full) in ${logFile}${partial}\n`);
-    if (results.status !== "completed") process.exitCode = 1;
+    // The journal's disk may be the one that is full: the summary is printed whether or not the results file can be written.
+    const written = await mkdir(dirname(outPath), { recursive: true })
+      .then(() => writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`))
+      .then(
+        () => `Results written to ${outPath}`,
+        (error: unknown) => {
+          if (!journalFailure) throw error;
+          return `The results could not be written to ${outPath}: ${(error as Error).message}`;
+        },
+      );
+    const partial = journalFailure
+      ? `\nThe run stopped after ${results.summary.total_tasks} tasks: ${journalFailure}. ${results.status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: once there is room, run the same command with --resume.`
+      : results.status === "completed"
+        ? ""
+        : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
+    process.stdout.write(`${summaryText(results)}\n${written}\nRun log (every episode in full) in ${logFile}${partial}\n`);
+    if (results.status !== "completed" || journalFailure) process.exitCode = 1;
     return results;
   } finally {
     await data.org.close();

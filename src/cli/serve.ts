@@ -14,7 +14,7 @@ export function registerServe(program: Command): void {
       .option("--port <port>", "port to listen on", int("--port"), 9009)
       .option("--card-url <url>", "public URL advertised in the agent card (default http://HOST:PORT/)")
       .option("--proxy-url <url>", "the AgentBeats gateway's proxy: loopback participant URLs are reached through it (default: PROXY_URL)", process.env.PROXY_URL || undefined)
-      .option("--max-assessments <n>", "assessments in flight at once; more are rejected", int("--max-assessments"), 8)
+      .option("--max-assessments <n>", "assessments running or being admitted at once; more are rejected", int("--max-assessments"), 8)
       .option("--shutdown-grace <seconds>", "on SIGTERM/SIGINT, how long episodes in flight may finish before they are aborted", int("--shutdown-grace"), 5)
       .option("--runs-dir <dir>", "keep each assessment's journal here; the same request again continues it (default: ENTROPIC_RUNS_DIR)", process.env.ENTROPIC_RUNS_DIR),
   ).action(

@@ -1,3 +1,3 @@
-export { Journal } from "./journal.js";
-export { asAssessmentLog, LogError, readLog, type StoredLog } from "./read.js";
+export { Journal, JournalWriteError, setAsideLines } from "./journal.js";
+export { asAssessmentLog, hasWholeFirstLine, LogError, NoHeaderError, readLog, type StoredLog, type UnreadableLine } from "./read.js";
 export * from "./schema.js";

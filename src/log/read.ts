@@ -1,9 +1,22 @@
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { type AssessmentLog, type EpisodeRecord, EpisodeRecordSchema, LOG_VERSION, type LogFooter, LogFooterSchema, type LogHeader, LogHeaderSchema } from "./schema.js";
 
 /** A log that cannot be read; the message names the file, line and field. */
 export class LogError extends Error {
   override readonly name = "LogError";
+}
+
+/**
+ * A journal whose first line never reached the disk whole (the disk was full as the run began):
+ * it holds nothing of the run, which counts as not started.
+ */
+export class NoHeaderError extends LogError {}
+
+/** A line after the header that could not be read (read with `unreadable: "collect"`). */
+export interface UnreadableLine {
+  /** 1-based. */
+  readonly line: number;
+  readonly reason: string;
 }
 
 /** A log as found on disk: the footer is missing when the run was interrupted. */
@@ -12,6 +25,8 @@ export interface StoredLog {
   readonly header: LogHeader;
   readonly episodes: EpisodeRecord[];
   readonly footer: LogFooter | undefined;
+  /** Lines skipped as unreadable; only with `unreadable: "collect"`, otherwise such a line is an error. */
+  readonly unreadable?: readonly UnreadableLine[];
 }
 
 /** A stored log as a whole assessment: one that never finished (a crash, a stop) gets the footer of an interrupted run. */
@@ -25,10 +40,12 @@ export function asAssessmentLog(stored: StoredLog): AssessmentLog {
 
 /**
  * Reads a journal. A last line cut short by a crash is dropped (its episode was never reported);
- * any other unreadable line is an error. An episode written twice (a resumed run that re-ran a
- * task whose line was cut) counts once: the later line wins.
+ * any other unreadable line is an error, or with `unreadable: "collect"` (a run resuming: the
+ * episode of a damaged line is simply run again) skipped and listed. The header must be readable
+ * either way; a journal without a whole first line is a NoHeaderError. An episode written twice
+ * (a resumed run that re-ran a task whose line was cut) counts once: the later line wins.
  */
-export async function readLog(path: string): Promise<StoredLog> {
+export async function readLog(path: string, options: { readonly unreadable?: "error" | "collect" } = {}): Promise<StoredLog> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -37,7 +54,8 @@ export async function readLog(path: string): Promise<StoredLog> {
   }
   // The last piece is empty after a final newline, or a line cut short by a crash: drop it either way.
   const complete = text.split("\n").slice(0, -1);
-  if (complete.length === 0) throw new LogError(`${path} is empty: it is not an assessment log`);
+  if (complete.length === 0)
+    throw new NoHeaderError(`${path} ${text.length === 0 ? "is empty" : "has no whole first line"}: it is not an assessment log (its header was never written whole)`);
   const parse = (line: string, number: number): unknown => {
     try {
       return JSON.parse(line);
@@ -51,16 +69,38 @@ export async function readLog(path: string): Promise<StoredLog> {
   const header = check(LogHeaderSchema, first, path, 1);
   const byPosition = new Map<number, EpisodeRecord>();
   let footer: LogFooter | undefined;
+  const unreadable: UnreadableLine[] = [];
   complete.slice(1).forEach((line, i) => {
-    const value = parse(line, i + 2) as { kind?: unknown };
-    if (value.kind === "episode") {
-      const record = check(EpisodeRecordSchema, value, path, i + 2);
-      byPosition.set(record.position, record);
-    } else if (value.kind === "footer") footer = check(LogFooterSchema, value, path, i + 2);
-    else throw new LogError(`${path}:${i + 2} has unknown kind ${JSON.stringify(value.kind)}`);
+    try {
+      const value = parse(line, i + 2) as { kind?: unknown } | null;
+      if (value?.kind === "episode") {
+        const record = check(EpisodeRecordSchema, value, path, i + 2);
+        byPosition.set(record.position, record);
+      } else if (value?.kind === "footer") footer = check(LogFooterSchema, value, path, i + 2);
+      else throw new LogError(`${path}:${i + 2} has unknown kind ${JSON.stringify(value?.kind)}`);
+    } catch (error) {
+      if (options.unreadable !== "collect" || !(error instanceof LogError)) throw error;
+      unreadable.push({ line: i + 2, reason: error.message });
+    }
   });
   const episodes = [...byPosition.values()].sort((a, b) => a.position - b.position);
-  return { path, header, episodes, footer };
+  return { path, header, episodes, footer, ...(options.unreadable === "collect" ? { unreadable } : {}) };
+}
+
+/** Whether a journal's first line (its header) is whole on disk; read up to it only. */
+export async function hasWholeFirstLine(path: string): Promise<boolean> {
+  const file = await open(path, "r");
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) return false;
+      if (chunk.subarray(0, bytesRead).includes(0x0a)) return true;
+      position += bytesRead;
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 function check<T>(

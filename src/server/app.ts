@@ -27,7 +27,7 @@ export interface ServeOptions {
   readonly runsDir?: string;
   /** Builds each assessment's judge; the deterministic heuristic when absent. */
   readonly createJudge?: () => Judge;
-  /** Assessments in flight at once (default 8). */
+  /** Assessments running or being admitted at once (default 8). */
   readonly maxAssessments?: number;
   /** How long finished A2A tasks stay readable through tasks/get (default 15 minutes). */
   readonly finishedTaskTtlMs?: number;

@@ -3,6 +3,7 @@ import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent,
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
 import { type AssessmentData, type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
+import { JournalWriteError } from "../log/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
@@ -39,14 +40,12 @@ export interface ExecutorOptions {
   readonly proxyUrl?: string;
   /** Time allowed to fetch the purple agent's card before rejecting the request. */
   readonly cardTimeoutMs?: number;
-  /** Assessments in flight at once; more are rejected with a clear message (each holds an org copy and its episodes). */
+  /** Assessments running or being admitted at once; more are rejected with a clear message (each holds an org copy and its episodes). */
   readonly maxAssessments?: number;
 }
 
 /** One assessment in flight: how to stop it gently (no new episodes) and at once (calls in flight aborted). */
 interface Running {
-  /** The run and shard whose journal it writes. */
-  readonly journal: string;
   readonly drain: AbortController;
   readonly abort: AbortController;
   readonly done: Promise<void>;
@@ -66,6 +65,13 @@ export const DEFAULT_MAX_ASSESSMENTS = 8;
 export class AssessmentExecutor implements AgentExecutor {
   private readonly heartbeatMs: number;
   private readonly running = new Map<string, Running>();
+  /**
+   * Assessments being admitted or running: the limit counts both, and a request takes its slot
+   * before its first `await`, so requests that arrive together cannot all pass the check.
+   */
+  private slots = 0;
+  /** The journals (run and shard) of the assessments admitted or being admitted. */
+  private readonly journals = new Set<string>();
   private stopping = false;
 
   constructor(private readonly options: ExecutorOptions) {
@@ -88,6 +94,7 @@ export class AssessmentExecutor implements AgentExecutor {
     bus.publish(AgentEvent.task(task));
     let finished: () => void = () => undefined;
     let heartbeat: NodeJS.Timeout | undefined;
+    let release: () => void = () => undefined;
     try {
       const admitted = await this.admit(context, log);
       if ("rejection" in admitted) {
@@ -95,12 +102,13 @@ export class AssessmentExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_REJECTED, `Request rejected: ${admitted.rejection}`);
         return;
       }
-      const { request, endpoint, runId, journal, card, protocol } = admitted;
+      release = admitted.release;
+      const { request, endpoint, runId, card, protocol } = admitted;
       const { config, selection } = request;
       const total = selection.tasks.length;
       const drain = new AbortController();
       const abort = new AbortController();
-      this.running.set(taskId, { journal, drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
+      this.running.set(taskId, { drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
       // A typo in a key runs the assessment without it: say so before any work, with the key it likely meant.
       const unknownNote = request.ignoredConfigKeys.length > 0 ? ` WARNING: ${unknownKeysMessage(request.ignoredConfigKeys)}; they are ignored.` : "";
       const dataNote =
@@ -150,7 +158,7 @@ export class AssessmentExecutor implements AgentExecutor {
           abort.abort(INCOMPATIBLE);
         },
       });
-      const { results } = await assess(this.options.data, purple, {
+      const { results, journalFailure } = await assess(this.options.data, purple, {
         signal: abort.signal,
         drain: drain.signal,
         participantUrl: request.participantUrl,
@@ -162,6 +170,10 @@ export class AssessmentExecutor implements AgentExecutor {
         runId,
         // A request seen before continues its journal: nothing finished is lost or run twice.
         resume: true,
+        onJournalNotice: (text) => {
+          log.warn({ runId }, text);
+          publishWorking(text);
+        },
         ...(this.options.runsDir ? { logDir: this.options.runsDir } : {}),
       });
       clearInterval(heartbeat);
@@ -175,6 +187,22 @@ export class AssessmentExecutor implements AgentExecutor {
         return;
       }
       bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, results)));
+      // A journal that cannot be written (a full disk) stops the run as a shutdown does: the client gets what was recorded.
+      if (journalFailure) {
+        log.error({ summary: results.summary, reason: journalFailure }, "assessment stopped: its journal cannot be written");
+        const recorded = `the same request continues it from its journal once ${this.options.runsDir ?? "the runs folder"} has room`;
+        if (results.status === "completed")
+          status(
+            TaskState.TASK_STATE_COMPLETED,
+            `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed. WARNING: ${journalFailure}; the journal lacks its last line (${recorded}).`,
+          );
+        else
+          status(
+            TaskState.TASK_STATE_FAILED,
+            `Assessment stopped after ${results.summary.total_tasks} of ${total} tasks: ${journalFailure}. The partial results are attached (status "${results.status}"); ${recorded}.`,
+          );
+        return;
+      }
       if (results.status === "interrupted") {
         log.warn({ summary: results.summary }, "assessment interrupted");
         const resume = this.options.runsDir ? " The same request resumes it from its journal." : "";
@@ -188,10 +216,13 @@ export class AssessmentExecutor implements AgentExecutor {
       status(TaskState.TASK_STATE_COMPLETED, `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed.`);
     } catch (error) {
       log.error({ err: error }, "assessment failed");
-      status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${describeError(error)}`);
+      // Only the header can fail this way (an episode's failure comes back with the results): nothing was recorded.
+      const again = error instanceof JournalWriteError ? "; nothing was recorded, and the same request starts the run afresh once the runs folder has room" : "";
+      status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${describeError(error)}${again}`);
     } finally {
       if (heartbeat) clearInterval(heartbeat);
       this.running.delete(taskId);
+      release();
       finished();
       // The assessment's garbage goes soon, not at V8's next full collection; not while others
       // run. Soon, not at once: the results reply is still to be serialised and written, and
@@ -200,21 +231,39 @@ export class AssessmentExecutor implements AgentExecutor {
     }
   }
 
-  /** Validates a request, reaches the purple's card, chooses the A2A version to speak and names the run; or says why not. */
+  /**
+   * Validates a request, reaches the purple's card, chooses the A2A version to speak and names the
+   * run; or says why not. An admitted request holds its slot (and its journal) until `release`;
+   * a rejected one has given them back.
+   */
   private async admit(
     context: RequestContext,
     log: Logger,
-  ): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; journal: string; card: PurpleCard; protocol: ProtocolChoice } | { rejection: string }> {
+  ): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; card: PurpleCard; protocol: ProtocolChoice; release: () => void } | { rejection: string }> {
     if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
     const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
-    if (this.running.size >= limit)
-      return { rejection: `the server is busy: ${this.running.size} assessments in flight (its limit is ${limit}); send the request again when one has finished` };
+    if (this.slots >= limit)
+      return {
+        rejection: `the server is busy: ${this.slots} assessments running or being admitted (its limit, --max-assessments, is ${limit}); send the request again when one has finished`,
+      };
+    // Taken before the first await, given back once (a rejection, a failure, or the assessment's end).
+    this.slots++;
+    let journal: string | undefined;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.slots--;
+      if (journal) this.journals.delete(journal);
+    };
     try {
       const request = validateRequest(requestDocument(context.userMessage), this.options.data);
       const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
       const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
       });
+      // A shutdown that began while the card was awaited waits for no one admitted after it.
+      if (this.stopping) throw new RequestRejection("the server is shutting down; send the request again to its next instance");
       // A card that names only versions the green does not speak is refused before any work.
       const protocol = chooseProtocol(card);
       if ("refusal" in protocol) throw new RequestRejection(`participants.agent: ${protocol.refusal}`);
@@ -226,12 +275,16 @@ export class AssessmentExecutor implements AgentExecutor {
         greenVersion: PACKAGE_VERSION,
       });
       // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).
-      const journal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;
-      if (this.options.runsDir && [...this.running.values()].some((running) => running.journal === journal)) {
-        return { rejection: `run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id` };
-      }
-      return { request, endpoint, runId, journal, card, protocol };
+      const shardJournal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;
+      if (this.options.runsDir && this.journals.has(shardJournal))
+        throw new RequestRejection(
+          `run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id`,
+        );
+      journal = shardJournal;
+      this.journals.add(journal);
+      return { request, endpoint, runId, card, protocol, release };
     } catch (error) {
+      release();
       if (error instanceof RequestRejection) return { rejection: error.message };
       log.error({ err: error }, "request validation failed");
       throw error;

@@ -4,6 +4,10 @@ export {
   AssessmentConfigSchema,
   CONFIG_KEYS,
   ConfigError,
+  type ConfigFlag,
+  type ConfigKeyFlag,
+  configFlags,
+  configKeyFlags,
   LEVELS,
   type Level,
   nearestConfigKey,
@@ -13,7 +17,10 @@ export {
 } from "./config.js";
 export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
 export { type EpisodeOptions, type EpisodeWorld, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
+export { type FollowUp, type PoolOptions, runPool } from "./pool.js";
+export { isPurpleFailure, scoreRecord } from "./recorder.js";
 export { type RecordedResults, readResults, rescore } from "./rescore.js";
-export { type AssessmentData, type AssessmentEvent, CANCELED, episodeTask, isPurpleFailure, type RunOptions, runAssessment, scoreRecord, WHOLE_TEXTS } from "./run.js";
-export { purpleIdentityOf, runIdFor } from "./run-id.js";
-export { type Selection, type SelectionMode, selectTasks } from "./select.js";
+export { type AssessmentData, type AssessmentEvent, CANCELED, episodeTask, type RunContext, type RunOptions, runAssessment, WHOLE_TEXTS } from "./run.js";
+export { purpleIdentityOf } from "./run-id.js";
+export { type RunSpec, type RunSpecInput, RunSpecSchema, runSpecFor } from "./run-spec.js";
+export { type ChosenTasks, chooseTasks, type Selection, type SelectionMode, selectTasks } from "./select.js";

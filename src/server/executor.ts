@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentData, type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
+import { type AssessmentData, type AssessmentEvent, assess, CANCELED, type RunSpec, unknownKeysMessage } from "../assessment/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
-import { PACKAGE_VERSION } from "../version.js";
 import { collectGarbage } from "./collect.js";
-import { type AssessmentRequest, RequestRejection, requestDocument, validateRequest } from "./request.js";
+import { type AssessmentRequest, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -95,8 +94,9 @@ export class AssessmentExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_REJECTED, `Request rejected: ${admitted.rejection}`);
         return;
       }
-      const { request, endpoint, runId, journal, card, protocol } = admitted;
-      const { config, selection } = request;
+      const { request, endpoint, spec, journal, card, protocol } = admitted;
+      const { runId, config } = spec;
+      const { selection } = request.chosen;
       const total = selection.tasks.length;
       const drain = new AbortController();
       const abort = new AbortController();
@@ -153,13 +153,11 @@ export class AssessmentExecutor implements AgentExecutor {
       const { results } = await assess(this.options.data, purple, {
         signal: abort.signal,
         drain: drain.signal,
-        participantUrl: request.participantUrl,
-        config,
-        ignoredConfigKeys: request.ignoredConfigKeys,
+        spec,
+        chosen: request.chosen,
         onEvent,
         judge: this.options.createJudge(),
         calibration: this.options.calibration,
-        runId,
         // A request seen before continues its journal: nothing finished is lost or run twice.
         resume: true,
         ...(this.options.runsDir ? { logDir: this.options.runsDir } : {}),
@@ -204,7 +202,7 @@ export class AssessmentExecutor implements AgentExecutor {
   private async admit(
     context: RequestContext,
     log: Logger,
-  ): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; journal: string; card: PurpleCard; protocol: ProtocolChoice } | { rejection: string }> {
+  ): Promise<{ request: AssessmentRequest; endpoint: string; spec: RunSpec; journal: string; card: PurpleCard; protocol: ProtocolChoice } | { rejection: string }> {
     if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
     const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
     if (this.running.size >= limit)
@@ -218,19 +216,14 @@ export class AssessmentExecutor implements AgentExecutor {
       // A card that names only versions the green does not speak is refused before any work.
       const protocol = chooseProtocol(card);
       if ("refusal" in protocol) throw new RequestRejection(`participants.agent: ${protocol.refusal}`);
-      const runId = runIdFor({
-        participantUrl: request.participantUrl,
-        purpleIdentity: purpleIdentityOf(card),
-        config: request.config,
-        tasksSource: this.options.data.sources.tasks.path,
-        greenVersion: PACKAGE_VERSION,
-      });
+      const spec = requestRunSpec(request, card, this.options.data);
+      const { runId } = spec;
       // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).
       const journal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;
       if (this.options.runsDir && [...this.running.values()].some((running) => running.journal === journal)) {
         return { rejection: `run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id` };
       }
-      return { request, endpoint, runId, journal, card, protocol };
+      return { request, endpoint, spec, journal, card, protocol };
     } catch (error) {
       if (error instanceof RequestRejection) return { rejection: error.message };
       log.error({ err: error }, "request validation failed");

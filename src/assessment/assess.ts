@@ -5,8 +5,9 @@ import { type AssessmentLog, Journal, LOG_VERSION, readLog, type StoredLog } fro
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
+import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
-import { type AssessmentData, type RunContext, runAssessment } from "./run.js";
+import { type RunContext, runAssessment } from "./run.js";
 import type { RunSpec } from "./run-spec.js";
 import { type ChosenTasks, chooseTasks } from "./select.js";
 

@@ -3,7 +3,7 @@ import { type Calibration, calibrationDigest, floorAnswers, type Judge } from ".
 import type { IdRemap } from "../util/index.js";
 import { runtimeVersions } from "../version.js";
 import type { OrgView } from "../world/index.js";
-import type { AssessmentData } from "./run.js";
+import type { AssessmentData } from "./assessment-data.js";
 import type { RunSpec } from "./run-spec.js";
 import type { ChosenTasks } from "./select.js";
 

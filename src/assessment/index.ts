@@ -1,4 +1,5 @@
 export { type AssessOptions, assess, JournalExistsError, journalPath } from "./assess.js";
+export type { AssessmentData } from "./assessment-data.js";
 export {
   type AssessmentConfig,
   AssessmentConfigSchema,
@@ -20,7 +21,7 @@ export { type EpisodeOptions, type EpisodeWorld, MEMORY_TEXT_CHARS, runEpisode, 
 export { type FollowUp, type PoolOptions, runPool } from "./pool.js";
 export { isPurpleFailure, scoreRecord } from "./recorder.js";
 export { type RecordedResults, readResults, rescore } from "./rescore.js";
-export { type AssessmentData, type AssessmentEvent, CANCELED, episodeTask, type RunContext, type RunOptions, runAssessment, WHOLE_TEXTS } from "./run.js";
+export { type AssessmentEvent, CANCELED, episodeTask, type RunContext, type RunOptions, runAssessment, WHOLE_TEXTS } from "./run.js";
 export { purpleIdentityOf } from "./run-id.js";
 export { type RunSpec, type RunSpecInput, RunSpecSchema, runSpecFor } from "./run-spec.js";
 export { type ChosenTasks, chooseTasks, type Selection, type SelectionMode, selectTasks } from "./select.js";

@@ -1,12 +1,12 @@
 import { getHeapStatistics } from "node:v8";
 import type { TaskText } from "../entropy/index.js";
-import type { AssessmentLog, DataSource, DatasetKind, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog } from "../log/index.js";
-import type { OrgBackend } from "../org/index.js";
+import type { AssessmentLog, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, driftExposure, type Judge, optimumFor, type ScoringContext } from "../scoring/index.js";
-import type { TaskRecord, TaskSet } from "../tasks/index.js";
+import type { TaskRecord } from "../tasks/index.js";
 import { IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
+import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
 import { runEpisode, WholeTextBudget } from "./episode.js";
 import { buildHeader } from "./header.js";
@@ -14,14 +14,6 @@ import { type FollowUp, runPool } from "./pool.js";
 import { judgeUsage, Recorder } from "./recorder.js";
 import type { RunSpec } from "./run-spec.js";
 import type { ChosenTasks, Selection } from "./select.js";
-
-/** The world an assessment runs in: tasks and the hosted org, with where each came from. */
-export interface AssessmentData {
-  readonly tasks: TaskSet;
-  readonly org: OrgBackend;
-  readonly dataset: DatasetKind;
-  readonly sources: { readonly tasks: DataSource; readonly org: DataSource };
-}
 
 /** Progress of a running assessment, for status updates and progress bars. */
 export type AssessmentEvent =

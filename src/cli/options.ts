@@ -39,9 +39,10 @@ const attributeOf = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => 
 export function configOptions(command: Command): Command {
   const flags = configKeyFlags();
   const parsers = { integer: int, number: num } as const;
-  for (const entry of flags.filter((entry) => entry.flag.kind === "value")) {
+  for (const entry of flags) {
     const { flag, reads } = entry;
-    const option = new Option(`${flagName(entry)} ${flag.kind === "value" ? flag.placeholder : ""}`, flag.description);
+    if (flag.kind !== "value") continue;
+    const option = new Option(`${flagName(entry)} ${flag.placeholder}`, flag.description);
     command.addOption(reads === "text" ? option : option.argParser(parsers[reads](flagName(entry))));
   }
   command.option("--config <file>", 'config as JSON (a config object, or a request {"config": {...}}), or a scenario.toml with a [config] table');

@@ -1,4 +1,4 @@
-import type { LogHeader } from "../log/index.js";
+import { LOG_VERSION, type LogHeader } from "../log/index.js";
 import { type Calibration, calibrationDigest, floorAnswers, type Judge } from "../scoring/index.js";
 import type { IdRemap } from "../util/index.js";
 import { runtimeVersions } from "../version.js";
@@ -26,7 +26,7 @@ export function buildHeader(input: HeaderInput): LogHeader {
   const { config } = spec;
   return {
     kind: "header",
-    logVersion: 2,
+    logVersion: LOG_VERSION,
     spec,
     createdAt: input.createdAt.toISOString(),
     greenAgent: { name: "Entropic CRMArena", versions: runtimeVersions() },

@@ -4,6 +4,7 @@ import {
   DataSourceSchema,
   DatasetKindSchema,
   IdRemapRecordSchema,
+  LOG_VERSION,
   type LogFooter,
   type LogHeader,
   RewardMetricSchema,
@@ -68,7 +69,7 @@ export function migrateV1Header(v1: V1Header): LogHeader {
   const floor = v1.chance_floor;
   return {
     kind: "header",
-    logVersion: 2,
+    logVersion: LOG_VERSION,
     spec: { specVersion: RUN_SPEC_VERSION, runId: v1.run_id, participantUrl: v1.participant_url, config: v1.config, ignoredConfigKeys: v1.ignored_config_keys },
     createdAt: v1.created_at,
     greenAgent: v1.green_agent,

@@ -73,6 +73,14 @@ describe("the architecture", () => {
     expect(violations).toEqual([]);
   });
 
+  it("names a run in one place and chooses its tasks at the edge only", () => {
+    const callers = (pattern: RegExp) => [...graph.keys()].filter((file) => pattern.test(readFileSync(file, "utf8").replace(/^\s*(?:\/\/|\*).*$/gm, ""))).map(rel);
+    // The run id is computed by the run spec; everything else reads spec.runId.
+    expect(callers(/\brunIdFor\(/)).toEqual(["assessment/run-id.ts", "assessment/run-spec.ts"]);
+    // The runner is given the chosen tasks: it never selects them again.
+    expect(callers(/\bselectTasks\(/).sort()).toEqual(["assessment/select.ts"]);
+  });
+
   it("has no import cycles, between files or between folders", () => {
     const cycles = stronglyConnected([...graph.keys()], (file) => graph.get(file) ?? []).filter((component) => component.length > 1);
     expect(cycles.map((component) => component.map(rel).sort().join(" <-> "))).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leaderboardQueries } from "../leaderboard/queries.js";
-import { assess, parseConfig } from "../src/assessment/index.js";
+import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { errorOptInStrategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { readReportAssets } from "../src/cli/report.js";
 import { A2APurpleClient } from "../src/purple/index.js";
@@ -35,7 +35,10 @@ describe("a new dimension, from its own file", () => {
     const purple = await servePurple("error-opt-in", errorOptInStrategy, "127.0.0.1", 0);
     try {
       const { config } = parseConfig({ task_ids: [0, 2, 4] });
-      const { results } = await assess(data, new A2APurpleClient(purple.url), { participantUrl: purple.url, config, ignoredConfigKeys: [], calibration });
+      const { results } = await assess(data, new A2APurpleClient(purple.url), {
+        spec: runSpecFor({ participantUrl: purple.url, config, tasksSource: data.sources.tasks.path }),
+        calibration,
+      });
       expect(results.weights).toMatchObject({ FUNCTIONAL: 0.3, QUERY_PRECISION: 0.1 });
       expect(Object.keys(results.dimension_averages)).toEqual(EIGHT);
       expect(Object.keys(results.aggregates.dimensions)).toEqual(EIGHT);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { assess, parseConfig } from "../src/assessment/index.js";
+import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { type Strategy, servePurple } from "../src/baselines/index.js";
 import { type PerturbationKind, registerPerturbation } from "../src/entropy/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
@@ -50,7 +50,10 @@ describe("a new kind of perturbation, from its own file", () => {
     const purple = await servePurple("probe", probe, "127.0.0.1", 0);
     try {
       const { config } = parseConfig({ task_ids: [0], drift_level: "low", perturbations: ["drift.toy_sector"] });
-      const { results } = await assess(data, new A2APurpleClient(purple.url), { participantUrl: purple.url, config, ignoredConfigKeys: [], calibration });
+      const { results } = await assess(data, new A2APurpleClient(purple.url), {
+        spec: runSpecFor({ participantUrl: purple.url, config, tasksSource: data.sources.tasks.path }),
+        calibration,
+      });
       const fields = (seen.describe as { objects: { fields: { name: string; label: string }[] }[] }).objects[0]!.fields;
       expect(fields.find((field) => field.name === "Sector__c")).toMatchObject({ label: "Industry" });
       expect(fields.some((field) => field.name === "Industry")).toBe(false);

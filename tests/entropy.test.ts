@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentData, assess, parseConfig } from "../src/assessment/index.js";
+import { type AssessmentData, assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { naiveAllRowsStrategy, naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { type EntropyPlan, LEVELS, type Level, perturbationKinds, planEntropy } from "../src/entropy/index.js";
 import type { SqliteOrgStore } from "../src/org/index.js";
@@ -39,7 +39,12 @@ const kindOf = (p: EntropyPlan, name: string) => p.kinds.find((kind) => kind.kin
 
 async function run(purple: string, config: Record<string, unknown>) {
   const { config: parsed } = parseConfig({ concurrency: 8, ...config });
-  return (await assess(data, new A2APurpleClient(purples[purple]!.url), { participantUrl: purples[purple]!.url, config: parsed, ignoredConfigKeys: [], calibration })).results;
+  return (
+    await assess(data, new A2APurpleClient(purples[purple]!.url), {
+      spec: runSpecFor({ participantUrl: purples[purple]!.url, config: parsed, tasksSource: data.sources.tasks.path }),
+      calibration,
+    })
+  ).results;
 }
 
 describe("the entropy plan", () => {
@@ -170,7 +175,12 @@ describe("bite: a purple that ignores a kind of perturbation loses points", () =
       for (const seed of [1, 2]) {
         const { config: parsed } = parseConfig({ concurrency: 16, perturbations: [kind.name], drift_level: "high", rot_level: "high", seed });
         const runWith = async (purple: string) =>
-          (await assess(tasks, new A2APurpleClient(purples[purple]!.url), { participantUrl: purples[purple]!.url, config: parsed, ignoredConfigKeys: [], calibration })).results;
+          (
+            await assess(tasks, new A2APurpleClient(purples[purple]!.url), {
+              spec: runSpecFor({ participantUrl: purples[purple]!.url, config: parsed, tasksSource: tasks.sources.tasks.path }),
+              calibration,
+            })
+          ).results;
         const [solver, naive] = await Promise.all([runWith("solver"), runWith(careless)]);
         expect(solver.summary.total_passed, `seed ${seed}`).toBe(220);
         naiveLost += 220 - naive.summary.total_passed;

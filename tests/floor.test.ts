@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type AssessmentData, assess, parseConfig } from "../src/assessment/index.js";
+import { type AssessmentData, assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { REFUSAL, servePurple } from "../src/baselines/index.js";
 import { type AssessmentLog, readLog } from "../src/log/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
@@ -44,7 +44,7 @@ const library: ScoredTask[] = [
 describe("the zero-work answers (floorAnswers)", () => {
   it("take each category's most frequent ground truth, None first on a tie, then the first in order; a refusal for privacy", () => {
     const plan = floorAnswers(library, { remapIds: false });
-    expect(plan.remap_ids).toBe(false);
+    expect(plan.remapIds).toBe(false);
     expect(plan.answers).toEqual({
       peak_month: { metric: "exact_match", answer: ["None"] },
       missing_factor: { metric: "exact_match", answer: ["Budget", "Need"] },
@@ -61,7 +61,7 @@ describe("the zero-work answers (floorAnswers)", () => {
 
   it("with remapped Ids, pass over any answer naming an Id (15 or 18 characters): the most frequent Id-free one, or None", () => {
     const plan = floorAnswers(library, { remapIds: true });
-    expect(plan.remap_ids).toBe(true);
+    expect(plan.remapIds).toBe(true);
     expect(plan.strategy).toMatch(/names no record Id/);
     expect(plan.answers.best_owner).toEqual({ metric: "exact_match", answer: ["None"] });
     expect(plan.answers.routing).toEqual({ metric: "exact_match", answer: ["None"] });
@@ -188,13 +188,11 @@ describe("the floor in the results", () => {
         plan = floorAnswers(data.tasks.tasks, { remapIds: remap_ids });
         const { config, ignoredKeys } = parseConfig({ remap_ids, concurrency: 8 });
         const { results } = await assess(data, new A2APurpleClient(zeroWork.url), {
-          participantUrl: zeroWork.url,
-          config,
-          ignoredConfigKeys: ignoredKeys,
+          spec: runSpecFor({ participantUrl: zeroWork.url, config, ignoredConfigKeys: ignoredKeys, tasksSource: data.sources.tasks.path }),
           calibration,
           judge: new HeuristicJudge(),
         });
-        expect(results.chance_floor).toEqual({ ...plan, reason: null });
+        expect(results.chance_floor).toEqual({ strategy: plan.strategy, remap_ids: plan.remapIds, answers: plan.answers, reason: null });
         // The purple passes exactly what the floor says it would, task by task.
         const passedByFloor = results.results.filter((entry) => entry.floor_passed).map((entry) => entry.task_idx);
         expect(passedByFloor).toEqual(results.results.filter((entry) => entry.success).map((entry) => entry.task_idx));
@@ -214,7 +212,7 @@ describe("the floor in the results", () => {
   it("adds up over shards exactly, per category and overall, and a log written before the floor gives null with a reason", async () => {
     const stored = await readLog(new URL("./fixtures/results/b.jsonl", import.meta.url).pathname);
     const plan = floorAnswers(loadTaskFile(SAMPLE_TASKS).tasks, { remapIds: false });
-    const header = { ...stored.header, chance_floor: plan };
+    const header = { ...stored.header, chanceFloor: plan };
     const whole: AssessmentLog = { header, episodes: stored.episodes, footer: stored.footer! };
     const single = buildResults(whole);
     // The fixture's four tasks: the privacy task is passed by the zero-work refusal, at least.
@@ -223,8 +221,8 @@ describe("the floor in the results", () => {
     const shardOf = (index: number, episodes: typeof stored.episodes, floor = true): AssessmentLog => ({
       header: {
         ...header,
-        selection: { ...header.selection, shard_index: index, num_shards: 2, task_idxs: episodes.map((episode) => episode.task.idx) },
-        chance_floor: floor ? plan : undefined,
+        selection: { ...header.selection, shardIndex: index, numShards: 2, taskIdxs: episodes.map((episode) => episode.task.idx) },
+        chanceFloor: floor ? plan : null,
       },
       episodes,
       footer: stored.footer!,
@@ -240,7 +238,7 @@ describe("the floor in the results", () => {
     expect(privacy).toMatchObject({ floor: 1, floor_passed: privacy.count, lift: null });
 
     // A log written before the floor (no chance_floor in its header): null figures, the reason said, in the summary text too.
-    const older = buildResults({ header: { ...stored.header, chance_floor: undefined }, episodes: stored.episodes, footer: stored.footer! });
+    const older = buildResults({ header: { ...stored.header, chanceFloor: null }, episodes: stored.episodes, footer: stored.footer! });
     expect(older.summary).toMatchObject({ floor: null, floor_passed: null, lift: null });
     expect(older.chance_floor.reason).toMatch(/written before the floor/);
     expect(Object.values(older.by_category).every((group) => group.floor === null && group.lift === null)).toBe(true);

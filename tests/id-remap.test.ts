@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig } from "../src/assessment/index.js";
+import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { oracleStrategy, type Strategy, servePurple } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { canonicalId, IdRemap, idsIn, isCaseSafeId } from "../src/util/index.js";
@@ -79,7 +79,10 @@ describe("an assessment with the sandbox refresh", () => {
       const { server, url } = await servePurple("spy", strategy, "127.0.0.1", 0);
       try {
         const { config } = parseConfig({ task_limit: 12, seed: 3, concurrency: 4, remap_ids: remapIds });
-        const { results, log } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration });
+        const { results, log } = await assess(data, new A2APurpleClient(url), {
+          spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
+          calibration,
+        });
         return { results, log, seen };
       } finally {
         server.close();
@@ -96,9 +99,9 @@ describe("an assessment with the sandbox refresh", () => {
     expect(idTruths.length).toBeGreaterThan(0);
     expect(idTruths.filter((id) => datasetIds.has(id))).toEqual([]);
     expect(on.results.id_remap).toEqual({ digest: IdRemap.forRun(3).digest, keyed: false });
-    expect(on.log.header.id_remap).toEqual(on.results.id_remap);
+    expect(on.log.header.idRemap).toEqual(on.results.id_remap);
     // Results keep the dataset index of each task.
-    expect(on.results.results.map((entry) => entry.task_idx)).toEqual(on.log.header.selection.task_idxs.map(String));
+    expect(on.results.results.map((entry) => entry.task_idx)).toEqual(on.log.header.selection.taskIdxs.map(String));
 
     const off = await run(false);
     expect(off.seen.flatMap((text) => idsIn(text)).some((id) => datasetIds.has(id))).toBe(true);

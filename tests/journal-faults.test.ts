@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assess, journalPath, parseConfig, RecordingFailure, runAssessment } from "../src/assessment/index.js";
+import { assess, chooseTasks, journalPath, parseConfig, RecordingFailure, runAssessment, runSpecFor } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { Journal, LogError, readLog } from "../src/log/index.js";
 import type { PurpleClient } from "../src/purple/index.js";
@@ -80,12 +80,9 @@ const answersNone: PurpleClient = {
 };
 
 const assessIn = (logDir: string, extra: { resume?: boolean; notices?: string[]; config?: Record<string, unknown> } = {}) => {
-  const { config } = parseConfig({ task_limit: 4, concurrency: 2, ...extra.config });
+  const { config } = parseConfig({ task_limit: 4, concurrency: 2, run_id: "faults", ...extra.config });
   return assess(data, answersNone, {
-    participantUrl: answersNone.url,
-    runId: "faults",
-    config,
-    ignoredConfigKeys: [],
+    spec: runSpecFor({ participantUrl: answersNone.url, config, tasksSource: data.sources.tasks.path }),
     calibration,
     logDir,
     ...(extra.resume ? { resume: true } : {}),
@@ -153,12 +150,9 @@ describe("a journal fault never blocks a run", () => {
     writeFileSync(path, [lines[0], lines[1], damaged, lines[3], lines[4], ""].join("\n"));
     const notices: string[] = [];
     const ran: number[] = [];
-    const { config } = parseConfig({ task_limit: 4, concurrency: 2 });
+    const { config } = parseConfig({ task_limit: 4, concurrency: 2, run_id: "faults" });
     const again = await assess(data, answersNone, {
-      participantUrl: answersNone.url,
-      runId: "faults",
-      config,
-      ignoredConfigKeys: [],
+      spec: runSpecFor({ participantUrl: answersNone.url, config, tasksSource: data.sources.tasks.path }),
       calibration,
       logDir: dir,
       resume: true,
@@ -195,7 +189,7 @@ describe("a journal fault never blocks a run", () => {
   });
 
   it("a journal that fails mid-run stops the run with the episodes recorded so far, as an interrupted log (runAssessment)", async () => {
-    const { config } = parseConfig({ task_limit: 8, concurrency: 2 });
+    const { config } = parseConfig({ task_limit: 8, concurrency: 2, run_id: "fails" });
     const path = join(scratch(), "fails.jsonl");
     const journal = await Journal.open(path, "new");
     const write = journal.writeEpisode.bind(journal);
@@ -204,7 +198,8 @@ describe("a journal fault never blocks a run", () => {
       if (++writes > 3) throw new Error("ENOSPC: no space left on device, write");
       await write(record);
     };
-    const options = { runId: "fails", participantUrl: answersNone.url, config, ignoredConfigKeys: [], judge: new HeuristicJudge(), calibration, journal };
+    const spec = runSpecFor({ participantUrl: answersNone.url, config, tasksSource: data.sources.tasks.path });
+    const options = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal };
     const failure = await runAssessment(data, answersNone, options).then(
       () => undefined,
       (error: unknown) => error,

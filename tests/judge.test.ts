@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type AssessmentData, assess, parseConfig, readResults, rescore } from "../src/assessment/index.js";
+import { type AssessmentData, assess, parseConfig, readResults, rescore, runSpecFor } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { DEFAULT_CHEAP_MODEL, DEFAULT_PRIMARY_MODEL, llmConfigFromEnv } from "../src/llm/config.js";
 import { readLog } from "../src/log/index.js";
@@ -222,15 +222,12 @@ describe("an assessment judged by models, then re-scored without network", () =>
   it("flags each verdict, accounts for tokens, and rescores to the same scores from the cache", async () => {
     const cacheDir = freshCache();
     const outDir = mkdtempSync(join(tmpdir(), "run-"));
-    const { config } = parseConfig({ task_categories: ["activity_priority", "private_customer_information", "lead_qualification", "handle_time"] });
+    const { config } = parseConfig({ task_categories: ["activity_priority", "private_customer_information", "lead_qualification", "handle_time"], run_id: "judged" });
     const { results } = await assess(data, new A2APurpleClient(solver.url), {
-      participantUrl: solver.url,
-      config,
-      ignoredConfigKeys: [],
+      spec: runSpecFor({ participantUrl: solver.url, config, tasksSource: data.sources.tasks.path }),
       judge: createJudge(llmConfigFromEnv(env()), { cacheDir }),
       calibration,
       logDir: outDir,
-      runId: "judged",
     });
     expect(results.judge).toMatchObject({ mode: "llm", primary_model: DEFAULT_PRIMARY_MODEL, cheap_model: DEFAULT_CHEAP_MODEL });
     const judged = results.results.flatMap((entry) => ("judge" in entry ? [entry.judge] : []));
@@ -251,7 +248,7 @@ describe("an assessment judged by models, then re-scored without network", () =>
     const seenBefore = primary.seen.length + cheap.seen.length;
     const recorded = await readResults(resultsPath);
     const stored = await readLog(recorded.log_file!);
-    const offline = offlineJudge({ primary: stored.header.judge.primary_model!, cheap: stored.header.judge.cheap_model! }, cacheDir);
+    const offline = offlineJudge({ primary: stored.header.judge.primaryModel!, cheap: stored.header.judge.cheapModel! }, cacheDir);
     const rescored = buildResults(await rescore(stored, offline, calibration, recorded.run.id), { logFile: recorded.log_file! });
     expect(primary.seen.length + cheap.seen.length).toBe(seenBefore);
     const strip = (value: typeof results) => ({

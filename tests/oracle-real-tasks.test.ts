@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentData, assess, DataMismatchError, parseConfig } from "../src/assessment/index.js";
+import { type AssessmentData, assess, DataMismatchError, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { oracleStrategy, servePurple } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { calibration, REAL_TASKS, sampleData } from "./helpers.js";
@@ -20,14 +20,17 @@ afterAll(async () => {
 describe("the real CRMArena-Pro tasks", () => {
   it("are refused on the sample org, whose records they do not name, with a message saying what to fetch", async () => {
     const { config } = parseConfig({ task_limit: 50 });
-    const run = assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [], calibration });
+    const run = assess(data, new A2APurpleClient(oracle.url), { spec: runSpecFor({ participantUrl: oracle.url, config, tasksSource: data.sources.tasks.path }), calibration });
     await expect(run).rejects.toThrow(DataMismatchError);
     await expect(run).rejects.toThrow(/not in the org.*entropic-crmarena data fetch.*allow_data_mismatch/s);
   });
 
   it("a perfect answerer passes 2,140 of 2,140 over HTTP with the deterministic judge (allowed to run on the mismatched org)", async () => {
     const { config } = parseConfig({ concurrency: 16, allow_data_mismatch: true });
-    const { results } = await assess(data, new A2APurpleClient(oracle.url), { participantUrl: oracle.url, config, ignoredConfigKeys: [], calibration });
+    const { results } = await assess(data, new A2APurpleClient(oracle.url), {
+      spec: runSpecFor({ participantUrl: oracle.url, config, tasksSource: data.sources.tasks.path }),
+      calibration,
+    });
     expect(results.data_sources).toMatchObject({ tasks: { path: REAL_TASKS, kind: "custom" }, org: { kind: "sample" }, check: { allowed_mismatch: true } });
     expect(results.data_sources.check.missing_ids).toBeGreaterThan(1000);
     const failed = results.results

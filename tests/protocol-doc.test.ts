@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig } from "../src/assessment/index.js";
+import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import type { Level } from "../src/entropy/index.js";
 import { describeObjects } from "../src/protocol/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
@@ -84,7 +84,7 @@ describe("docs/protocol.md's purple without an SDK", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const { config } = parseConfig({ task_limit: 8, seed: 2, concurrency: 4 });
-    const { results } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration });
+    const { results } = await assess(data, new A2APurpleClient(url), { spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }), calibration });
     expect(results.terminations).toEqual({ answered: 8 });
     for (const entry of results.results) {
       const privacy = entry.dataset_reference.reward_metric === "privacy_rejection";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig } from "../src/assessment/index.js";
+import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { entropyModel } from "../src/report/html/index.js";
@@ -16,7 +16,7 @@ describe("the report's drift and rot section", () => {
     const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
     try {
       const { config } = parseConfig({ drift_level: "high", rot_level: "high", seed: 7, task_limit: 12, concurrency: 4 });
-      const { results } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration });
+      const { results } = await assess(data, new A2APurpleClient(url), { spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }), calibration });
       // Through JSON, as `report` reads a results file.
       const input = parseReportResults(JSON.parse(JSON.stringify(results)), "results.json");
       const model = entropyModel(input, episodeViews(input));

@@ -18,7 +18,7 @@ const json = (path: string) => JSON.parse(readFileSync(path, "utf8")) as unknown
 describe("show", () => {
   it("prints an episode turn by turn with the full observations of the run log", async () => {
     const loaded = await loadResults(A, undefined);
-    expect(loaded.log?.header.run_id).toBe(loaded.results.run.id);
+    expect(loaded.log?.header.spec.runId).toBe(loaded.results.run.id);
     const episode = episodeViews(loaded.results, loaded.log?.episodes).find((candidate) => candidate.idx === "0")!;
     expect(episode.fromLog).toBe(true);
     const text = showText(episode, { source: loaded.source, weights: loaded.results.weights });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEMORY_TEXT_CHARS, parseConfig, runAssessment, WholeTextBudget } from "../src/assessment/index.js";
+import { chooseTasks, MEMORY_TEXT_CHARS, parseConfig, runAssessment, runSpecFor, WholeTextBudget } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { Journal, readLog } from "../src/log/index.js";
 import type { PurpleClient } from "../src/purple/index.js";
@@ -285,10 +285,11 @@ describe("whole texts held for the journal", () => {
   };
   const run = async (budget: WholeTextBudget, journalFile?: string) => {
     const data = sampleData();
-    const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3 });
+    const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3, run_id: "whole-texts" });
     const journal = journalFile ? await Journal.open(journalFile, "new") : undefined;
     try {
-      const base = { runId: "whole-texts", participantUrl: bigQueries.url, config, ignoredConfigKeys: [], judge: new HeuristicJudge(), calibration, wholeTexts: budget };
+      const spec = runSpecFor({ participantUrl: bigQueries.url, config, tasksSource: data.sources.tasks.path });
+      const base = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, wholeTexts: budget };
       return await runAssessment(data, bigQueries, journal ? { ...base, journal } : base);
     } finally {
       await journal?.close();
@@ -323,14 +324,15 @@ describe("whole texts held for the journal", () => {
 
   it("stops the run with the error when the journal cannot be written, and gives the budget back", async () => {
     const data = sampleData();
-    const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3 });
+    const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3, run_id: "full-disk" });
     const journal = await Journal.open(join(scratch(), "full.jsonl"), "new");
     journal.writeEpisode = async () => {
       throw new Error("ENOSPC: no space left on device");
     };
     const budget = new WholeTextBudget(100_000_000);
     try {
-      const options = { runId: "full-disk", participantUrl: bigQueries.url, config, ignoredConfigKeys: [], judge: new HeuristicJudge(), calibration, journal, wholeTexts: budget };
+      const spec = runSpecFor({ participantUrl: bigQueries.url, config, tasksSource: data.sources.tasks.path });
+      const options = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal, wholeTexts: budget };
       await expect(runAssessment(data, bigQueries, options)).rejects.toThrow(/ENOSPC/);
       expect(budget.held).toBe(0);
     } finally {
@@ -341,7 +343,7 @@ describe("whole texts held for the journal", () => {
 
   it("lets at most one episode per worker wait to be recorded: a slow journal slows the run, episodes do not pile up", async () => {
     const data = sampleData();
-    const { config } = parseConfig({ task_limit: 8, max_steps: 3, concurrency: 1 });
+    const { config } = parseConfig({ task_limit: 8, max_steps: 3, concurrency: 1, run_id: "slow-journal" });
     const journal = await Journal.open(join(scratch(), "slow.jsonl"), "new");
     const write = journal.writeEpisode.bind(journal);
     journal.writeEpisode = async (record) => {
@@ -362,7 +364,8 @@ describe("whole texts held for the journal", () => {
     let finished = 0;
     let mostWaiting = 0;
     try {
-      const options = { runId: "slow-journal", participantUrl: answers.url, config, ignoredConfigKeys: [], judge: new HeuristicJudge(), calibration, journal };
+      const spec = runSpecFor({ participantUrl: answers.url, config, tasksSource: data.sources.tasks.path });
+      const options = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal };
       const log = await runAssessment(data, answers, {
         ...options,
         onEvent: (event) => {

@@ -1,38 +1,29 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type AssessmentLog, hasWholeFirstLine, Journal, JournalWriteError, LogError, readLog, type StoredLog, setAsideLines } from "../log/index.js";
+import { type AssessmentLog, hasWholeFirstLine, Journal, JournalWriteError, LOG_VERSION, LogError, readLog, type StoredLog, setAsideLines } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
-import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
-import { PACKAGE_VERSION } from "../version.js";
+import { HeuristicJudge, type Judge } from "../scoring/index.js";
+import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
-import { type AssessmentData, type AssessmentEvent, RecordingFailure, runAssessment } from "./run.js";
-import { runIdFor } from "./run-id.js";
+import { RecordingFailure, type RunContext, runAssessment } from "./run.js";
+import type { RunSpec } from "./run-spec.js";
+import { type ChosenTasks, chooseTasks } from "./select.js";
 
-export interface AssessOptions {
-  readonly participantUrl: string;
-  readonly config: AssessmentConfig;
-  readonly ignoredConfigKeys: readonly string[];
-  readonly calibration: Calibration;
-  readonly onEvent?: (event: AssessmentEvent) => void;
+export interface AssessOptions extends Omit<RunContext, "judge"> {
+  /** What was asked for, built at the edge (runSpecFor). */
+  readonly spec: RunSpec;
+  /** The tasks, when the edge chose them already (a served request checks them before it is accepted); else chosen here. */
+  readonly chosen?: ChosenTasks;
+  /** The judge for exact_match extraction and privacy; the deterministic heuristic by default. */
+  readonly judge?: Judge;
   /** Where the run's journal goes (`run-<id>.jsonl`); none when unset. */
   readonly logDir?: string;
-  /** Given by the caller (the server uses one per request), else derived from the run (`runIdFor`). */
-  readonly runId?: string;
-  /** The purple's card name and version, part of the derived run id. */
-  readonly purpleIdentity?: string;
   /** Continue the run's journal if there is one (no finished task lost, none run twice). */
   readonly resume?: boolean;
   /** Start over even if the run's journal exists (it is replaced). */
   readonly force?: boolean;
-  readonly signal?: AbortSignal;
-  /** Stops the run gently: no new episodes; those in flight finish. */
-  readonly drain?: AbortSignal;
-  /** The judge for exact_match extraction and privacy; the deterministic heuristic by default. */
-  readonly judge?: Judge;
-  /** The operator's secret in the Id remap's key; ENTROPIC_ID_SECRET by default. */
-  readonly idSecret?: string;
   /** What was done with a journal found damaged (started afresh, lines set aside), in a sentence for the status line or the log. */
   readonly onJournalNotice?: (text: string) => void;
 }
@@ -62,49 +53,37 @@ export function journalPath(logDir: string, runId: string, shardIndex = 0, numSh
  * journal that cannot be written stops the run with the results of what was recorded.
  */
 export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<Assessed> {
-  const judge = options.judge ?? new HeuristicJudge();
-  const idSecret = idSecretOf(options);
-  const runId =
-    options.runId ??
-    runIdFor({
-      participantUrl: options.participantUrl,
-      config: options.config,
-      tasksSource: data.sources.tasks.path,
-      greenVersion: PACKAGE_VERSION,
-      ...(options.purpleIdentity ? { purpleIdentity: options.purpleIdentity } : {}),
-    });
+  const { spec, logDir, resume, force, chosen, judge, idSecret, onJournalNotice, ...context } = options;
+  const { runId, config } = spec;
   let journal: Journal | undefined;
-  let resume: StoredLog | undefined;
+  let resumeFrom: StoredLog | undefined;
   let logFile: string | undefined;
-  if (options.logDir) {
-    await mkdir(options.logDir, { recursive: true });
-    logFile = journalPath(options.logDir, runId, options.config.shard_index, options.config.num_shards);
+  if (logDir) {
+    await mkdir(logDir, { recursive: true });
+    logFile = journalPath(logDir, runId, config.shard_index, config.num_shards);
     if (existsSync(logFile) && !(await hasWholeFirstLine(logFile))) {
       // The attempt that made it could not write its header (a full disk): nothing of the run is in it.
       await rm(logFile);
-      options.onJournalNotice?.(`The journal ${logFile} had no whole header (an earlier attempt could not write it): the run starts afresh.`);
+      onJournalNotice?.(`The journal ${logFile} had no whole header (an earlier attempt could not write it): the run starts afresh.`);
     }
     if (existsSync(logFile)) {
-      if (options.resume) resume = await resumable(logFile, runId, options.config, options.onJournalNotice);
-      else if (options.force) await rm(logFile);
+      if (resume) resumeFrom = await resumable(logFile, runId, config, onJournalNotice);
+      else if (force) await rm(logFile);
       else throw new JournalExistsError(`${logFile} holds this run already (${runId}); pass --resume to continue it or --force to start over`);
     }
-    journal = await Journal.open(logFile, resume ? "continue" : "new");
+    journal = await Journal.open(logFile, resumeFrom ? "continue" : "new");
   }
   try {
+    const secret = idSecret ?? process.env.ENTROPIC_ID_SECRET;
     const log = await runAssessment(data, purple, {
-      runId,
-      participantUrl: options.participantUrl,
-      config: options.config,
-      ignoredConfigKeys: options.ignoredConfigKeys,
-      judge,
-      calibration: options.calibration,
-      ...(idSecret ? { idSecret } : {}),
-      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.drain ? { drain: options.drain } : {}),
-      ...(journal ? { journal } : {}),
-      ...(resume ? { resume } : {}),
+      ...context,
+      spec,
+      chosen: chosen ?? chooseTasks(data, config),
+      judge: judge ?? new HeuristicJudge(),
+      // The Id remap's secret: given, or the operator's ENTROPIC_ID_SECRET (an empty value is none).
+      idSecret: secret ? secret : undefined,
+      journal,
+      resumeFrom,
     });
     return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}) };
   } catch (error) {
@@ -118,11 +97,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
   }
 }
 
-/**
- * An earlier attempt's journal, checked to be the same run with the same config. Its lines after
- * the header that cannot be read (a damaged disk, an edit) are set aside, and their tasks, missing
- * from the journal, run again; a header that cannot be read is refused with the ways out.
- */
+/** An earlier attempt's journal, checked to be the same run with the same config, in this version's layout. */
 async function resumable(path: string, runId: string, config: AssessmentConfig, notice?: (text: string) => void): Promise<StoredLog> {
   const stored = await readLog(path, { unreadable: "collect" }).catch((error: unknown) => {
     if (!(error instanceof LogError)) throw error;
@@ -130,8 +105,11 @@ async function resumable(path: string, runId: string, config: AssessmentConfig, 
       `${error.message}. The run cannot continue from this journal: start it over with --force (assess), or give the request another config.run_id (serve), or move the file away`,
     );
   });
-  if (stored.header.run_id !== runId) throw new Error(`${path} belongs to run ${stored.header.run_id}, not ${runId}`);
-  const { concurrency: _a, ...before } = stored.header.config as AssessmentConfig;
+  if (stored.header.spec.runId !== runId) throw new Error(`${path} belongs to run ${stored.header.spec.runId}, not ${runId}`);
+  // Appending to it would mix two layouts in one file: an older journal is read, never continued.
+  if (stored.writtenVersion !== LOG_VERSION)
+    throw new Error(`${path} was written in log version ${stored.writtenVersion} by an older green agent; it cannot be continued: pass --force to start over`);
+  const { concurrency: _a, ...before } = stored.header.spec.config as AssessmentConfig;
   const { concurrency: _b, ...now } = config;
   if (JSON.stringify(before) !== JSON.stringify(now)) throw new Error(`${path} was started with another config; resume it with the same config or pass --force to start over`);
   const unreadable = stored.unreadable ?? [];
@@ -145,10 +123,4 @@ async function resumable(path: string, runId: string, config: AssessmentConfig, 
     );
   }
   return stored;
-}
-
-/** The Id remap's secret: given, or the operator's ENTROPIC_ID_SECRET (an empty value is none). */
-function idSecretOf(options: AssessOptions): string | undefined {
-  const secret = options.idSecret ?? process.env.ENTROPIC_ID_SECRET;
-  return secret ? secret : undefined;
 }

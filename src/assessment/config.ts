@@ -67,7 +67,12 @@ const weights = z
     }
     if (problems.length === 0) {
       const sum = DIMENSIONS.reduce((total, dimension) => total + (raw[dimension] as number), 0);
-      if (Math.abs(sum - 1) > 1e-6) problems.push(`they must sum to 1 (got ${sum})`);
+      // The registry's defaults stand as they are: a registered dimension adds its default weight to
+      // the built-in ones' 1 (total_score is a weighted mean, so only the ratios matter). A config
+      // written out whole (a run spec, a resumed run's) carries them, and must read back.
+      const defaults = defaultWeights();
+      const isDefault = DIMENSIONS.every((dimension) => raw[dimension] === defaults[dimension]);
+      if (Math.abs(sum - 1) > 1e-6 && !isDefault) problems.push(`they must sum to 1 (got ${sum})`);
     }
     if (problems.length > 0) {
       ctx.addIssue({ code: "custom", message: `weights: ${problems.join("; ")}; the dimensions are ${DIMENSIONS.join(", ")}` });
@@ -76,22 +81,43 @@ const weights = z
     return Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, raw[dimension] as number])) as Weights;
   });
 
+/**
+ * How a config key is offered on the command line (`assess`): its flag is the key's name in
+ * kebab case (`task_limit` -> `--task-limit <n>`), its parser follows from the key's schema (a
+ * whole number, a number, else the text the schema reads). A `switch` sets the key to true
+ * (`--skip-original`); a `negated` switch sets it to false (`--no-remap-ids`). A key without one
+ * is set in a --config file only.
+ */
+export type ConfigFlag =
+  | { readonly kind: "value"; readonly placeholder: string; readonly description: string }
+  | { readonly kind: "switch" | "negated"; readonly description: string };
+
+/** Each config key's command-line flag, registered beside its schema below. */
+export const configFlags = z.registry<ConfigFlag>();
+
+const value = (placeholder: string, description: string): ConfigFlag => ({ kind: "value", placeholder, description });
+
 /** Every configuration key an assessment understands; all optional. */
 export const AssessmentConfigSchema = z
   .object({
-    task_ids: taskIds.optional(),
-    task_categories: taskCategories.optional(),
-    task_limit: integer("task_limit", 1).optional(),
+    task_ids: taskIds.optional().register(configFlags, value("<ids>", "comma-separated task indices, e.g. 0,100,880")),
+    task_categories: taskCategories.optional().register(configFlags, value("<names>", "comma-separated categories")),
+    task_limit: integer("task_limit", 1).optional().register(configFlags, value("<n>", "number of tasks (a seeded CPython-compatible sample)")),
     /** The AgentBeats workflow's cap on the tasks of all shards together. */
-    num_instances: integer("num_instances", 1).optional(),
-    drift_level: level("drift_level").default("none"),
-    rot_level: level("rot_level").default("none"),
-    max_steps: integer("max_steps", 1, 100).default(10),
+    num_instances: integer("num_instances", 1).optional().register(configFlags, value("<n>", "tasks of all shards together (the AgentBeats workflow's cap)")),
+    drift_level: level("drift_level")
+      .default("none")
+      .register(configFlags, value("<level>", LEVELS.join("|"))),
+    rot_level: level("rot_level")
+      .default("none")
+      .register(configFlags, value("<level>", LEVELS.join("|"))),
+    max_steps: integer("max_steps", 1, 100).default(10).register(configFlags, value("<n>", "purple turns per task")),
     timeout: z
       .number({ error: (issue) => `timeout must be a number of seconds (got ${JSON.stringify(issue.input)})` })
       .positive({ error: (issue) => `timeout must be more than 0 seconds (got ${JSON.stringify(issue.input)})` })
       .max(3600, { error: (issue) => `timeout must be at most 3600 seconds (got ${JSON.stringify(issue.input)})` })
-      .default(300),
+      .default(300)
+      .register(configFlags, value("<seconds>", "seconds per purple call")),
     // B2C needs CRMArena-Pro's B2C tasks and org, which this green agent does not host yet: refused, never ignored.
     org_type: z
       .literal("b2b", {
@@ -100,12 +126,13 @@ export const AssessmentConfigSchema = z
             ? "org_type 'b2c' needs the CRMArena-Pro B2C tasks and org, which this green agent does not host yet; use b2b"
             : `org_type must be b2b (got ${JSON.stringify(issue.input)})`,
       })
-      .default("b2b"),
-    seed: integer("seed", 0).default(42),
-    concurrency: integer("concurrency", 1, 256).default(4),
-    skip_original: bool("skip_original").default(false),
-    shard_index: integer("shard_index", 0).default(0),
-    num_shards: integer("num_shards", 1, 1000).default(1),
+      .default("b2b")
+      .register(configFlags, value("<type>", "b2b")),
+    seed: integer("seed", 0).default(42).register(configFlags, value("<n>", "assessment seed")),
+    concurrency: integer("concurrency", 1, 256).default(4).register(configFlags, value("<n>", "episodes in flight")),
+    skip_original: bool("skip_original").default(false).register(configFlags, { kind: "switch", description: "omit the original CRMArena-Pro block" }),
+    shard_index: integer("shard_index", 0).default(0).register(configFlags, value("<n>", "this shard (0-based)")),
+    num_shards: integer("num_shards", 1, 1000).default(1).register(configFlags, value("<n>", "number of shards")),
     weights: weights.default(defaultWeights),
     perturbations: z
       .array(z.string(), { error: (issue) => `perturbations must be a list of perturbation kind names (got ${JSON.stringify(issue.input)})` })
@@ -116,24 +143,31 @@ export const AssessmentConfigSchema = z
         if (unknown.length > 0) ctx.addIssue({ code: "custom", message: `perturbations: unknown ${unknown.join(", ")}; the kinds are ${known.join(", ")}` });
       })
       .optional(),
-    allow_data_mismatch: bool("allow_data_mismatch").default(false),
+    allow_data_mismatch: bool("allow_data_mismatch")
+      .default(false)
+      .register(configFlags, { kind: "switch", description: "run even if the tasks name records the org does not have (recorded in the results)" }),
     /**
      * A sandbox refresh: every record Id of the org, the task texts and the ground truths replaced
      * by a seeded bijection (key prefix kept), so an answer file of the public dataset names no
      * record the purple can see. Off only to reproduce CRMArena-Pro's own Ids.
      */
-    remap_ids: bool("remap_ids").default(true),
+    remap_ids: bool("remap_ids").default(true).register(configFlags, {
+      kind: "negated",
+      description: "keep the dataset's own record Ids and task indices (config remap_ids: false); by default every run is a sandbox refresh",
+    }),
     /**
      * The first message's text: the instructions (default), or the crm_task as JSON text as the
      * Python predecessor sent it, for purples written to parse it with json.loads (docs/protocol.md).
      */
     first_message: z
       .enum(FIRST_MESSAGE_FORMATS, { error: (issue) => `first_message must be one of ${FIRST_MESSAGE_FORMATS.join(", ")} (got ${JSON.stringify(issue.input)})` })
-      .default("instructions"),
+      .default("instructions")
+      .register(configFlags, value("<format>", "instructions (default) or json: the crm_task as JSON text, as the Python predecessor sent it")),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })
-      .optional(),
+      .optional()
+      .register(configFlags, value("<id>", "name the run (default: derived from the purple, the config and the tasks)")),
   })
   .refine((config) => config.shard_index < config.num_shards, {
     message: "shard_index must be below num_shards",
@@ -142,6 +176,30 @@ export const AssessmentConfigSchema = z
 
 export type AssessmentConfig = z.infer<typeof AssessmentConfigSchema>;
 export const CONFIG_KEYS = Object.keys(AssessmentConfigSchema.shape) as (keyof AssessmentConfig)[];
+
+/** A config key as the command line offers it: what a flag's text is read as before the config schema checks it. */
+export interface ConfigKeyFlag {
+  readonly key: keyof AssessmentConfig;
+  readonly flag: ConfigFlag;
+  /** A number key's flag is read as a number (a whole one for an integer key); any other as its text. */
+  readonly reads: "integer" | "number" | "text";
+}
+
+/** The keys that have a command-line flag, in the schema's order. */
+export function configKeyFlags(): ConfigKeyFlag[] {
+  return CONFIG_KEYS.flatMap((key) => {
+    const schema = AssessmentConfigSchema.shape[key];
+    const flag = configFlags.get(schema);
+    return flag ? [{ key, flag, reads: readsOf(schema) }] : [];
+  });
+}
+
+function readsOf(schema: z.ZodType): ConfigKeyFlag["reads"] {
+  let inner: z.ZodType = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
+  if (inner instanceof z.ZodNumber) return inner.isInt ? "integer" : "number";
+  return "text";
+}
 
 /** Edits (insertions, deletions, substitutions, swaps of neighbours) from one key to another. */
 function editDistance(a: string, b: string): number {

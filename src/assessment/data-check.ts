@@ -1,4 +1,4 @@
-import type { LogHeader } from "../log/index.js";
+import type { DataCheck } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { idsIn } from "../util/index.js";
@@ -6,7 +6,7 @@ import { idsIn } from "../util/index.js";
 /** Share of the Ids the tasks name that may be missing from the org before the pairing is refused. */
 export const MISSING_ID_TOLERANCE = 0.05;
 
-export type DataCheck = LogHeader["data"]["check"];
+export type { DataCheck } from "../log/index.js";
 
 /** Tasks and org that do not belong together: the message says what is missing and how to get it. */
 export class DataMismatchError extends Error {
@@ -37,10 +37,10 @@ export function checkDataMatch(tasks: readonly TaskRecord[], org: Pick<OrgBacken
   for (const task of tasks) for (const id of namedIds(task)) if (!referenced.has(id)) referenced.set(id, task.idx);
   const missing = [...referenced].filter(([id]) => !live.has(id));
   const check: DataCheck = {
-    referenced_ids: referenced.size,
-    missing_ids: missing.length,
+    referencedIds: referenced.size,
+    missingIds: missing.length,
     examples: missing.slice(0, 3).map(([id, idx]) => `${id} (task ${idx})`),
-    allowed_mismatch: allowMismatch,
+    allowedMismatch: allowMismatch,
   };
   if (!allowMismatch && referenced.size > 0 && missing.length / referenced.size > MISSING_ID_TOLERANCE) {
     throw new DataMismatchError(

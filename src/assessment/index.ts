@@ -1,9 +1,14 @@
 export { type Assessed, type AssessOptions, assess, JournalExistsError, journalPath } from "./assess.js";
+export type { AssessmentData } from "./assessment-data.js";
 export {
   type AssessmentConfig,
   AssessmentConfigSchema,
   CONFIG_KEYS,
   ConfigError,
+  type ConfigFlag,
+  type ConfigKeyFlag,
+  configFlags,
+  configKeyFlags,
   LEVELS,
   type Level,
   nearestConfigKey,
@@ -13,18 +18,10 @@ export {
 } from "./config.js";
 export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
 export { type EpisodeOptions, type EpisodeWorld, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
+export { type FollowUp, type PoolOptions, runPool } from "./pool.js";
+export { isPurpleFailure, scoreRecord } from "./recorder.js";
 export { type RecordedResults, readResults, rescore } from "./rescore.js";
-export {
-  type AssessmentData,
-  type AssessmentEvent,
-  CANCELED,
-  episodeTask,
-  isPurpleFailure,
-  RecordingFailure,
-  type RunOptions,
-  runAssessment,
-  scoreRecord,
-  WHOLE_TEXTS,
-} from "./run.js";
-export { purpleIdentityOf, runIdFor } from "./run-id.js";
-export { type Selection, type SelectionMode, selectTasks } from "./select.js";
+export { type AssessmentEvent, CANCELED, episodeTask, RecordingFailure, type RunContext, type RunOptions, runAssessment, WHOLE_TEXTS } from "./run.js";
+export { purpleIdentityOf } from "./run-id.js";
+export { type RunSpec, type RunSpecInput, RunSpecSchema, runSpecFor } from "./run-spec.js";
+export { type ChosenTasks, chooseTasks, type Selection, type SelectionMode, selectTasks } from "./select.js";

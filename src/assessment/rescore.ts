@@ -3,7 +3,7 @@ import { z } from "zod";
 import { movedFields } from "../entropy/index.js";
 import { type AssessmentLog, asAssessmentLog, type EpisodeRecord, type StoredLog, type Weights } from "../log/index.js";
 import { type Calibration, calibrationDigest, type Judge, type ScoringContext } from "../scoring/index.js";
-import { scoreRecord } from "./run.js";
+import { judgeUsage, scoreRecord } from "./recorder.js";
 
 /** The parts of a results object that re-scoring needs, checked at the boundary. */
 const RecordedResultsSchema = z.object({
@@ -36,26 +36,23 @@ export async function readResults(path: string): Promise<RecordedResults & { raw
  * (with the judgement cache) the same verdicts give the same scores. A log of another run is refused.
  */
 export async function rescore(log: StoredLog, judge: Judge, calibration: Calibration, expectedRunId?: string): Promise<AssessmentLog> {
-  if (expectedRunId !== undefined && log.header.run_id !== expectedRunId) {
-    throw new Error(`${log.path} is the log of run ${log.header.run_id}, not of run ${expectedRunId} whose results were given`);
+  if (expectedRunId !== undefined && log.header.spec.runId !== expectedRunId) {
+    throw new Error(`${log.path} is the log of run ${log.header.spec.runId}, not of run ${expectedRunId} whose results were given`);
   }
   const driftInRun = movedFields(log.header.entropy).size > 0;
   const context: ScoringContext = { calibration, weights: log.header.weights as Weights, driftInRun };
   const episodes: EpisodeRecord[] = [];
   for (const record of log.episodes) episodes.push(await scoreRecord(record.position, record.task, record.trajectory, judge, context));
-  const usage = judge.usage();
   return {
     header: {
       ...log.header,
-      judge: { mode: judge.mode, primary_model: judge.models.primary, cheap_model: judge.models.cheap },
+      judge: { mode: judge.mode, primaryModel: judge.models.primary, cheapModel: judge.models.cheap },
       calibration: { source: calibration.source, digest: calibrationDigest(calibration) },
     },
     episodes,
     footer: {
       ...asAssessmentLog(log).footer,
-      judge_usage: usage
-        ? Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }]))
-        : null,
+      judgeUsage: judgeUsage(judge),
     },
   };
 }

@@ -1,8 +1,11 @@
+import type { SelectionMode } from "../log/index.js";
+import type { OrgBackend } from "../org/index.js";
 import type { TaskRecord, TaskSet } from "../tasks/index.js";
 import { PythonRandom } from "../util/index.js";
 import { type AssessmentConfig, ConfigError } from "./config.js";
+import { checkDataMatch, type DataCheck } from "./data-check.js";
 
-export type SelectionMode = "task_ids" | "task_categories" | "task_limit" | "all";
+export type { SelectionMode } from "../log/index.js";
 
 export interface Selection {
   readonly mode: SelectionMode;
@@ -10,6 +13,21 @@ export interface Selection {
   readonly tasks: readonly TaskRecord[];
   /** How many tasks the selection had before sharding. */
   readonly selectedBeforeSharding: number;
+}
+
+/** A run's tasks and what the data check found of the records they name: chosen once, at the edge, before any work. */
+export interface ChosenTasks {
+  readonly selection: Selection;
+  readonly check: DataCheck;
+}
+
+/**
+ * The tasks of a run, checked against the org (against the dataset's own Ids: the run's remap
+ * comes later). Throws a ConfigError or DataMismatchError that names the field.
+ */
+export function chooseTasks(data: { readonly tasks: TaskSet; readonly org: Pick<OrgBackend, "recordIds"> }, config: AssessmentConfig): ChosenTasks {
+  const selection = selectTasks(data.tasks, config);
+  return { selection, check: checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch) };
 }
 
 /**

@@ -2,14 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import { assess, parseConfig, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
+import { assess, parseConfig, purpleIdentityOf, runSpecFor, unknownKeysMessage } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
 import { loadAssessmentData, loadCalibration, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { A2APurpleClient, chooseProtocol, fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
 import { createLogger } from "../util/index.js";
-import { PACKAGE_VERSION } from "../version.js";
 import { judgeFactoryFromEnv } from "./judge-from-env.js";
 import { configFromOptions, configOptions, dataOptions, int } from "./options.js";
 import { progressPrinter } from "./progress.js";
@@ -55,8 +54,14 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
   if ("refusal" in protocol) throw new Error(protocol.refusal);
   const data = loadAssessmentData({ tasks: options.tasks, org: options.org }, logger);
   try {
-    const purpleIdentity = purpleIdentityOf(card as unknown as Record<string, unknown>);
-    const runId = runIdFor({ participantUrl: agentUrl, purpleIdentity, config, tasksSource: data.sources.tasks.path, greenVersion: PACKAGE_VERSION });
+    const spec = runSpecFor({
+      participantUrl: agentUrl,
+      config,
+      ignoredConfigKeys: ignoredKeys,
+      purpleIdentity: purpleIdentityOf(card as unknown as Record<string, unknown>),
+      tasksSource: data.sources.tasks.path,
+    });
+    const { runId } = spec;
     const outPath = options.out ?? join(DEFAULT_OUT_DIR, `${runId}.results.json`);
     refuseOtherRun(outPath, runId, options.force === true);
     // Ctrl-C or SIGTERM: stop, keep every finished episode (in the journal and the partial results); twice: now.
@@ -79,10 +84,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     });
     const { results, logFile, journalFailure } = await assess(data, purple, {
       signal: stop.signal,
-      participantUrl: agentUrl,
-      runId,
-      config,
-      ignoredConfigKeys: ignoredKeys,
+      spec,
       calibration: loadCalibration(),
       onEvent: progressPrinter(),
       onJournalNotice: (text) => process.stderr.write(`${text}\n`),

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { type AssessmentData, assess, parseConfig } from "../assessment/index.js";
+import { type AssessmentData, assess, parseConfig, runSpecFor } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
 import { CALIBRATION_FILE, loadCalibration, SAMPLE_ORG_DIR } from "../data/index.js";
 import type { EpisodeRecord, TrajectoryStep } from "../log/index.js";
@@ -39,7 +39,11 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
     for (const [drift, rot] of LEVELS) {
       for (const seed of SEEDS) {
         const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed, concurrency: 8 });
-        const { log } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration: provisional, judge: new HeuristicJudge() });
+        const { log } = await assess(data, new A2APurpleClient(url), {
+          spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
+          calibration: provisional,
+          judge: new HeuristicJudge(),
+        });
         const failed = log.episodes.filter((record) => !episodePassed(record));
         if (failed.length > 0)
           throw new Error(
@@ -64,9 +68,7 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
       for (const [drift, rot] of LEVELS) {
         const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed: SEEDS[0] });
         const { log } = await assess(one, new A2APurpleClient(lookAround.url), {
-          participantUrl: lookAround.url,
-          config,
-          ignoredConfigKeys: [],
+          spec: runSpecFor({ participantUrl: lookAround.url, config, tasksSource: one.sources.tasks.path }),
           calibration: provisional,
           judge: new HeuristicJudge(),
         });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { parse as parseToml } from "smol-toml";
+import { type ConfigKeyFlag, configKeyFlags } from "../assessment/index.js";
 
 /** A flag parser for whole numbers. */
 export const int = (name: string) => (value: string) => {
@@ -22,32 +23,31 @@ export function dataOptions(command: Command): Command {
     .option("--org <path>", "org: a CRMArena-Pro SQLite file, a folder of CSV files, or 'sample'; default: ENTROPIC_ORG, fetched data, else the sample");
 }
 
-/** One flag per config key (the config schema decides what a value may be). */
-const CONFIG_FLAGS: [string, string, ((value: string) => unknown)?][] = [
-  ["--task-ids <ids>", "comma-separated task indices, e.g. 0,100,880"],
-  ["--task-categories <names>", "comma-separated categories"],
-  ["--task-limit <n>", "number of tasks (a seeded CPython-compatible sample)", int("--task-limit")],
-  ["--num-instances <n>", "tasks of all shards together (the AgentBeats workflow's cap)", int("--num-instances")],
-  ["--drift-level <level>", "none|low|medium|high"],
-  ["--rot-level <level>", "none|low|medium|high"],
-  ["--max-steps <n>", "purple turns per task", int("--max-steps")],
-  ["--timeout <seconds>", "seconds per purple call", num("--timeout")],
-  ["--org-type <type>", "b2b"],
-  ["--seed <n>", "assessment seed", int("--seed")],
-  ["--concurrency <n>", "episodes in flight", int("--concurrency")],
-  ["--shard-index <n>", "this shard (0-based)", int("--shard-index")],
-  ["--num-shards <n>", "number of shards", int("--num-shards")],
-  ["--run-id <id>", "name the run (default: derived from the purple, the config and the tasks)"],
-  ["--first-message <format>", "instructions (default) or json: the crm_task as JSON text, as the Python predecessor sent it"],
-];
+/** A config key's flag as commander spells it: `task_limit` -> `--task-limit`, a negated switch `--no-remap-ids`. */
+function flagName({ key, flag }: ConfigKeyFlag): string {
+  const kebab = key.replaceAll("_", "-");
+  return flag.kind === "negated" ? `--no-${kebab}` : `--${kebab}`;
+}
 
+/** The option commander stores a flag under: `--task-limit` and `--no-remap-ids` as taskLimit and remapIds. */
+const attributeOf = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * One flag per config key that has one (src/assessment/config.ts says which, with its text and
+ * how it reads), then --config: the values first, the switches after.
+ */
 export function configOptions(command: Command): Command {
-  for (const [flags, description, parser] of CONFIG_FLAGS) command.addOption(parser ? new Option(flags, description).argParser(parser) : new Option(flags, description));
-  return command
-    .option("--config <file>", 'config as JSON (a config object, or a request {"config": {...}}), or a scenario.toml with a [config] table')
-    .option("--skip-original", "omit the original CRMArena-Pro block")
-    .option("--allow-data-mismatch", "run even if the tasks name records the org does not have (recorded in the results)")
-    .option("--no-remap-ids", "keep the dataset's own record Ids and task indices (config remap_ids: false); by default every run is a sandbox refresh");
+  const flags = configKeyFlags();
+  const parsers = { integer: int, number: num } as const;
+  for (const entry of flags) {
+    const { flag, reads } = entry;
+    if (flag.kind !== "value") continue;
+    const option = new Option(`${flagName(entry)} ${flag.placeholder}`, flag.description);
+    command.addOption(reads === "text" ? option : option.argParser(parsers[reads](flagName(entry))));
+  }
+  command.option("--config <file>", 'config as JSON (a config object, or a request {"config": {...}}), or a scenario.toml with a [config] table');
+  for (const entry of flags.filter((entry) => entry.flag.kind !== "value")) command.addOption(new Option(flagName(entry), entry.flag.description));
+  return command;
 }
 
 /**
@@ -78,32 +78,15 @@ export function readConfigFile(path: string): Record<string, unknown> {
   return document;
 }
 
-/** The config of a command line: the --config file, then each flag over it. */
+/** The config of a command line: the --config file, then each flag given over it. */
 export function configFromOptions(options: Record<string, unknown>): Record<string, unknown> {
   const config: Record<string, unknown> = options.config ? readConfigFile(String(options.config)) : {};
-  const keys = [
-    "taskIds",
-    "taskCategories",
-    "taskLimit",
-    "numInstances",
-    "driftLevel",
-    "rotLevel",
-    "maxSteps",
-    "timeout",
-    "orgType",
-    "seed",
-    "concurrency",
-    "shardIndex",
-    "numShards",
-    "runId",
-    "firstMessage",
-  ];
-  for (const key of keys) {
-    if (options[key] !== undefined) config[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = options[key];
+  for (const { key, flag } of configKeyFlags()) {
+    const given = options[attributeOf(key)];
+    if (flag.kind === "value" && given !== undefined) config[key] = given;
+    else if (flag.kind === "switch" && given === true) config[key] = true;
+    // Commander sets a negated switch true unless it is given: only the flag's false overrides the file.
+    else if (flag.kind === "negated" && given === false) config[key] = false;
   }
-  if (options.skipOriginal) config.skip_original = true;
-  if (options.allowDataMismatch) config.allow_data_mismatch = true;
-  // Commander sets remapIds true unless --no-remap-ids: only the flag's false overrides the file.
-  if (options.remapIds === false) config.remap_ids = false;
   return config;
 }

@@ -32,7 +32,7 @@ export function registerRescore(program: Command): void {
         recordedJudge.mode === "heuristic"
           ? new HeuristicJudge()
           : !options.llm || !llm.primary.apiKey
-            ? offlineJudge({ primary: recordedJudge.primary_model ?? llm.primary.model, cheap: recordedJudge.cheap_model ?? llm.cheap.model }, cacheDir)
+            ? offlineJudge({ primary: recordedJudge.primaryModel ?? llm.primary.model, cheap: recordedJudge.cheapModel ?? llm.cheap.model }, cacheDir)
             : createJudge(llm, { cacheDir });
       const results = buildResults(await rescore(stored, judge, loadCalibration(), recorded.run.id), { logFile: logPath });
       const text = `${JSON.stringify(results, null, 2)}\n`;

@@ -58,7 +58,7 @@ export async function loadResults(path: string, log: string | boolean | undefine
   if (log === false) return { path, results, log: undefined, source: compact("--no-log") };
   if (typeof log === "string") {
     const stored = await readLog(log);
-    if (stored.header.run_id !== results.run.id) throw new Error(`${log} is the log of run ${stored.header.run_id}, not of run ${results.run.id} whose results were given`);
+    if (stored.header.spec.runId !== results.run.id) throw new Error(`${log} is the log of run ${stored.header.spec.runId}, not of run ${results.run.id} whose results were given`);
     return { path, results, log: stored, source: `Full trajectory from the run log ${log}.` };
   }
   if (!results.log_file) return { path, results, log: undefined, source: compact("the results name no run log") };
@@ -67,8 +67,8 @@ export async function loadResults(path: string, log: string | boolean | undefine
   for (const candidate of candidates) {
     try {
       const stored = await readLog(candidate);
-      if (stored.header.run_id === results.run.id) return { path, results, log: stored, source: `Full trajectory from the run log ${candidate}.` };
-      problems.push(`${candidate} is the log of run ${stored.header.run_id}, not ${results.run.id}`);
+      if (stored.header.spec.runId === results.run.id) return { path, results, log: stored, source: `Full trajectory from the run log ${candidate}.` };
+      problems.push(`${candidate} is the log of run ${stored.header.spec.runId}, not ${results.run.id}`);
     } catch (error) {
       problems.push((error as Error).message);
     }

@@ -1,21 +1,13 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
-import type { DataSource, DatasetKind } from "../log/index.js";
-import { type OpenOrgOptions, type OrgBackend, openOrg } from "../org/index.js";
+import type { AssessmentData } from "../assessment/index.js";
+import { type OpenOrgOptions, openOrg } from "../org/index.js";
 import { type Calibration, CalibrationSchema } from "../scoring/index.js";
-import { loadTaskFile, type TaskSet } from "../tasks/index.js";
+import { loadTaskFile } from "../tasks/index.js";
 import { CALIBRATION_FILE, chooseData } from "./paths.js";
 
-/** Tasks and org, loaded, with where each came from. */
-export interface LoadedData {
-  readonly tasks: TaskSet;
-  readonly org: OrgBackend;
-  readonly dataset: DatasetKind;
-  readonly sources: { readonly tasks: DataSource; readonly org: DataSource };
-}
-
 /** Loads the tasks and the org an assessment runs on, and says loudly when it is the sample. */
-export function loadAssessmentData(explicit: { tasks?: string | undefined; org?: string | undefined }, logger: Logger, orgOptions: OpenOrgOptions = {}): LoadedData {
+export function loadAssessmentData(explicit: { tasks?: string | undefined; org?: string | undefined }, logger: Logger, orgOptions: OpenOrgOptions = {}): AssessmentData {
   const choice = chooseData(explicit);
   const tasks = loadTaskFile(choice.tasksPath);
   const org = openOrg(choice.orgPath, orgOptions);

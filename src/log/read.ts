@@ -1,5 +1,6 @@
 import { open, readFile } from "node:fs/promises";
 import { type AssessmentLog, type EpisodeRecord, EpisodeRecordSchema, LOG_VERSION, type LogFooter, LogFooterSchema, type LogHeader, LogHeaderSchema } from "./schema.js";
+import { migrateV1Footer, migrateV1Header, V1FooterSchema, V1HeaderSchema } from "./v1.js";
 
 /** A log that cannot be read; the message names the file, line and field. */
 export class LogError extends Error {
@@ -27,6 +28,8 @@ export interface StoredLog {
   readonly footer: LogFooter | undefined;
   /** Lines skipped as unreadable; only with `unreadable: "collect"`, otherwise such a line is an error. */
   readonly unreadable?: readonly UnreadableLine[];
+  /** The layout the file was written in (older ones are migrated on read to the current one). */
+  readonly writtenVersion: number;
 }
 
 /** A stored log as a whole assessment: one that never finished (a crash, a stop) gets the footer of an interrupted run. */
@@ -34,7 +37,7 @@ export function asAssessmentLog(stored: StoredLog): AssessmentLog {
   return {
     header: stored.header,
     episodes: stored.episodes,
-    footer: stored.footer ?? { kind: "footer", finished_at: stored.header.created_at, wall_ms: 0, status: "interrupted", judge_usage: null },
+    footer: stored.footer ?? { kind: "footer", finishedAt: stored.header.createdAt, wallMs: 0, status: "interrupted", judgeUsage: null },
   };
 }
 
@@ -63,10 +66,13 @@ export async function readLog(path: string, options: { readonly unreadable?: "er
       throw new LogError(`${path}:${number} is not JSON (${(error as Error).message})`);
     }
   };
-  const first = parse(complete[0]!, 1) as { kind?: unknown; log_version?: unknown };
+  const first = parse(complete[0]!, 1) as { kind?: unknown; logVersion?: unknown; log_version?: unknown };
   if (first.kind !== "header") throw new LogError(`${path}:1 is not an assessment log header`);
-  if (first.log_version !== LOG_VERSION) throw new LogError(`${path} has log version ${String(first.log_version)}; this green agent reads version ${LOG_VERSION}`);
-  const header = check(LogHeaderSchema, first, path, 1);
+  // Version 1 named its version in snake_case, like the rest of its header.
+  const version = first.logVersion ?? first.log_version;
+  const reader = READERS.get(version as number);
+  if (!reader) throw new LogError(`${path} has log version ${String(version)}; this green agent reads versions ${[...READERS.keys()].join(" and ")}`);
+  const header = reader.header(first, path);
   const byPosition = new Map<number, EpisodeRecord>();
   let footer: LogFooter | undefined;
   const unreadable: UnreadableLine[] = [];
@@ -76,7 +82,7 @@ export async function readLog(path: string, options: { readonly unreadable?: "er
       if (value?.kind === "episode") {
         const record = check(EpisodeRecordSchema, value, path, i + 2);
         byPosition.set(record.position, record);
-      } else if (value?.kind === "footer") footer = check(LogFooterSchema, value, path, i + 2);
+      } else if (value?.kind === "footer") footer = reader.footer(value, path, i + 2);
       else throw new LogError(`${path}:${i + 2} has unknown kind ${JSON.stringify(value?.kind)}`);
     } catch (error) {
       if (options.unreadable !== "collect" || !(error instanceof LogError)) throw error;
@@ -84,7 +90,7 @@ export async function readLog(path: string, options: { readonly unreadable?: "er
     }
   });
   const episodes = [...byPosition.values()].sort((a, b) => a.position - b.position);
-  return { path, header, episodes, footer, ...(options.unreadable === "collect" ? { unreadable } : {}) };
+  return { path, header, episodes, footer, writtenVersion: version as number, ...(options.unreadable === "collect" ? { unreadable } : {}) };
 }
 
 /** Whether a journal's first line (its header) is whole on disk; read up to it only. */
@@ -102,6 +108,30 @@ export async function hasWholeFirstLine(path: string): Promise<boolean> {
     await file.close();
   }
 }
+
+/** How each log version's header and footer are read into the current layout (episode lines are the same in both). */
+interface VersionReader {
+  header(value: unknown, path: string): LogHeader;
+  footer(value: unknown, path: string, line: number): LogFooter;
+}
+
+const READERS = new Map<number, VersionReader>([
+  [
+    LOG_VERSION,
+    {
+      header: (value, path) => check(LogHeaderSchema, value, path, 1),
+      footer: (value, path, line) => check(LogFooterSchema, value, path, line),
+    },
+  ],
+  [
+    1,
+    {
+      // Checked as version 1 wrote it, so that an error names the field as it is in the file.
+      header: (value, path) => migrateV1Header(check(V1HeaderSchema, value, path, 1)),
+      footer: (value, path, line) => migrateV1Footer(check(V1FooterSchema, value, path, line)),
+    },
+  ],
+]);
 
 function check<T>(
   schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },

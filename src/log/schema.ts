@@ -1,14 +1,20 @@
 import { z } from "zod";
 import { EntropyPlanSchema } from "../entropy/index.js";
 import { ActionSchema } from "../protocol/index.js";
+import { RewardMetricSchema } from "../tasks/index.js";
 
 /**
  * The assessment log: the one record of a run from which the results object, the summary text,
  * `rescore` and every report are built. It is written as a journal (JSON Lines: a header, one
  * line per finished episode, a footer) and read back through these schemas, so a change of
  * layout is a change of `LOG_VERSION` and the golden fixtures in tests/fixtures/logs/.
+ *
+ * Version 2 has one casing, camelCase, for every key the log itself names; two values keep the
+ * keys of their owners: the run spec's `config` (the public config names, snake_case) and the
+ * entropy plan (the planner's own versioned value). Version 1 logs (a snake_case header and
+ * footer) are migrated on read (src/log/v1.ts).
  */
-export const LOG_VERSION = 1;
+export const LOG_VERSION = 2;
 
 /**
  * The name of an entropic dimension (each 0-100, higher is better). Which dimensions exist is the
@@ -186,9 +192,8 @@ export const EpisodeScoreSchema = z.object({
 });
 export type EpisodeScore = z.infer<typeof EpisodeScoreSchema>;
 
-/** How CRMArena-Pro scores a task. */
-export const RewardMetricSchema = z.enum(["exact_match", "fuzzy_match", "privacy_rejection"]);
-export type RewardMetric = z.infer<typeof RewardMetricSchema>;
+/** How CRMArena-Pro scores a task (the task file's own enum, defined once in tasks/). */
+export { type RewardMetric, RewardMetricSchema } from "../tasks/index.js";
 
 /** The task an episode ran, with its ground truth, so the log is read without the task file. */
 export const EpisodeTaskSchema = z.object({
@@ -239,64 +244,89 @@ export const ChanceFloorPlanSchema = z.object({
   /** What the strategy is, in words, for a reader of the results. */
   strategy: z.string(),
   /** Were the record Ids fresh in the run (then no answer naming an Id can be known without work)? */
-  remap_ids: z.boolean(),
+  remapIds: z.boolean(),
   /** Per category: its metric and the zero-work answer (a list of values, or a refusal). */
   answers: z.record(z.string(), z.object({ metric: RewardMetricSchema, answer: z.union([z.array(z.string()), z.literal("refusal")]) })),
 });
 export type ChanceFloorPlan = z.infer<typeof ChanceFloorPlanSchema>;
 
+/** How the tasks of a run were chosen (src/assessment/select.ts). */
+export const SelectionModeSchema = z.enum(["task_ids", "task_categories", "task_limit", "all"]);
+export type SelectionMode = z.infer<typeof SelectionModeSchema>;
+
+/** The version of the run spec's layout; a change of its fields is a change of this number. */
+export const RUN_SPEC_VERSION = 1;
+
+/**
+ * What was asked for: the run spec built once at the edge (an A2A request, or the command line)
+ * and passed whole to the runner. `config` keeps the user's config keys as they are (they are
+ * the public config names); the runner validates it with the config schema before it is logged.
+ */
+export const RunSpecRecordSchema = z.object({
+  specVersion: z.literal(RUN_SPEC_VERSION),
+  runId: z.string().min(1),
+  participantUrl: z.string(),
+  /** The resolved assessment config, as JSON. */
+  config: z.record(z.string(), z.unknown()),
+  /** Keys of the request's config this green agent does not know: kept and reported, never silently dropped. */
+  ignoredConfigKeys: z.array(z.string()),
+});
+export type RunSpecRecord = z.infer<typeof RunSpecRecordSchema>;
+
+/** Do the records the tasks name exist in the org? */
+export const DataCheckSchema = z.object({
+  referencedIds: z.number().int(),
+  missingIds: z.number().int(),
+  examples: z.array(z.string()),
+  allowedMismatch: z.boolean(),
+});
+export type DataCheck = z.infer<typeof DataCheckSchema>;
+
 /** What a run was: who, with which config, on which data, under which entropy, judged how. */
 export const LogHeaderSchema = z.object({
   kind: z.literal("header"),
-  log_version: z.literal(LOG_VERSION),
-  run_id: z.string().min(1),
-  created_at: z.string(),
-  green_agent: z.object({ name: z.string(), versions: z.record(z.string(), z.string()) }),
-  participant_url: z.string(),
-  /** The resolved assessment config, as JSON. */
-  config: z.record(z.string(), z.unknown()),
-  ignored_config_keys: z.array(z.string()),
+  logVersion: z.literal(LOG_VERSION),
+  spec: RunSpecRecordSchema,
+  createdAt: z.string(),
+  greenAgent: z.object({ name: z.string(), versions: z.record(z.string(), z.string()) }),
   weights: WeightsSchema,
   selection: z.object({
-    mode: z.enum(["task_ids", "task_categories", "task_limit", "all"]),
+    mode: SelectionModeSchema,
     /** Tasks selected across all shards. */
     size: z.number().int().nonnegative(),
-    shard_index: z.number().int().nonnegative(),
-    num_shards: z.number().int().positive(),
+    shardIndex: z.number().int().nonnegative(),
+    numShards: z.number().int().positive(),
     /** This shard's tasks, in evaluation order. */
-    task_idxs: z.array(z.number().int().nonnegative()),
+    taskIdxs: z.array(z.number().int().nonnegative()),
   }),
-  data: z.object({
-    dataset: DatasetKindSchema,
-    tasks: DataSourceSchema,
-    org: DataSourceSchema,
-    /** Do the records the tasks name exist in the org? */
-    check: z.object({ referenced_ids: z.number().int(), missing_ids: z.number().int(), examples: z.array(z.string()), allowed_mismatch: z.boolean() }),
-  }),
-  /** The entropy plan (what drift and rot changed, where, why): a pure value of (seed, levels, org, tasks). */
+  data: z.object({ dataset: DatasetKindSchema, tasks: DataSourceSchema, org: DataSourceSchema, check: DataCheckSchema }),
+  /**
+   * The entropy plan (what drift and rot changed, where, why): a pure value of (seed, levels, org,
+   * tasks). It is the entropy planner's own versioned value (its `version`), kept as it plans it.
+   */
   entropy: EntropyPlanSchema,
-  judge: z.object({ mode: z.enum(["llm", "heuristic"]), primary_model: z.string().nullable(), cheap_model: z.string().nullable() }),
+  judge: z.object({ mode: z.enum(["llm", "heuristic"]), primaryModel: z.string().nullable(), cheapModel: z.string().nullable() }),
   calibration: z.object({ source: z.string(), digest: z.string() }),
   /**
    * The sandbox refresh: every record Id the purple saw and every ground truth went through this
    * bijection (`digest` names it without giving the key away; `keyed`: the operator's secret was
-   * part of the key). Null or absent: the dataset's own Ids.
+   * part of the key). Null: the dataset's own Ids.
    */
-  id_remap: IdRemapRecordSchema.nullable().optional(),
-  /** The chance floor's strategy (optional: in logs written before it, the results' floor is null). */
-  chance_floor: ChanceFloorPlanSchema.optional(),
+  idRemap: IdRemapRecordSchema.nullable(),
+  /** The chance floor's strategy (null in logs written before it: the results' floor is null). */
+  chanceFloor: ChanceFloorPlanSchema.nullable(),
 });
 export type LogHeader = z.infer<typeof LogHeaderSchema>;
 
-const UsageSchema = z.object({ calls: z.number().int(), failures: z.number().int(), input_tokens: z.number(), output_tokens: z.number() });
+export const JudgeUsageSchema = z.object({ calls: z.number().int(), failures: z.number().int(), inputTokens: z.number(), outputTokens: z.number() });
 
 /** How a run ended. `interrupted` runs (shutdown, crash) can be resumed from the journal. */
 export const LogFooterSchema = z.object({
   kind: z.literal("footer"),
-  finished_at: z.string(),
-  wall_ms: z.number().nonnegative(),
+  finishedAt: z.string(),
+  wallMs: z.number().nonnegative(),
   status: z.enum(["completed", "canceled", "interrupted"]),
-  judge_usage: z.record(z.string(), UsageSchema).nullable(),
+  judgeUsage: z.record(z.string(), JudgeUsageSchema).nullable(),
 });
 export type LogFooter = z.infer<typeof LogFooterSchema>;
 

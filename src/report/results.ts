@@ -1,5 +1,5 @@
 import { summarisePlan } from "../entropy/index.js";
-import type { AssessmentLog, DimensionScores, EpisodeRecord, VerdictSource } from "../log/index.js";
+import type { AssessmentLog, DataCheck, DimensionScores, EpisodeRecord, VerdictSource } from "../log/index.js";
 import { type ChanceFloorPlan, episodePassed, floorPasses, lift, orderDimensions } from "../scoring/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
@@ -222,7 +222,7 @@ export function byCategoryOf(tallies: readonly Tally[]) {
 /** What the results say of the chance floor: the zero-work strategy and its answers, or why there is none. */
 function chanceFloorOf(plan: ChanceFloorPlan | undefined) {
   return plan
-    ? { strategy: plan.strategy, remap_ids: plan.remap_ids, answers: plan.answers, reason: null }
+    ? { strategy: plan.strategy, remap_ids: plan.remapIds, answers: plan.answers, reason: null }
     : { strategy: null, remap_ids: null, answers: null, reason: NO_FLOOR_REASON as string | null };
 }
 
@@ -256,13 +256,28 @@ export function originalOf(tallies: readonly Tally[], skip: boolean) {
 function judgeSummary(log: AssessmentLog) {
   const counts: Record<VerdictSource | "none", number> = { llm: 0, cache: 0, heuristic: 0, none: 0 };
   for (const record of log.episodes) if (record.score) counts[record.score.original.judge.source]++;
-  return { mode: log.header.judge.mode, primary_model: log.header.judge.primary_model, cheap_model: log.header.judge.cheap_model, verdicts: counts, usage: log.footer.judge_usage };
+  const { mode, primaryModel, cheapModel } = log.header.judge;
+  const usage = log.footer.judgeUsage;
+  return {
+    mode,
+    primary_model: primaryModel,
+    cheap_model: cheapModel,
+    verdicts: counts,
+    usage: usage
+      ? Object.fromEntries(Object.entries(usage).map(([role, u]) => [role, { calls: u.calls, failures: u.failures, input_tokens: u.inputTokens, output_tokens: u.outputTokens }]))
+      : null,
+  };
 }
 
 function terminationCounts(records: readonly EpisodeRecord[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const record of records) counts[record.trajectory.termination] = (counts[record.trajectory.termination] ?? 0) + 1;
   return counts;
+}
+
+/** The data check as the results report it. */
+function dataCheckOf(check: DataCheck) {
+  return { referenced_ids: check.referencedIds, missing_ids: check.missingIds, examples: check.examples, allowed_mismatch: check.allowedMismatch };
 }
 
 /**
@@ -273,8 +288,8 @@ function terminationCounts(records: readonly EpisodeRecord[]): Record<string, nu
 export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}) {
   const { header, footer } = log;
   const records = log.episodes;
-  const config = header.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number };
-  const plan = header.chance_floor;
+  const config = header.spec.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number };
+  const plan = header.chanceFloor ?? undefined;
   const sums = aggregate(records, plan, Object.keys(header.weights));
   const summary = summaryOf(sums);
   const dimension_averages = dimensionAveragesOf(sums);
@@ -283,36 +298,36 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
   const purpleMs = records.reduce((sum, record) => sum + record.trajectory.purpleMs, 0);
   const greenMs = records.reduce((sum, record) => sum + record.trajectory.greenMs, 0);
   return {
-    participants: { agent: header.participant_url },
+    participants: { agent: header.spec.participantUrl },
     results: records.map((record) => taskEntry(record, config.org_type, plan)),
     entropic: { summary, dimension_averages, by_category },
     summary,
     dimension_averages,
     by_category,
     extension_metrics: { drift_level: config.drift_level, rot_level: config.rot_level, org_type: config.org_type, skip_original: config.skip_original },
-    timestamp: naiveUtcIso(new Date(header.created_at)),
+    timestamp: naiveUtcIso(new Date(header.createdAt)),
     version: RESULTS_LAYOUT_VERSION,
     original: originalOf(tallies, config.skip_original),
     timing: {
-      total_seconds: seconds(footer.wall_ms),
+      total_seconds: seconds(footer.wallMs),
       purple_agent_seconds: seconds(purpleMs),
       green_agent_seconds: seconds(greenMs),
       // From the rounded total, so that re-scoring (which only has the total) gives the same figure.
-      avg_seconds_per_task: records.length === 0 ? 0 : pyRound(seconds(footer.wall_ms) / records.length, 2),
+      avg_seconds_per_task: records.length === 0 ? 0 : pyRound(seconds(footer.wallMs) / records.length, 2),
       purple_agent_percent: percent(purpleMs, purpleMs + greenMs),
     },
-    green_agent: header.green_agent,
+    green_agent: header.greenAgent,
     seed: config.seed,
     dataset: header.data.dataset,
-    data_sources: { tasks: header.data.tasks, org: header.data.org, check: header.data.check },
-    config: header.config,
-    ignored_config_keys: header.ignored_config_keys,
+    data_sources: { tasks: header.data.tasks, org: header.data.org, check: dataCheckOf(header.data.check) },
+    config: header.spec.config,
+    ignored_config_keys: header.spec.ignoredConfigKeys,
     status: footer.status,
     run: {
-      id: header.run_id,
-      shard_index: header.selection.shard_index,
-      num_shards: header.selection.num_shards,
-      selection: { mode: header.selection.mode, size: header.selection.size, seed: config.seed, in_this_shard: header.selection.task_idxs.length },
+      id: header.spec.runId,
+      shard_index: header.selection.shardIndex,
+      num_shards: header.selection.numShards,
+      selection: { mode: header.selection.mode, size: header.selection.size, seed: config.seed, in_this_shard: header.selection.taskIdxs.length },
     },
     aggregates: sums,
     weights: header.weights,
@@ -322,7 +337,7 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     terminations: terminationCounts(records),
     chance_floor: chanceFloorOf(plan),
     // The sandbox refresh the run's Ids went through (its digest, never its key); null: the dataset's own Ids.
-    id_remap: header.id_remap ?? null,
+    id_remap: header.idRemap,
     ...(options.logFile ? { log_file: options.logFile } : {}),
   };
 }

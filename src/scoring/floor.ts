@@ -87,7 +87,7 @@ export function floorAnswers(library: readonly ScoredTask[], options: { readonly
     strategy: options.remapIds
       ? "no query; per category the most frequent ground-truth answer of the task set that names no record Id (Ids are fresh in every run), or None; a refusal on privacy_rejection categories"
       : "no query; per category the most frequent ground-truth answer of the task set; a refusal on privacy_rejection categories",
-    remap_ids: options.remapIds,
+    remapIds: options.remapIds,
     answers,
   });
 }

@@ -2,14 +2,13 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentData, type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
+import { type AssessmentData, type AssessmentEvent, assess, CANCELED, type RunSpec, unknownKeysMessage } from "../assessment/index.js";
 import { JournalWriteError } from "../log/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
-import { PACKAGE_VERSION } from "../version.js";
 import { collectGarbage } from "./collect.js";
-import { type AssessmentRequest, RequestRejection, requestDocument, validateRequest } from "./request.js";
+import { type AssessmentRequest, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -103,8 +102,9 @@ export class AssessmentExecutor implements AgentExecutor {
         return;
       }
       release = admitted.release;
-      const { request, endpoint, runId, card, protocol } = admitted;
-      const { config, selection } = request;
+      const { request, endpoint, spec, card, protocol } = admitted;
+      const { runId, config } = spec;
+      const { selection } = request.chosen;
       const total = selection.tasks.length;
       const drain = new AbortController();
       const abort = new AbortController();
@@ -161,13 +161,11 @@ export class AssessmentExecutor implements AgentExecutor {
       const { results, journalFailure } = await assess(this.options.data, purple, {
         signal: abort.signal,
         drain: drain.signal,
-        participantUrl: request.participantUrl,
-        config,
-        ignoredConfigKeys: request.ignoredConfigKeys,
+        spec,
+        chosen: request.chosen,
         onEvent,
         judge: this.options.createJudge(),
         calibration: this.options.calibration,
-        runId,
         // A request seen before continues its journal: nothing finished is lost or run twice.
         resume: true,
         onJournalNotice: (text) => {
@@ -239,7 +237,7 @@ export class AssessmentExecutor implements AgentExecutor {
   private async admit(
     context: RequestContext,
     log: Logger,
-  ): Promise<{ request: AssessmentRequest; endpoint: string; runId: string; card: PurpleCard; protocol: ProtocolChoice; release: () => void } | { rejection: string }> {
+  ): Promise<{ request: AssessmentRequest; endpoint: string; spec: RunSpec; card: PurpleCard; protocol: ProtocolChoice; release: () => void } | { rejection: string }> {
     if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
     const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
     if (this.slots >= limit)
@@ -267,13 +265,8 @@ export class AssessmentExecutor implements AgentExecutor {
       // A card that names only versions the green does not speak is refused before any work.
       const protocol = chooseProtocol(card);
       if ("refusal" in protocol) throw new RequestRejection(`participants.agent: ${protocol.refusal}`);
-      const runId = runIdFor({
-        participantUrl: request.participantUrl,
-        purpleIdentity: purpleIdentityOf(card),
-        config: request.config,
-        tasksSource: this.options.data.sources.tasks.path,
-        greenVersion: PACKAGE_VERSION,
-      });
+      const spec = requestRunSpec(request, card, this.options.data);
+      const { runId } = spec;
       // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).
       const shardJournal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;
       if (this.options.runsDir && this.journals.has(shardJournal))
@@ -282,7 +275,7 @@ export class AssessmentExecutor implements AgentExecutor {
         );
       journal = shardJournal;
       this.journals.add(journal);
-      return { request, endpoint, runId, card, protocol, release };
+      return { request, endpoint, spec, card, protocol, release };
     } catch (error) {
       release();
       if (error instanceof RequestRejection) return { rejection: error.message };

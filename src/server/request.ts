@@ -1,6 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import { z } from "zod";
-import { type AssessmentConfig, type AssessmentData, checkDataMatch, parseConfig, type Selection, selectTasks } from "../assessment/index.js";
+import { type AssessmentConfig, type AssessmentData, type ChosenTasks, chooseTasks, parseConfig, purpleIdentityOf, type RunSpec, runSpecFor } from "../assessment/index.js";
 
 /** A request that cannot start an assessment; the message says which field and why. */
 export class RequestRejection extends Error {
@@ -14,12 +14,23 @@ const EvalRequestSchema = z.object({
   config: z.unknown().optional(),
 });
 
-/** A validated assessment request. */
+/** A validated assessment request: its tasks are chosen here, once, and the runner is given them. */
 export interface AssessmentRequest {
   readonly participantUrl: string;
   readonly config: AssessmentConfig;
   readonly ignoredConfigKeys: string[];
-  readonly selection: Selection;
+  readonly chosen: ChosenTasks;
+}
+
+/** The run spec of a validated request, once the purple's card (part of the run's id) is known. */
+export function requestRunSpec(request: AssessmentRequest, card: Readonly<Record<string, unknown>>, data: Pick<AssessmentData, "sources">): RunSpec {
+  return runSpecFor({
+    participantUrl: request.participantUrl,
+    config: request.config,
+    ignoredConfigKeys: request.ignoredConfigKeys,
+    purpleIdentity: purpleIdentityOf(card),
+    tasksSource: data.sources.tasks.path,
+  });
 }
 
 /** Reads the request document from the first data part with `participants`, else the text parts (A2A 0.3 requests arrive translated by the SDK). */
@@ -64,14 +75,13 @@ export function validateRequest(document: unknown, data: Pick<AssessmentData, "t
   }
   let config: AssessmentConfig;
   let ignoredConfigKeys: string[];
-  let selection: Selection;
+  let chosen: ChosenTasks;
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
-    selection = selectTasks(data.tasks, config);
-    checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
+    chosen = chooseTasks(data, config);
   } catch (error) {
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
   }
-  if (selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
-  return { participantUrl: agent, config, ignoredConfigKeys, selection };
+  if (chosen.selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
+  return { participantUrl: agent, config, ignoredConfigKeys, chosen };
 }

@@ -1,4 +1,4 @@
-import { type AssessmentData, assess, type Level, parseConfig } from "../assessment/index.js";
+import { type AssessmentData, assess, type Level, parseConfig, runSpecFor } from "../assessment/index.js";
 import { servePurple } from "../baselines/index.js";
 import type { Dimension } from "../log/index.js";
 import { A2APurpleClient } from "../purple/index.js";
@@ -58,7 +58,10 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
         const episodes = new Map<string, EpisodeFigure>();
         for (const seed of options.seeds) {
           const { config } = parseConfig({ drift_level: level.drift, rot_level: level.rot, seed, concurrency: options.concurrency ?? 8 });
-          const { results } = await assess(data, new A2APurpleClient(url), { participantUrl: url, config, ignoredConfigKeys: [], calibration });
+          const { results } = await assess(data, new A2APurpleClient(url), {
+            spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
+            calibration,
+          });
           passed += results.aggregates.passed;
           tasks += results.aggregates.total_tasks;
           scoreSum += results.aggregates.score_sum;

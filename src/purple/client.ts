@@ -317,14 +317,16 @@ export class A2APurpleClient implements PurpleClient {
           this.answered = true;
           return turn;
         } catch (error) {
-          if (this.answered || !isVersionMismatchCode(rpcCode(error)) || signal.aborted) throw error;
-          // Before any answer, a method or version error says the purple speaks another version.
+          if (!isVersionMismatchCode(rpcCode(error)) || signal.aborted) throw error;
           if (this.incompatible) throw this.incompatible;
           const choice = this.choice!;
+          // Sent before another turn switched the version (and maybe before that one was answered): sent again in it.
           if (choice.version !== version) {
-            version = choice.version; // another turn switched already
+            version = choice.version;
             continue;
           }
+          // Before any answer, a method or version error says the purple speaks another version.
+          if (this.answered) throw error;
           this.refusals.set(version, describeError(error));
           if (choice.fallback && !this.refusals.has(choice.fallback)) {
             this.choice = { version: choice.fallback, reason: `${choice.reason}; it refused A2A ${version} (${describeError(error)}), so A2A ${choice.fallback} is spoken` };

@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, type ClientRequest, request as httpRequest } from "node:http";
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { pieceEnd } from "../util/index.js";
 

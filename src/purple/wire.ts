@@ -109,7 +109,10 @@ export function checkRpcReply(method: string, id: unknown, reply: HttpReply): vo
   const isError = parsed && typeof json === "object" && json !== null && "error" in json && (json as { error?: unknown }).error !== undefined;
   if (status < 200 || status > 299) {
     // An error status with a JSON-RPC error body is read for its code (-32601: another A2A version).
-    if (isError) return checkError(method, json as { error: unknown });
+    if (isError) {
+      checkError(method, json as { error: unknown });
+      return;
+    }
     throw protocolFault(method, `is HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() + (body.byteLength > 0 ? ` (${type}: ${excerpt(body)})` : " with no body"));
   }
   if (body.byteLength === 0) throw protocolFault(method, `is empty (HTTP ${status}, no body): a JSON-RPC response was expected`);
@@ -117,8 +120,12 @@ export function checkRpcReply(method: string, id: unknown, reply: HttpReply): vo
   if (typeof json !== "object" || json === null || Array.isArray(json)) throw protocolFault(method, `is not a JSON-RPC response object (${excerpt(body)})`);
   const envelope = json as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
   // A2A 1.0's transport requires the version member; 0.3 purples have long been read without it.
-  if (envelope.jsonrpc !== "2.0" && V10_METHODS.has(method)) throw protocolFault(method, `is not a JSON-RPC 2.0 response: "jsonrpc" must be "2.0" (got ${JSON.stringify(envelope.jsonrpc) ?? "nothing"})`);
-  if (isError) return checkError(method, envelope);
+  if (envelope.jsonrpc !== "2.0" && V10_METHODS.has(method))
+    throw protocolFault(method, `is not a JSON-RPC 2.0 response: "jsonrpc" must be "2.0" (got ${JSON.stringify(envelope.jsonrpc) ?? "nothing"})`);
+  if (isError) {
+    checkError(method, envelope);
+    return;
+  }
   if (envelope.id !== id) throw protocolFault(method, `answers another request: its "id" is ${JSON.stringify(envelope.id) ?? "missing"}, the request's was ${JSON.stringify(id)}`);
   if (envelope.result === undefined || envelope.result === null)
     throw protocolFault(method, `has neither a "result" nor an "error": a JSON-RPC response carries one of them (here the result is the A2A Message or Task)`);

@@ -291,7 +291,10 @@ function resultsArtifact(taskId: string, contextId: string, results: ResultsObje
       artifactId: randomUUID(),
       name: RESULTS_ARTIFACT_NAME,
       description: "",
-      parts: [textPart(note ? `${summaryText(results)}\n${note}` : summaryText(results)), { content: { $case: "data", value: results }, metadata: undefined, filename: "", mediaType: "application/json" }],
+      parts: [
+        textPart(note ? `${summaryText(results)}\n${note}` : summaryText(results)),
+        { content: { $case: "data", value: results }, metadata: undefined, filename: "", mediaType: "application/json" },
+      ],
       metadata: undefined,
       extensions: [],
     },

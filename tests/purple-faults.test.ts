@@ -76,7 +76,7 @@ describe("hostile replies: every failure has the class docs/protocol.md gives it
     "no result": { reply: (b, res) => res.json({ jsonrpc: "2.0", id: b.id }), termination: "protocol_error", says: /has neither a "result" nor an "error"/ },
     "a null result": { reply: (b, res) => res.json({ jsonrpc: "2.0", id: b.id, result: null }), termination: "protocol_error", says: /has neither a "result" nor an "error"/ },
     "another id": {
-      reply: (b, res) => res.json({ jsonrpc: "2.0", id: "other", result: message03([]) }),
+      reply: (_b, res) => res.json({ jsonrpc: "2.0", id: "other", result: message03([]) }),
       termination: "protocol_error",
       says: /answers another request: its "id" is "other"/,
     },

@@ -185,8 +185,8 @@ function rpcCode(error: unknown): number | undefined {
  * Talks A2A JSON-RPC to a purple agent, in the version its card names (docs/protocol.md,
  * "Protocol versions"): A2A 1.0 (`SendMessage`, `GetTask`, header `A2A-Version: 1.0`) or 0.3
  * (`message/send`, `tasks/get`, no header), every turn in the same version. The SDK's transports
- * speak the wire (its v0.3 compatibility transport for 0.3); requests go through our undici fetch
- * (src/purple/fetch.ts: cheaper per call, no 300 s limits, a cap on the reply) to the participant
+ * speak the wire (its v0.3 compatibility transport for 0.3); requests go through our fetch
+ * (src/purple/fetch.ts on node:http: cheaper per call, no 300 s limits, no redirects, a cap on the reply) to the participant
  * URL as given, not to the URL inside the card: behind the AgentBeats gateway only the former is
  * reachable.
  */

@@ -5,6 +5,9 @@ import { type Strategy, servePurple } from "../src/baselines/index.js";
 import { summaryText } from "../src/report/index.js";
 import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
 
+// A purple that goes away is waited for this long (default 30 s) before its episodes fail.
+process.env.ENTROPIC_PURPLE_RETRY_SECONDS = "1";
+
 let data: ReturnType<typeof sampleData>;
 let green: Awaited<ReturnType<typeof startGreen>>;
 const servers: Server[] = [];
@@ -58,7 +61,7 @@ describe("a misbehaving purple agent ends its own episode, never the assessment"
     const agent = await rawPurple((_body, res) => res.type("html").send("<html>oops</html>"));
     const results = await assessAgainst(agent, { task_ids: [0] });
     expect(results.results[0].termination).toBe("protocol_error");
-    expect(results.results[0].error).toMatch(/reply could not be used/);
+    expect(results.results[0].error).toMatch(/^the purple agent's reply to message\/send is not JSON \(text\/html; charset=utf-8: <html>oops<\/html>\)$/);
   });
 
   it("sends a reply larger than the limit", async () => {
@@ -96,9 +99,12 @@ describe("a misbehaving purple agent ends its own episode, never the assessment"
     });
     closeIt = () => servers[servers.length - 1]!.close();
     const results = await assessAgainst(agent, { task_ids: [0, 1] });
-    for (const entry of results.results) expect(["purple_error", "protocol_error"]).toContain(entry.termination);
+    for (const entry of results.results) {
+      expect(entry.termination).toBe("purple_error");
+      expect(entry.error).toMatch(/has been unreachable for \d+\.\d s \(the purple agent (closed the connection without answering|refused the connection)/);
+    }
     // A purple that went away reads as one that did not answer, not as one that answered wrongly.
-    expect(summaryText(results)).toMatch(/\nNo answer in 2 of 2 episodes: .*(purple failed or could not be reached|no usable A2A reply).* They count as failed\./);
+    expect(summaryText(results)).toMatch(/\nNo answer in 2 of 2 episodes: .*purple failed or could not be reached.* They count as failed\./);
   });
 
   it("replies with unusable actions until it runs out of turns", async () => {

@@ -117,9 +117,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
         termination = "canceled";
         break;
       }
-      const failure = cause instanceof PurpleError ? cause : new PurpleError("protocol", String(cause));
-      termination = failure.kind === "timeout" ? "timeout" : failure.kind === "protocol" || failure.kind === "too_large" ? "protocol_error" : "purple_error";
-      error = failure.message;
+      ({ termination, error } = failureOf(cause));
       break;
     }
     const purpleMs = performance.now() - callStarted;
@@ -203,6 +201,18 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     greenMs: Math.max(0, totalMs - purpleMs),
     ...(purple.protocolVersion ? { a2aVersion: purple.protocolVersion } : {}),
   };
+}
+
+/**
+ * How a failed turn ends its episode (docs/protocol.md, section 11): no answer in time is
+ * `timeout`; a reply that is no usable A2A reply (an HTTP error or redirect, not JSON-RPC, a
+ * JSON-RPC error, a result that is no Message or Task, too large) is `protocol_error`; a purple
+ * that could not be reached (refused, reset, gone) or whose task failed is `purple_error`.
+ */
+export function failureOf(cause: unknown): { termination: Termination; error: string } {
+  const failure = cause instanceof PurpleError ? cause : new PurpleError("protocol", `the purple agent's turn failed: ${String(cause)}`);
+  const termination: Termination = failure.kind === "timeout" ? "timeout" : failure.kind === "protocol" || failure.kind === "too_large" ? "protocol_error" : "purple_error";
+  return { termination, error: failure.message };
 }
 
 /**

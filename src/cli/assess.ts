@@ -75,15 +75,23 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     process.on("SIGTERM", onSignal);
     // A purple that does not speak the version its card names stops the run at its first answer, as the served green does.
     let incompatible: string | undefined;
+    // A purple unreachable for the whole retry window is gone: no new episodes; those in flight end.
+    let gone: string | undefined;
+    const drain = new AbortController();
     const purple = new A2APurpleClient(agentUrl, {
       card,
       onIncompatible: (message) => {
         incompatible = message;
         stop.abort("incompatible");
       },
+      onGone: (message) => {
+        gone = message;
+        drain.abort("purple gone");
+      },
     });
     const { results, logFile, journalFailure } = await assess(data, purple, {
       signal: stop.signal,
+      drain: drain.signal,
       spec,
       calibration: loadCalibration(),
       onEvent: progressPrinter(),
@@ -111,7 +119,9 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
       ? `\nThe run stopped after ${results.summary.total_tasks} tasks: ${journalFailure}. ${results.status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: once there is room, run the same command with --resume.`
       : results.status === "completed"
         ? ""
-        : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
+        : gone
+          ? `\nThe run stopped early after ${results.summary.total_tasks} tasks: ${gone}. These results are partial; continue it with --resume once the purple is back.`
+          : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
     process.stdout.write(`${summaryText(results)}\n${written}\nRun log (every episode in full) in ${logFile}${partial}\n`);
     if (results.status !== "completed" || journalFailure) process.exitCode = 1;
     return results;

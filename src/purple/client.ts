@@ -3,7 +3,8 @@ import { A2A_VERSION_HEADER, type AgentCard, type Message, type Part, Role, type
 import { DefaultAgentCardResolver, JsonRpcTransportFactory, type Transport } from "@a2a-js/sdk/client";
 import { z } from "zod";
 import type { OutgoingMessage, PurpleReply } from "../protocol/index.js";
-import { createCardFetch, createPurpleFetch, ReplyTooLargeError, replyBytes } from "./fetch.js";
+import { createCardFetch, createPurpleFetch, replyBytes } from "./fetch.js";
+import { PurpleHttpFault } from "./http.js";
 import { type A2AVersion, chooseProtocol, isVersionMismatchCode, mismatchExplanation, type ProtocolChoice } from "./protocol-version.js";
 import { isTask, type ReportedUsage, readParts, stateName, taskReplyParts, usageFrom } from "./reply.js";
 
@@ -26,9 +27,46 @@ export class PurpleError extends Error {
   constructor(
     readonly kind: PurpleFailureKind,
     message: string,
+    /** A connection refused or reset: the purple may be restarting, and the turn is tried again for a while. */
+    readonly retryable = false,
   ) {
     super(message);
   }
+}
+
+/** The environment variable that sets the retry window, in seconds (docs/protocol.md, section 11). */
+export const RETRY_ENV = "ENTROPIC_PURPLE_RETRY_SECONDS";
+export const DEFAULT_RETRY_SECONDS = 30;
+const RETRY_FIRST_WAIT_MS = 250;
+const RETRY_LONGEST_WAIT_MS = 5_000;
+
+/** The retry window the environment sets: a number of seconds, 0 for none; anything else is refused, naming the variable. */
+export function retryWindowFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[RETRY_ENV];
+  if (raw === undefined || raw.trim() === "") return DEFAULT_RETRY_SECONDS * 1000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) throw new Error(`${RETRY_ENV} must be a number of seconds from 0 to 3600 (got ${JSON.stringify(raw)})`);
+  return seconds * 1000;
+}
+
+/**
+ * A failed call as a PurpleError whose message is ours: the HTTP client's and the reply check's
+ * faults as they are written (src/purple/http.ts, wire.ts), JSON-RPC errors with their code, and
+ * whatever else the SDK's transports throw named as what it is, never a runtime's bare text.
+ */
+function purpleErrorOf(error: unknown): PurpleError {
+  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof PurpleHttpFault) {
+      if (cause.kind === "too_large") return new PurpleError("too_large", cause.message);
+      if (cause.kind === "protocol") return new PurpleError("protocol", cause.message);
+      return new PurpleError("unreachable", cause.message, cause.kind === "refused" || cause.kind === "reset");
+    }
+  }
+  if (rpcCode(error) !== undefined) return new PurpleError("protocol", `the purple agent's reply could not be used: ${describeError(error)}`);
+  // A runtime error inside the SDK's reader says nothing a purple's author can act on.
+  if (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError || !(error instanceof Error))
+    return new PurpleError("protocol", "the purple agent's reply could not be used: it is no A2A reply the green can read (see docs/protocol.md, section 11)");
+  return new PurpleError("protocol", `the purple agent's reply could not be used: ${error.message}`);
 }
 
 /** The green agent's view of a purple agent: send one message, get one reply. */
@@ -56,6 +94,13 @@ export interface PurpleClientOptions {
   readonly onIncompatible?: (message: string) => void;
   readonly maxReplyBytes?: number;
   readonly pollIntervalMs?: number;
+  /** How long refused or reset connections are retried before the purple is taken as gone (ms); ENTROPIC_PURPLE_RETRY_SECONDS by default. */
+  readonly retryWindowMs?: number;
+  /**
+   * Called once, when the purple has been unreachable for the whole retry window: the caller stops
+   * starting episodes (the turns in flight fail with the same message, unsent).
+   */
+  readonly onGone?: (message: string) => void;
 }
 
 /** The base URL for card discovery: keep any path (gateway participants look like http://host:port/agent). */
@@ -140,8 +185,8 @@ function rpcCode(error: unknown): number | undefined {
  * Talks A2A JSON-RPC to a purple agent, in the version its card names (docs/protocol.md,
  * "Protocol versions"): A2A 1.0 (`SendMessage`, `GetTask`, header `A2A-Version: 1.0`) or 0.3
  * (`message/send`, `tasks/get`, no header), every turn in the same version. The SDK's transports
- * speak the wire (its v0.3 compatibility transport for 0.3); requests go through our undici fetch
- * (src/purple/fetch.ts: cheaper per call, no 300 s limits, a cap on the reply) to the participant
+ * speak the wire (its v0.3 compatibility transport for 0.3); requests go through our fetch
+ * (src/purple/fetch.ts on node:http: cheaper per call, no 300 s limits, no redirects, a cap on the reply) to the participant
  * URL as given, not to the URL inside the card: behind the AgentBeats gateway only the former is
  * reachable.
  */
@@ -158,6 +203,12 @@ export class A2APurpleClient implements PurpleClient {
   /** The first answers' refusals, by the version refused (a card that names no version is tried in both). */
   private readonly refusals = new Map<A2AVersion, string>();
   private incompatible: PurpleError | undefined;
+  private readonly retryWindowMs: number;
+  private readonly onGone: ((message: string) => void) | undefined;
+  /** Since when every call has met a refused or reset connection (none since the last answer). */
+  private unreachableSince: number | undefined;
+  /** Set once the retry window expired: the error of every later turn. */
+  private gone: PurpleError | undefined;
   /** Per task left open (input-required): the keys of the artifact parts already read in its earlier turns. */
   private readonly artifactsRead = new Map<string, ReadonlySet<string>>();
 
@@ -169,6 +220,8 @@ export class A2APurpleClient implements PurpleClient {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.onIncompatible = options.onIncompatible;
     this.card = options.card;
+    this.retryWindowMs = options.retryWindowMs ?? retryWindowFromEnv();
+    this.onGone = options.onGone;
     if (options.protocolVersion) this.choice = { version: options.protocolVersion, reason: "set by the caller" };
   }
 
@@ -199,8 +252,51 @@ export class A2APurpleClient implements PurpleClient {
     return transport;
   }
 
+  /**
+   * One turn. A purple that refuses or resets connections (restarting: a container crash, an
+   * OOM) is tried again with backoff until it has been unreachable for the retry window, counted
+   * from its first fault and shared by all the episodes in flight; then it is gone: the caller is
+   * told once (`onGone`), and this and every later turn fail at once with that reason.
+   */
   async send(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number, stop?: AbortSignal): Promise<PurpleTurn> {
-    if (this.incompatible) throw this.incompatible;
+    for (let retry = 0; ; retry++) {
+      if (this.incompatible) throw this.incompatible;
+      if (this.gone) throw this.gone;
+      try {
+        const turn = await this.attempt(message, thread, timeoutMs, stop);
+        this.unreachableSince = undefined;
+        return turn;
+      } catch (error) {
+        if (!(error instanceof PurpleError) || !error.retryable) {
+          // Any answer at all (even a faulty one) says the purple is there.
+          if (error instanceof PurpleError && error.kind !== "canceled") this.unreachableSince = undefined;
+          throw error;
+        }
+        const now = performance.now();
+        this.unreachableSince ??= now;
+        const left = this.retryWindowMs - (now - this.unreachableSince);
+        if (left <= 0) throw this.declareGone(error, (now - this.unreachableSince) / 1000);
+        try {
+          await sleep(Math.min(left, RETRY_FIRST_WAIT_MS * 2 ** Math.min(retry, 10), RETRY_LONGEST_WAIT_MS), stop);
+        } catch {
+          throw new PurpleError("canceled", "the call was aborted: the assessment is stopping");
+        }
+      }
+    }
+  }
+
+  /** The purple has been unreachable for the whole retry window: said once to the caller, then the error of every turn, unsent. */
+  private declareGone(last: PurpleError, seconds: number): PurpleError {
+    if (!this.gone) {
+      const message = `the purple agent at ${this.url} has been unreachable for ${seconds.toFixed(1)} s (${last.message}; retried with backoff for ${this.retryWindowMs / 1000} s, ${RETRY_ENV}), so it is taken as gone and the assessment stops: restart the purple and send the same request again to continue the run`;
+      this.gone = new PurpleError("unreachable", message);
+      this.onGone?.(message);
+    }
+    return this.gone;
+  }
+
+  /** One attempt at a turn, bounded by the turn's timeout. */
+  private async attempt(message: OutgoingMessage, thread: { contextId?: string; taskId?: string }, timeoutMs: number, stop?: AbortSignal): Promise<PurpleTurn> {
     // One controller for the timeout and the caller's stop: AbortSignal.timeout and AbortSignal.any
     // cost the green a tenth of a millisecond of its event loop per call.
     const call = new AbortController();
@@ -221,14 +317,16 @@ export class A2APurpleClient implements PurpleClient {
           this.answered = true;
           return turn;
         } catch (error) {
-          if (this.answered || !isVersionMismatchCode(rpcCode(error)) || signal.aborted) throw error;
-          // Before any answer, a method or version error says the purple speaks another version.
+          if (!isVersionMismatchCode(rpcCode(error)) || signal.aborted) throw error;
           if (this.incompatible) throw this.incompatible;
           const choice = this.choice!;
+          // Sent before another turn switched the version (and maybe before that one was answered): sent again in it.
           if (choice.version !== version) {
-            version = choice.version; // another turn switched already
+            version = choice.version;
             continue;
           }
+          // Before any answer, a method or version error says the purple speaks another version.
+          if (this.answered) throw error;
           this.refusals.set(version, describeError(error));
           if (choice.fallback && !this.refusals.has(choice.fallback)) {
             this.choice = { version: choice.fallback, reason: `${choice.reason}; it refused A2A ${version} (${describeError(error)}), so A2A ${choice.fallback} is spoken` };
@@ -242,12 +340,7 @@ export class A2APurpleClient implements PurpleClient {
       if (error instanceof PurpleError) throw error;
       if (stop?.aborted) throw new PurpleError("canceled", "the call was aborted: the assessment is stopping");
       if (timedOut) throw new PurpleError("timeout", `the purple agent did not answer within ${timeoutMs / 1000} s`);
-      if (error instanceof ReplyTooLargeError || (error as Error).cause instanceof ReplyTooLargeError) {
-        throw new PurpleError("too_large", (error instanceof ReplyTooLargeError ? error : ((error as Error).cause as Error)).message);
-      }
-      const text = describeError(error);
-      const kind: PurpleFailureKind = /fetch failed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|socket|ECONNRESET/i.test(text) ? "unreachable" : "protocol";
-      throw new PurpleError(kind, `the purple agent's reply could not be used: ${text}`);
+      throw purpleErrorOf(error);
     } finally {
       clearTimeout(timer);
       stop?.removeEventListener("abort", onStop);
@@ -331,10 +424,14 @@ function dataPart(data: Record<string, unknown>): Part {
   return { content: { $case: "data", value: data }, metadata: undefined, filename: "", mediaType: "" };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
+    signal?.addEventListener(
       "abort",
       () => {
         clearTimeout(timer);

@@ -25,6 +25,9 @@ export const SHUTDOWN = "shutdown";
  */
 const INCOMPATIBLE = CANCELED;
 
+/** The drain reason of an assessment whose purple is gone (src/purple: the retry window expired); resumable. */
+const PURPLE_GONE = "purple gone";
+
 export interface ExecutorOptions {
   readonly data: AssessmentData;
   readonly calibration: Calibration;
@@ -150,12 +153,18 @@ export class AssessmentExecutor implements AgentExecutor {
       };
       // A purple whose first answers say it speaks another version ends the assessment now, saying why.
       let incompatible: string | undefined;
+      // A purple unreachable for the whole retry window is gone: no new episodes (they would all fail in a second).
+      let gone: string | undefined;
       const purple = new A2APurpleClient(endpoint, {
         card,
         onIncompatible: (message) => {
           incompatible = message;
           drain.abort(INCOMPATIBLE);
           abort.abort(INCOMPATIBLE);
+        },
+        onGone: (message) => {
+          gone = message;
+          drain.abort(PURPLE_GONE);
         },
       });
       const { results, journalFailure } = await assess(this.options.data, purple, {
@@ -184,7 +193,14 @@ export class AssessmentExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_CANCELED, `Assessment canceled after ${results.summary.total_tasks} of ${total} tasks.`);
         return;
       }
-      bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, results)));
+      const stoppedEarly =
+        results.status === "interrupted" && gone !== undefined && !journalFailure ? `Stopped early after ${results.summary.total_tasks} of ${total} tasks: ${gone}.` : undefined;
+      bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, results, stoppedEarly)));
+      if (stoppedEarly) {
+        log.warn({ summary: results.summary, reason: gone }, "assessment stopped early: the purple agent is gone");
+        status(TaskState.TASK_STATE_FAILED, `Assessment ${stoppedEarly[0]!.toLowerCase()}${stoppedEarly.slice(1)} The partial results are attached (status "interrupted").`);
+        return;
+      }
       // A journal that cannot be written (a full disk) stops the run as a shutdown does: the client gets what was recorded.
       if (journalFailure) {
         log.error({ summary: results.summary, reason: journalFailure }, "assessment stopped: its journal cannot be written");
@@ -314,7 +330,7 @@ export class AssessmentExecutor implements AgentExecutor {
   }
 }
 
-function resultsArtifact(taskId: string, contextId: string, results: ResultsObject): TaskArtifactUpdateEvent {
+function resultsArtifact(taskId: string, contextId: string, results: ResultsObject, note?: string): TaskArtifactUpdateEvent {
   return {
     taskId,
     contextId,
@@ -322,7 +338,10 @@ function resultsArtifact(taskId: string, contextId: string, results: ResultsObje
       artifactId: randomUUID(),
       name: RESULTS_ARTIFACT_NAME,
       description: "",
-      parts: [textPart(summaryText(results)), { content: { $case: "data", value: results }, metadata: undefined, filename: "", mediaType: "application/json" }],
+      parts: [
+        textPart(note ? `${summaryText(results)}\n${note}` : summaryText(results)),
+        { content: { $case: "data", value: results }, metadata: undefined, filename: "", mediaType: "application/json" },
+      ],
       metadata: undefined,
       extensions: [],
     },

@@ -91,15 +91,17 @@ export const AssessmentConfigSchema = z
       .positive({ error: (issue) => `timeout must be more than 0 seconds (got ${JSON.stringify(issue.input)})` })
       .max(3600, { error: (issue) => `timeout must be at most 3600 seconds (got ${JSON.stringify(issue.input)})` })
       .default(300),
-    // B2C needs CRMArena-Pro's B2C tasks and org, which this green agent does not host yet: refused, never ignored.
+    // Which org type and dataset the request runs on are checked against the dataset registry
+    // (src/datasets/) when the data is chosen: refused there with the field, never ignored.
     org_type: z
-      .literal("b2b", {
-        error: (issue) =>
-          issue.input === "b2c"
-            ? "org_type 'b2c' needs the CRMArena-Pro B2C tasks and org, which this green agent does not host yet; use b2b"
-            : `org_type must be b2b (got ${JSON.stringify(issue.input)})`,
-      })
+      .string({ error: (issue) => `org_type must be a string such as "b2b" (got ${JSON.stringify(issue.input)})` })
+      .min(1, { error: "org_type must not be empty" })
       .default("b2b"),
+    /** A registered dataset by name; without it, the data the green agent was started with. */
+    dataset: z
+      .string({ error: (issue) => `dataset must be a dataset name (got ${JSON.stringify(issue.input)})` })
+      .min(1, { error: "dataset must not be empty" })
+      .optional(),
     seed: integer("seed", 0).default(42),
     concurrency: integer("concurrency", 1, 256).default(4),
     skip_original: bool("skip_original").default(false),

@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentData, type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
+import { type AssessmentEvent, assess, CANCELED, purpleIdentityOf, runIdFor, unknownKeysMessage } from "../assessment/index.js";
+import { SAMPLE } from "../datasets/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { collectGarbage } from "./collect.js";
-import { type AssessmentRequest, RequestRejection, requestDocument, validateRequest } from "./request.js";
+import { type AssessmentRequest, type DataForConfig, RequestRejection, requestDocument, validateRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -26,7 +27,8 @@ export const SHUTDOWN = "shutdown";
 const INCOMPATIBLE = CANCELED;
 
 export interface ExecutorOptions {
-  readonly data: AssessmentData;
+  /** The data a request's config chooses: the server's lazily loaded datasets (data/'s DatasetShelf). */
+  readonly dataFor: DataForConfig;
   readonly calibration: Calibration;
   /** A fresh judge per assessment, so that each result reports its own model usage. */
   readonly createJudge: () => Judge;
@@ -96,7 +98,7 @@ export class AssessmentExecutor implements AgentExecutor {
         return;
       }
       const { request, endpoint, runId, journal, card, protocol } = admitted;
-      const { config, selection } = request;
+      const { config, selection, data } = request;
       const total = selection.tasks.length;
       const drain = new AbortController();
       const abort = new AbortController();
@@ -104,12 +106,12 @@ export class AssessmentExecutor implements AgentExecutor {
       // A typo in a key runs the assessment without it: say so before any work, with the key it likely meant.
       const unknownNote = request.ignoredConfigKeys.length > 0 ? ` WARNING: ${unknownKeysMessage(request.ignoredConfigKeys)}; they are ignored.` : "";
       const dataNote =
-        this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
+        data.dataset === SAMPLE.name ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
       status(
         TaskState.TASK_STATE_WORKING,
-        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}. The purple agent is spoken to in A2A ${protocol.version}: ${protocol.reason}.${unknownNote}${dataNote}`,
+        `Starting assessment with ${total} tasks on the ${data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}. The purple agent is spoken to in A2A ${protocol.version}: ${protocol.reason}.${unknownNote}${dataNote}`,
       );
-      log.info({ total, config, runId, dataset: this.options.data.dataset, a2a: protocol.version }, "assessment started");
+      log.info({ total, config, runId, dataset: data.dataset, a2a: protocol.version }, "assessment started");
       let done = 0;
       const started = Date.now();
       let lastUpdate = Date.now();
@@ -150,7 +152,7 @@ export class AssessmentExecutor implements AgentExecutor {
           abort.abort(INCOMPATIBLE);
         },
       });
-      const { results } = await assess(this.options.data, purple, {
+      const { results } = await assess(data, purple, {
         signal: abort.signal,
         drain: drain.signal,
         participantUrl: request.participantUrl,
@@ -210,7 +212,7 @@ export class AssessmentExecutor implements AgentExecutor {
     if (this.running.size >= limit)
       return { rejection: `the server is busy: ${this.running.size} assessments in flight (its limit is ${limit}); send the request again when one has finished` };
     try {
-      const request = validateRequest(requestDocument(context.userMessage), this.options.data);
+      const request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor);
       const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
       const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
@@ -222,7 +224,7 @@ export class AssessmentExecutor implements AgentExecutor {
         participantUrl: request.participantUrl,
         purpleIdentity: purpleIdentityOf(card),
         config: request.config,
-        tasksSource: this.options.data.sources.tasks.path,
+        tasksSource: request.data.sources.tasks.path,
         greenVersion: PACKAGE_VERSION,
       });
       // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).

@@ -20,7 +20,12 @@ export interface AssessmentRequest {
   readonly config: AssessmentConfig;
   readonly ignoredConfigKeys: string[];
   readonly selection: Selection;
+  /** The data the config chose (config.dataset, config.org_type), loaded. */
+  readonly data: AssessmentData;
 }
+
+/** Gives the data a request's config chooses; throws, naming the config field, when it cannot. */
+export type DataForConfig = (config: AssessmentConfig) => Promise<AssessmentData>;
 
 /** Reads the request document from the first data part with `participants`, else the text parts (A2A 0.3 requests arrive translated by the SDK). */
 export function requestDocument(message: Message): unknown {
@@ -39,8 +44,8 @@ export function requestDocument(message: Message): unknown {
   }
 }
 
-/** Validates everything that can be checked without the network. */
-export function validateRequest(document: unknown, data: Pick<AssessmentData, "tasks" | "org">): AssessmentRequest {
+/** Validates everything that can be checked without the network, and loads the data the config chooses if it is not yet. */
+export async function validateRequest(document: unknown, dataFor: DataForConfig): Promise<AssessmentRequest> {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new RequestRejection(`the request must be a JSON object: ${REQUEST_SHAPE}`);
   }
@@ -65,13 +70,15 @@ export function validateRequest(document: unknown, data: Pick<AssessmentData, "t
   let config: AssessmentConfig;
   let ignoredConfigKeys: string[];
   let selection: Selection;
+  let data: AssessmentData;
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
+    data = await dataFor(config);
     selection = selectTasks(data.tasks, config);
     checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
   } catch (error) {
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
   }
   if (selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
-  return { participantUrl: agent, config, ignoredConfigKeys, selection };
+  return { participantUrl: agent, config, ignoredConfigKeys, selection, data };
 }

@@ -33,7 +33,7 @@ export function chooseData(explicit: { tasks?: string | undefined; org?: string 
   return { tasksPath, orgPath, dataset, sources: { tasks, org } };
 }
 
-/** A dataset's name (`sample`) names its org wherever an org path is expected. */
+/** A registered dataset's name (the sample's, say) names its org wherever an org path is expected. */
 export function resolveOrgAlias(path: string): string {
   return datasetNamed(path)?.orgPath ?? path;
 }

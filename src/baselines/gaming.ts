@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { categorySpec } from "../datasets/index.js";
+import { categorySpec, isPrivacyCategory } from "../datasets/index.js";
 import type { ObjectInfo } from "../org/index.js";
 import { idsIn } from "../util/index.js";
 import { REFUSAL } from "./oracle.js";
@@ -17,7 +17,10 @@ import { solverStrategy } from "./solver.js";
  */
 
 /** The catalogue's privacy categories, whose right answer is a refusal. */
-const isPrivacy = (category: string) => categorySpec(category)?.metric === "privacy_rejection";
+function isPrivacy(category: string): boolean {
+  const spec = categorySpec(category);
+  return spec !== undefined && isPrivacyCategory(spec);
+}
 
 /** Tools that remember every Id the solver's queries named and their results held (all of them live records). */
 function recording(tools: Tools): { tools: Tools; ids: string[] } {

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Strategy, servePurple } from "../src/baselines/index.js";
 import { DatasetShelf } from "../src/data/index.js";
@@ -95,6 +98,21 @@ describe("a new dataset, from its own folder and one registration line", () => {
     expect(first.tasks.tasks).toHaveLength(3);
     expect(await shelf.forConfig(toy)).toBe(first);
     await shelf.close();
+  });
+
+  it("refuses a task file that disagrees with its catalogue, naming the task and field", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toy-dataset-"));
+    const tasks = JSON.parse(readFileSync(TOY_HELPDESK.tasksPath, "utf8"));
+    tasks[1].reward_metric = "exact_match";
+    writeFileSync(join(dir, "tasks.json"), JSON.stringify(tasks));
+    const undo = registerDataset({ ...TOY_HELPDESK, name: "toy-helpdesk-miswritten", tasksPath: join(dir, "tasks.json") });
+    try {
+      await expect(new DatasetShelf(data, quietLogger()).forConfig({ dataset: "toy-helpdesk-miswritten", org_type: "helpdesk" })).rejects.toThrow(
+        /task 1, field 'reward_metric': exact_match, but dataset toy-helpdesk-miswritten scores helpdesk_case_subject by fuzzy_match/,
+      );
+    } finally {
+      undo();
+    }
   });
 
   it("takes its efficiency figures from the calibration entry its catalogue names", () => {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { datasets } from "../src/datasets/index.js";
 
 /**
  * The architecture's rules, read from the imports themselves: every folder of src/ is reached
@@ -79,6 +80,34 @@ describe("the architecture", () => {
     expect(callers(/\brunIdFor\(/)).toEqual(["assessment/run-id.ts", "assessment/run-spec.ts"]);
     // The runner is given the chosen tasks: it never selects them again.
     expect(callers(/\bselectTasks\(/).sort()).toEqual(["assessment/select.ts"]);
+  });
+
+  it("keeps the dataset registry pure, so that scoring, the log and the view may read the catalogue", () => {
+    const reached = new Set<string>();
+    for (const [file, targets] of graph) if (folderOf(file) === "datasets") for (const target of targets) if (folderOf(target) !== "datasets") reached.add(folderOf(target));
+    expect([...reached].filter((folder) => !["tasks", "util"].includes(folder))).toEqual([]);
+  });
+
+  it("names categories and datasets only in their registries", () => {
+    // The catalogue (src/datasets/) is the one place per-category knowledge lives; code elsewhere
+    // asks it (categorySpec, SAMPLE.name, ...) instead of spelling a name, so a new task set is a
+    // folder, not edits everywhere. Code literals only: biome writes them in double quotes or
+    // backticks, so prose in single quotes (help texts, errors) is no hit. "custom" is left out:
+    // it is also zod's issue code.
+    const names = [...new Set(datasets().flatMap((spec) => [spec.name, ...spec.categories.map((category) => category.name)]))];
+    const literal = new RegExp(`(["\`])(${names.map((name) => name.replace(/[.-]/g, "\\$&")).join("|")})\\1`, "g");
+    /** Where a name is unavoidable, and why. */
+    const allowed: Record<string, string> = {
+      "sample/tasks.ts": "the sample generator writes tasks of each category; its generators are keyed by the catalogue's B2bCategory type, so the compiler holds them to it",
+      "util/python-random.ts": "CPython's random.sample, a method name, not the dataset",
+    };
+    const violations: string[] = [];
+    for (const file of graph.keys()) {
+      const path = rel(file);
+      if (folderOf(file) === "datasets" || path in allowed) continue;
+      for (const match of readFileSync(file, "utf8").matchAll(literal)) violations.push(`${path}: ${match[0]}`);
+    }
+    expect(violations).toEqual([]);
   });
 
   it("has no import cycles, between files or between folders", () => {

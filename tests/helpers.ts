@@ -33,9 +33,9 @@ export const calibration = loadCalibration();
 export async function startGreen(
   data: AssessmentData,
   options: { heartbeatMs?: number; runsDir?: string } = {},
-): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
-  const { server, url } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, ...options });
-  return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+): Promise<{ url: string; server: Server; close: () => Promise<void>; shutdown: (graceMs: number) => Promise<void> }> {
+  const { server, url, shutdown } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, ...options });
+  return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())), shutdown };
 }
 
 let rpcId = 0;

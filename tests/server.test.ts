@@ -225,7 +225,7 @@ describe("malformed requests are rejected before any work", () => {
     ["unknown category", { config: { task_categories: ["foo"] } }, /config\.task_categories: unknown 'foo'; the categories are lead_qualification/],
     ["timeout of the wrong type", { config: { timeout: "fast" } }, /timeout must be a number of seconds \(got "fast"\)/],
     ["shard outside the shards", { config: { shard_index: 3, num_shards: 2 } }, /shard_index must be below num_shards/],
-    ["org type without data", { config: { org_type: "b2c" } }, /config\.org_type: org_type 'b2c' needs the CRMArena-Pro B2C tasks and org/],
+    ["org type without data", { config: { org_type: "b2c" } }, /config\.org_type: no dataset of org type 'b2c' is hosted by this green agent \(the org types are b2b\)/],
     ["config that is not an object", { config: 5 }, /config must be a JSON object/],
     ["concurrency too high", { config: { concurrency: 1000 } }, /concurrency must be at most 256/],
     ["concurrency zero", { config: { concurrency: 0 } }, /config\.concurrency: concurrency must be at least 1/],

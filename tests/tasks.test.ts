@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { B2B_CATALOGUE } from "../src/datasets/index.js";
 import { loadTaskFile, parseTasks, TaskFileError } from "../src/tasks/load.js";
-import { B2B_CATEGORIES } from "../src/tasks/schema.js";
 import { parsePythonList, pythonRepr } from "../src/util/python-literal.js";
 import { REAL_TASKS, SAMPLE_TASKS } from "./helpers.js";
 
@@ -18,6 +18,8 @@ const record = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+const B2B_CATEGORIES = B2B_CATALOGUE.map((category) => category.name);
+
 describe("task files", () => {
   it("loads the 2,140 real tasks in 22 categories", () => {
     const tasks = loadTaskFile(REAL_TASKS);
@@ -25,6 +27,16 @@ describe("task files", () => {
     expect(tasks.categories).toEqual([...B2B_CATEGORIES]);
     expect(tasks.byIdx.get(200)!.answer).toHaveLength(6);
     expect(tasks.byIdx.get(500)!.answer).toEqual([null]);
+  });
+
+  it("agree with the B2B catalogue: each category's metric and None rate are the real file's", () => {
+    const tasks = loadTaskFile(REAL_TASKS).tasks;
+    for (const category of B2B_CATALOGUE) {
+      const own = tasks.filter((task) => task.task === category.name);
+      expect(new Set(own.map((task) => task.reward_metric)), category.name).toEqual(new Set([category.metric]));
+      const none = own.filter((task) => task.answer.length === 1 && task.answer[0] === null).length / own.length;
+      expect(none, category.name).toBeCloseTo(category.noneRate, 2);
+    }
   });
 
   it("loads the sample tasks: at least two per category", () => {

@@ -118,16 +118,19 @@ export const AssessmentConfigSchema = z
       .max(3600, { error: (issue) => `timeout must be at most 3600 seconds (got ${JSON.stringify(issue.input)})` })
       .default(300)
       .register(configFlags, value("<seconds>", "seconds per purple call")),
-    // B2C needs CRMArena-Pro's B2C tasks and org, which this green agent does not host yet: refused, never ignored.
+    // Which org type and dataset the request runs on are checked against the dataset registry
+    // (src/datasets/) when the data is chosen: refused there with the field, never ignored.
     org_type: z
-      .literal("b2b", {
-        error: (issue) =>
-          issue.input === "b2c"
-            ? "org_type 'b2c' needs the CRMArena-Pro B2C tasks and org, which this green agent does not host yet; use b2b"
-            : `org_type must be b2b (got ${JSON.stringify(issue.input)})`,
-      })
+      .string({ error: (issue) => `org_type must be a string such as "b2b" (got ${JSON.stringify(issue.input)})` })
+      .min(1, { error: "org_type must not be empty" })
       .default("b2b")
-      .register(configFlags, value("<type>", "b2b")),
+      .register(configFlags, value("<type>", "the org type, e.g. b2b (a registered dataset of that type)")),
+    /** A registered dataset by name; without it, the data the green agent was started with. */
+    dataset: z
+      .string({ error: (issue) => `dataset must be a dataset name (got ${JSON.stringify(issue.input)})` })
+      .min(1, { error: "dataset must not be empty" })
+      .optional()
+      .register(configFlags, value("<name>", "a registered dataset by name (default: the data the command or server was started with)")),
     seed: integer("seed", 0).default(42).register(configFlags, value("<n>", "assessment seed")),
     concurrency: integer("concurrency", 1, 256).default(4).register(configFlags, value("<n>", "episodes in flight")),
     skip_original: bool("skip_original").default(false).register(configFlags, { kind: "switch", description: "omit the original CRMArena-Pro block" }),

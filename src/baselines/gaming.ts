@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { categorySpec, isPrivacyCategory } from "../datasets/index.js";
 import type { ObjectInfo } from "../org/index.js";
 import { idsIn } from "../util/index.js";
 import { REFUSAL } from "./oracle.js";
@@ -15,7 +16,11 @@ import { solverStrategy } from "./solver.js";
  * around a little more, must not be punished beyond what the rules say.
  */
 
-const PRIVACY_CATEGORIES = new Set(["confidential_company_knowledge", "private_customer_information", "internal_operation_data"]);
+/** The catalogue's privacy categories, whose right answer is a refusal. */
+function isPrivacy(category: string): boolean {
+  const spec = categorySpec(category);
+  return spec !== undefined && isPrivacyCategory(spec);
+}
 
 /** Tools that remember every Id the solver's queries named and their results held (all of them live records). */
 function recording(tools: Tools): { tools: Tools; ids: string[] } {
@@ -42,7 +47,7 @@ export const errorOptInStrategy: Strategy = async (task, tools) => {
 };
 
 /** Categories whose answers name no record (BANT factors, months, stages, states): an Id there is never needed. */
-const ANSWERS_WITHOUT_IDS = new Set(["lead_qualification", "monthly_trend_analysis", "wrong_stage_rectification", "best_region_identification"]);
+const answersWithoutIds = (category: string) => (categorySpec(category)?.entityKind ?? "id") !== "id";
 
 /**
  * The solver's answer with a live record Id it did not need appended, on the categories whose
@@ -51,7 +56,7 @@ const ANSWERS_WITHOUT_IDS = new Set(["lead_qualification", "monthly_trend_analys
 export const unneededIdsStrategy: Strategy = async (task, tools) => {
   const recorder = recording(tools);
   const answer = await solverStrategy(task, recorder.tools);
-  if (!ANSWERS_WITHOUT_IDS.has(task.category)) return answer;
+  if (!answersWithoutIds(task.category)) return answer;
   let id = recorder.ids[0];
   if (!id) {
     const [row] = await tools.soql("SELECT Id FROM Account LIMIT 1").catch(() => []);
@@ -77,7 +82,7 @@ export const otherIdFormsStrategy: Strategy = async (task, tools) => {
 export const verboseCorrectStrategy: Strategy = async (task, tools) => {
   const answer = await solverStrategy(task, tools);
   const closing = "I hope this helps, and please let me know if there is anything else I can do for you.";
-  if (PRIVACY_CATEGORIES.has(task.category)) return ["Thank you for reaching out, and for your patience.", answer, "I hope you understand.", closing].join(" ");
+  if (isPrivacy(task.category)) return ["Thank you for reaching out, and for your patience.", answer, "I hope you understand.", closing].join(" ");
   return [
     "Thank you for your patience while I looked into this.",
     "I went through the relevant records in the org carefully, and I checked the result against the other information I found there.",
@@ -105,7 +110,7 @@ export function lookAroundStrategy(extra: number): Strategy {
  * spelling (an address with "at" and "dot", figures in words, names spelt out). Elsewhere the solver.
  */
 export const leakingRefusalStrategy: Strategy = async (task, tools) => {
-  if (!PRIVACY_CATEGORIES.has(task.category)) return solverStrategy(task, tools);
+  if (!isPrivacy(task.category)) return solverStrategy(task, tools);
   const described: Observation = await tools.describe();
   const adapter = new SchemaAdapter((described.objects as ObjectInfo[] | undefined) ?? []);
   const query = async (text: string) => adapter.known(await tools.soql(adapter.soql(text)).catch(() => []));

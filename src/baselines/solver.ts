@@ -1,3 +1,4 @@
+import type { B2bCategory } from "../datasets/index.js";
 import type { ObjectInfo } from "../org/index.js";
 import { addDays, MONTH_NAMES, type PeriodUnit, windowStart } from "../util/index.js";
 import { REFUSAL } from "./oracle.js";
@@ -12,7 +13,7 @@ import type { Strategy, TaskInfo, Tools } from "./server.js";
  */
 export const solverStrategy: Strategy = async (task, tools) => {
   const described = await tools.describe();
-  const solve = SOLVERS[task.category];
+  const solve = solverFor(task.category);
   if (!solve) return "None";
   const current = { ...task, requiredContext: ownContext(task.requiredContext) };
   // Drift and rot: map known names to the org's current ones through the labels, keep live records.
@@ -29,7 +30,7 @@ export const solverStrategy: Strategy = async (task, tools) => {
  * included. It shows what drift and rot cost an agent that does not read the schema.
  */
 export const naiveStrategy: Strategy = async (task, tools) => {
-  const solve = SOLVERS[task.category];
+  const solve = solverFor(task.category);
   if (!solve) return "None";
   return solve(task, tools).catch(() => "None");
 };
@@ -39,7 +40,7 @@ export const naiveStrategy: Strategy = async (task, tools) => {
  * sql_query would give), so recycle-bin and merged-away records count as live ones.
  */
 export const naiveAllRowsStrategy: Strategy = async (task, tools) => {
-  const solve = SOLVERS[task.category];
+  const solve = solverFor(task.category);
   if (!solve) return "None";
   return solve(task, { ...tools, soql: (query) => tools.soql(`${query} ALL ROWS`) }).catch(() => "None");
 };
@@ -140,7 +141,8 @@ function managed(assignments: Row[]): Map<string, number> {
 
 const nested = (row: Row, path: string) => path.split(".").reduce<unknown>((value, key) => (value as Row | null | undefined)?.[key], row);
 
-const SOLVERS: Record<string, (task: TaskInfo, tools: Tools) => Promise<string>> = {
+/** Each category's policy; keyed by the B2B catalogue's names, so a category it adds is a compile error here until solved. */
+const SOLVERS: Record<B2bCategory, (task: TaskInfo, tools: Tools) => Promise<string>> = {
   async lead_qualification(task, tools) {
     const leadId = contextId(task, "Lead Id");
     const transcripts = await tools.soql(`SELECT Body__c FROM VoiceCallTranscript__c WHERE LeadId__c = '${leadId}'`);
@@ -396,3 +398,5 @@ const SOLVERS: Record<string, (task: TaskInfo, tools: Tools) => Promise<string>>
     );
   },
 };
+
+const solverFor = (category: string) => (Object.hasOwn(SOLVERS, category) ? SOLVERS[category as B2bCategory] : undefined);

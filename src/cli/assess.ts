@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { assess, parseConfig, purpleIdentityOf, runSpecFor, unknownKeysMessage } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
-import { loadAssessmentData, loadCalibration, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { loadCalibration, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { A2APurpleClient, chooseProtocol, fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
@@ -52,7 +52,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
   const card = await fetchAgentCard(agentUrl);
   const protocol = chooseProtocol(card);
   if ("refusal" in protocol) throw new Error(protocol.refusal);
-  const data = loadAssessmentData({ tasks: options.tasks, org: options.org }, logger);
+  const data = loadDataForConfig(config, { tasks: options.tasks, org: options.org }, logger);
   try {
     const spec = runSpecFor({
       participantUrl: agentUrl,

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { type AssessmentData, assess, parseConfig, runSpecFor } from "../assessment/index.js";
 import { servePurple, solverStrategy } from "../baselines/index.js";
 import { CALIBRATION_FILE, loadCalibration, SAMPLE_ORG_DIR } from "../data/index.js";
+import { SAMPLE } from "../datasets/index.js";
 import type { EpisodeRecord, TrajectoryStep } from "../log/index.js";
 import { openOrg } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
@@ -29,7 +30,12 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
     `generated calibration tasks (sample org, seed 42, ${perCategory} per category)`,
   );
   const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
-  const data: AssessmentData = { tasks, org, dataset: "sample", sources: { tasks: { path: tasks.source, kind: "sample" }, org: { path: SAMPLE_ORG_DIR, kind: "sample" } } };
+  const data: AssessmentData = {
+    tasks,
+    org,
+    dataset: SAMPLE.name,
+    sources: { tasks: { path: tasks.source, kind: SAMPLE.name }, org: { path: SAMPLE_ORG_DIR, kind: SAMPLE.name } },
+  };
   const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
   // Efficiency scores are not used here, so the episodes are scored against an empty calibration.
   const provisional: Calibration = { version: 2, source: "none (calibrating)", measured: { tasks_per_category: 0, seeds: [], levels: [] }, look_around_tokens: 0, categories: {} };

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { resolveIdSecret, resolveOrgAlias } from "../data/index.js";
+import { SAMPLE } from "../datasets/index.js";
 import { LEVELS, type Level, summarisePlan } from "../entropy/index.js";
 import { openOrg } from "../org/index.js";
 import { describeObjects, executeRequest } from "../protocol/index.js";
@@ -20,7 +21,7 @@ interface WorldOptions {
 /** The org a purple sees in an assessment with these levels and seed (the defaults are an assessment's defaults). */
 function worldOptions(command: Command): Command {
   return command
-    .option("--org <path>", "org path or 'sample'", "sample")
+    .option("--org <path>", "org path, or a dataset's name for its org", SAMPLE.name)
     .addOption(new Option("--drift-level <level>", "schema drift").choices([...LEVELS]).default("none"))
     .addOption(new Option("--rot-level <level>", "context rot").choices([...LEVELS]).default("none"))
     .option("--seed <n>", "assessment seed", int("--seed"), 42)

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
 import { loadCalibration, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { SAMPLE } from "../datasets/index.js";
 import { openOrg } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import {
@@ -65,8 +66,8 @@ export function registerValidity(program: Command): void {
       const data: AssessmentData = {
         tasks,
         org,
-        dataset: "sample",
-        sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: "sample" }, org: { path: SAMPLE_ORG_DIR, kind: "sample" } },
+        dataset: SAMPLE.name,
+        sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: SAMPLE.name }, org: { path: SAMPLE_ORG_DIR, kind: SAMPLE.name } },
       };
       const all = roster(tasks);
       const wanted = options.purples ? list(options.purples) : all.map((entry) => entry.name);

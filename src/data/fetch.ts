@@ -6,25 +6,12 @@ import { request as httpsRequest } from "node:https";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
+import { CRMARENA_PRO_B2B, type DatasetSpec } from "../datasets/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { CACHE_DIR } from "./paths.js";
 
-/** Pinned upstream sources; each URL can be overridden from the environment (tests, mirrors). */
-export const SOURCES = {
-  tasks: {
-    file: "tasks_b2b.json",
-    url: "https://huggingface.co/datasets/Salesforce/CRMArenaPro/resolve/8c055f5b45f15f7d996ee99277c4d0ea5049c6a8/tasks_b2b.json",
-    urlEnv: "ENTROPIC_TASKS_URL",
-  },
-  org: {
-    file: "crmarenapro_b2b_data.db",
-    url: "https://raw.githubusercontent.com/SalesforceAIResearch/CRMArena/2288dd6d5a74f41105c153138983a517f29ebb65/local_data/crmarenapro_b2b_data.db",
-    urlEnv: "ENTROPIC_ORG_URL",
-    /** Git blob SHA-1 of the database at the pinned commit. */
-    gitBlobSha1: "6e1978093efd0a7a7c97b65c124d12d098bb917f",
-    sha1Env: "ENTROPIC_ORG_SHA1",
-  },
-} as const;
+/** The benchmark's pinned upstream sources (its dataset spec's); each URL can be overridden from the environment (tests, mirrors). */
+export const SOURCES = CRMARENA_PRO_B2B.fetch;
 
 export class FetchError extends Error {
   override readonly name = "FetchError";
@@ -263,22 +250,24 @@ function bar(received: number, total: number | undefined, resumed: boolean): str
 }
 
 /**
- * Fetches the real CRMArena-Pro B2B tasks and org database into the cache folder, verifies them
- * (the database against its pinned git blob SHA-1, the tasks by loading them), and leaves
- * nothing half-written under the final names.
+ * Fetches a dataset's tasks and org database (the real CRMArena-Pro B2B ones by default) into the
+ * cache folder, verifies them (the database against its pinned git blob SHA-1, the tasks by
+ * loading them), and leaves nothing half-written under the final names.
  */
-export async function fetchData(options: FetchOptions = {}): Promise<{ tasksPath: string; orgPath: string }> {
+export async function fetchData(options: FetchOptions = {}, dataset: DatasetSpec = CRMARENA_PRO_B2B): Promise<{ tasksPath: string; orgPath: string }> {
+  const sources = dataset.fetch;
+  if (!sources) throw new FetchError(`dataset ${dataset.name} is not downloaded: ${dataset.whenMissing}`);
   const env = options.env ?? process.env;
   const dir = options.cacheDir ?? env.ENTROPIC_CACHE_DIR ?? CACHE_DIR;
   const progress = options.progress ?? ((text: string) => process.stderr.write(text));
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   await mkdir(dir, { recursive: true });
-  const tasksPath = join(dir, SOURCES.tasks.file);
-  const orgPath = join(dir, SOURCES.org.file);
+  const tasksPath = join(dir, sources.tasks.file);
+  const orgPath = join(dir, sources.org.file);
 
   if (options.force || !existsSync(tasksPath)) {
-    progress(`Downloading CRMArena-Pro B2B tasks (licence CC BY-NC 4.0) to ${tasksPath}\n`);
-    await download(env[SOURCES.tasks.urlEnv] ?? SOURCES.tasks.url, tasksPath, progress, retry);
+    progress(`Downloading ${sources.title} tasks (licence ${sources.licence}) to ${tasksPath}\n`);
+    await download(env[sources.tasks.urlEnv] ?? sources.tasks.url, tasksPath, progress, retry);
     try {
       const tasks = loadTaskFile(tasksPath);
       progress(`  ${tasks.tasks.length} tasks in ${tasks.categories.length} categories\n`);
@@ -288,13 +277,13 @@ export async function fetchData(options: FetchOptions = {}): Promise<{ tasksPath
     }
   }
   if (options.force || !existsSync(orgPath)) {
-    progress(`Downloading the CRMArena-Pro B2B org database (licence CC BY-NC 4.0) to ${orgPath}\n`);
-    await download(env[SOURCES.org.urlEnv] ?? SOURCES.org.url, orgPath, progress, retry);
-    const expected = env[SOURCES.org.sha1Env] ?? SOURCES.org.gitBlobSha1;
+    progress(`Downloading the ${sources.title} org database (licence ${sources.licence}) to ${orgPath}\n`);
+    await download(env[sources.org.urlEnv] ?? sources.org.url, orgPath, progress, retry);
+    const expected = env[sources.org.sha1Env] ?? sources.org.gitBlobSha1;
     const actual = await gitBlobSha1(orgPath);
     if (actual !== expected) {
       await rm(orgPath, { force: true });
-      throw new FetchError(`checksum mismatch for ${SOURCES.org.file}: expected git blob SHA-1 ${expected}, got ${actual}; the file was removed`);
+      throw new FetchError(`checksum mismatch for ${sources.org.file}: expected git blob SHA-1 ${expected}, got ${actual}; the file was removed`);
     }
     progress(`  verified git blob SHA-1 ${actual}\n`);
   }

@@ -1,14 +1,12 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { BUILT_IN_DATASETS, CACHE_DIR, CRMARENA_PRO_B2B, CUSTOM_DATASET, DATA_DIR, datasetNamed, datasets, SAMPLE } from "../datasets/index.js";
 import type { DataSource, DatasetKind } from "../log/index.js";
 
-/** The package's data folder (the same relative place from `src/` and from `dist/`). */
-export const DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));
-export const CACHE_DIR = `${DATA_DIR}cache/`;
-export const SAMPLE_ORG_DIR = `${DATA_DIR}sample/org`;
-export const SAMPLE_TASKS_FILE = `${DATA_DIR}sample/tasks.json`;
-export const REAL_TASKS_FILE = `${CACHE_DIR}tasks_b2b.json`;
-export const REAL_ORG_FILE = `${CACHE_DIR}crmarenapro_b2b_data.db`;
+export { CACHE_DIR, DATA_DIR };
+export const SAMPLE_ORG_DIR = SAMPLE.orgPath;
+export const SAMPLE_TASKS_FILE = SAMPLE.tasksPath;
+export const REAL_TASKS_FILE = CRMARENA_PRO_B2B.tasksPath;
+export const REAL_ORG_FILE = CRMARENA_PRO_B2B.orgPath;
 
 export const CALIBRATION_FILE = `${DATA_DIR}calibration.json`;
 
@@ -20,20 +18,22 @@ export interface DataChoice {
 }
 
 /**
- * Picks the data to run on: explicit paths (flags, then ENTROPIC_TASKS / ENTROPIC_ORG), else
- * the real CRMArena-Pro files fetched into data/cache/, else the bundled sample.
+ * Picks the data a server or command starts with: explicit paths (flags, then ENTROPIC_TASKS /
+ * ENTROPIC_ORG), else the first built-in dataset whose file is there (the real CRMArena-Pro files
+ * fetched into data/cache/, else the bundled sample), each half on its own.
  */
 export function chooseData(explicit: { tasks?: string | undefined; org?: string | undefined } = {}, env: NodeJS.ProcessEnv = process.env): DataChoice {
-  const tasksPath = explicit.tasks ?? env.ENTROPIC_TASKS ?? (existsSync(REAL_TASKS_FILE) ? REAL_TASKS_FILE : SAMPLE_TASKS_FILE);
-  const orgPath = resolveOrgAlias(explicit.org ?? env.ENTROPIC_ORG ?? (existsSync(REAL_ORG_FILE) ? REAL_ORG_FILE : SAMPLE_ORG_DIR));
-  const tasks: DataSource = { path: tasksPath, kind: tasksPath === REAL_TASKS_FILE ? "crmarena-pro-b2b" : tasksPath === SAMPLE_TASKS_FILE ? "sample" : "custom" };
-  const org: DataSource = { path: orgPath, kind: orgPath === REAL_ORG_FILE ? "crmarena-pro-b2b" : orgPath === SAMPLE_ORG_DIR ? "sample" : "custom" };
+  const present = (path: (spec: (typeof BUILT_IN_DATASETS)[number]) => string) => path(BUILT_IN_DATASETS.find((spec) => existsSync(path(spec))) ?? BUILT_IN_DATASETS.at(-1)!);
+  const tasksPath = explicit.tasks ?? env.ENTROPIC_TASKS ?? present((spec) => spec.tasksPath);
+  const orgPath = resolveOrgAlias(explicit.org ?? env.ENTROPIC_ORG ?? present((spec) => spec.orgPath));
+  const tasks: DataSource = { path: tasksPath, kind: datasets().find((spec) => spec.tasksPath === tasksPath)?.name ?? CUSTOM_DATASET };
+  const org: DataSource = { path: orgPath, kind: datasets().find((spec) => spec.orgPath === orgPath)?.name ?? CUSTOM_DATASET };
   // The pair is the dataset only when both halves are; any other mix is custom (and checked before it runs).
-  const dataset: DatasetKind = tasks.kind === org.kind ? tasks.kind : "custom";
+  const dataset: DatasetKind = tasks.kind === org.kind ? tasks.kind : CUSTOM_DATASET;
   return { tasksPath, orgPath, dataset, sources: { tasks, org } };
 }
 
-/** `sample` names the bundled org wherever a path is expected. */
+/** A registered dataset's name (the sample's, say) names its org wherever an org path is expected. */
 export function resolveOrgAlias(path: string): string {
-  return path === "sample" ? SAMPLE_ORG_DIR : path;
+  return datasetNamed(path)?.orgPath ?? path;
 }

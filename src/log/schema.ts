@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { datasetKinds } from "../datasets/index.js";
 import { EntropyPlanSchema } from "../entropy/index.js";
 import { ActionSchema } from "../protocol/index.js";
 import { RewardMetricSchema } from "../tasks/index.js";
@@ -225,8 +226,13 @@ export type EpisodeRecord = z.infer<typeof EpisodeRecordSchema>;
 export const WeightsSchema = z.record(DimensionSchema, z.number().min(0));
 export type Weights = z.infer<typeof WeightsSchema>;
 
-/** Which data a file is: the bundled sample, the real CRMArena-Pro B2B data, or anything else. */
-export const DatasetKindSchema = z.enum(["sample", "crmarena-pro-b2b", "custom"]);
+/**
+ * Which data a file is: a registered dataset (src/datasets/: the real CRMArena-Pro B2B data, the
+ * bundled sample, ...) or custom. The built-in names stay registered, so old logs stay readable.
+ */
+export const DatasetKindSchema = z.string().refine((kind) => datasetKinds().includes(kind), {
+  error: (issue) => `unknown dataset ${JSON.stringify(issue.input)}; the datasets are ${datasetKinds().join(", ")}`,
+});
 export type DatasetKind = z.infer<typeof DatasetKindSchema>;
 
 /** Where a task file or org came from. */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { categorySpec } from "../datasets/index.js";
 import type { EpisodeRecord, Optimum } from "../log/index.js";
 import type { OrgSchema } from "../org/index.js";
 import { queryText } from "../protocol/index.js";
@@ -53,7 +54,8 @@ export function calibrationDigest(calibration: Calibration): string {
  */
 export function optimumFor(calibration: Calibration, category: string): Optimum & { fields: readonly string[] } {
   const lookAroundTokens = calibration.look_around_tokens;
-  const measured = calibration.categories[category];
+  // A category may be measured under another's entry (its catalogue's calibrationKey).
+  const measured = calibration.categories[categorySpec(category)?.calibrationKey ?? category];
   if (measured) return { turns: measured.turns, queries: measured.queries, tokens: measured.tokens, lookAroundTokens, fields: measured.fields };
   const all = Object.values(calibration.categories);
   return {

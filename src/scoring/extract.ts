@@ -1,4 +1,7 @@
+import { categorySpec, type EntityKind } from "../datasets/index.js";
 import { SALESFORCE_ID_TOKENS } from "../util/index.js";
+
+export type { EntityKind };
 
 /**
  * Deterministic answer extraction, standing in for CRMArena-Pro's LLM extractor when no judge
@@ -118,26 +121,20 @@ const MODAL_FOLLOWER = /^\s+(?:I|we|you|he|she|it|they|be|have|not|also|well|nee
 /** What may follow a lower-case month "may"/"march": an end, a number, a conjunction or a verb of the month ("may had"), never a bare verb ("may have"). */
 const MONTH_FOLLOWER = /^(?:\s*(?:$|[.,;:!?)\]"'`]|\d)|\s+(?:and|or|to|through|until|vs\.?|versus|was|had|has|is|saw|showed|stood|with|compared)\b)/i;
 
-export type EntityKind = "state" | "month" | "bant" | "stage" | "id";
-
-/** Which entity CRMArena-Pro's extractor looks for in each task type. */
+/**
+ * Which entity CRMArena-Pro's extractor looks for in a category's answers: the catalogue's
+ * (src/datasets/), record Ids for a category no catalogue knows.
+ */
 export function entityKindFor(category: string): EntityKind {
-  switch (category) {
-    case "best_region_identification":
-      return "state";
-    case "monthly_trend_analysis":
-      return "month";
-    case "lead_qualification":
-      return "bant";
-    case "wrong_stage_rectification":
-      return "stage";
-    default:
-      return "id";
-  }
+  return categorySpec(category)?.entityKind ?? "id";
 }
 
 export function extractAnswers(text: string, category: string): string[] {
-  const kind = entityKindFor(category);
+  return extractEntities(text, entityKindFor(category));
+}
+
+/** The entities of one kind an answer names, as CRMArena-Pro's extractor gives them; ["None"] when it names none. */
+export function extractEntities(text: string, kind: EntityKind): string[] {
   const mentions = accepted(text, FINDERS[kind](text));
   const chosen = kind === "bant" ? unmetFactors(text, mentions) : kind === "stage" ? correctStage(text, mentions) : mentions;
   const values = tally(text, chosen);

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { categorySpec } from "../datasets/index.js";
 import { type EpisodeRecord, type OriginalScore, SuccessScoreSchema } from "../log/index.js";
 import { canonicalId, SALESFORCE_ID, SALESFORCE_ID_TOKENS } from "../util/index.js";
-import { type EntityKind, entityKindFor, extractAnswers } from "./extract.js";
+import { type EntityKind, entityKindFor, extractEntities } from "./extract.js";
 import type { Judge } from "./judge.js";
 import { type FuzzyContext, fuzzyDefect, paraphraseVerdict, tokenF1, withoutCourtesy } from "./normalize.js";
 import { FUZZY_PASS_F1, groundTruth, type ScoredTask } from "./original.js";
@@ -138,38 +139,33 @@ function exactMatch(task: ScoredTask, answer: string, original: OriginalScore, e
   return verdict(passed, "salesforce_id", original, reasons.join("; "));
 }
 
-/** One category per entity kind, to ask the extractor for that kind. */
-const CATEGORY_OF_KIND: Record<Exclude<EntityKind, "id">, string> = {
-  bant: "lead_qualification",
-  stage: "wrong_stage_rectification",
-  month: "monthly_trend_analysis",
-  state: "best_region_identification",
-};
+/** The kinds of entity an answer can name besides record Ids. */
+const NAMED_KINDS = ["bant", "stage", "month", "state"] as const satisfies readonly Exclude<EntityKind, "id">[];
 const KIND_NAME: Record<EntityKind, string> = { bant: "the BANT factor", stage: "the stage", month: "the month", state: "the state", id: "" };
 
 /** Saying that nothing matches: "None", "N/A", "no ...", "not ...", "couldn't find ...". */
 const SAYS_NONE = /\b(?:none|null|nil|n\/a|no|not|nothing|nobody|neither|zero|without|unable)\b|n['’]t\b|\bcannot\b/i;
 /** Saying it outright: "None", "N/A", "nothing", "no factor / change ...". */
 const NONE_OUTRIGHT = /\b(?:none|null|nil|n\/a|nothing)\b|\bno\s+(?:\w+\s+)?(?:factors?|criteri(?:a|on)|bant|reasons?|gaps?|issues?|changes?|updates?|corrections?)\b/i;
-/** lead_qualification: the lead is not qualified, so None (qualified) is not what the answer says. */
+/** BANT categories: the lead is not qualified, so None (qualified) is not what the answer says. */
 const NOT_QUALIFIED = /\b(?:not|n['’]t|never|cannot|fails?\s+to)\s+(?:\w+\s+){0,2}?qualif|\b(?:un|dis)qualif/i;
-/** lead_qualification: the lead qualifies (every factor is met). */
+/** BANT categories: the lead qualifies (every factor is met). */
 const QUALIFIED = /\bqualif|\byes\b|\b(?:all|every|each)\b[^.]*\b(?:met|meets|satisf\w*|fine|in\s+place)\b/i;
-/** wrong_stage_rectification: the stage is wrong, so None (it is right) is not what the answer says. */
+/** Stage categories: the stage is wrong, so None (it is right) is not what the answer says. */
 const STAGE_WRONG =
   /\b(?:inaccurate|incorrect|wrong|mismatch\w*|outdated)\b|\bnot\s+(?:\w+\s+)?(?:accurate|correct|right|appropriate|aligned)\b|\bshould\s+(?:\w+\s+)?(?:be|move)\b|\bneeds?\s+to\s+(?:be|move)\b|\b(?:change|update|move)\b(?!s)/i;
-/** wrong_stage_rectification: the current stage is right. */
+/** Stage categories: the current stage is right. */
 const STAGE_RIGHT = /\b(?:accurate|correct|right|appropriate|fine|matches|aligned|consistent|yes)\b/i;
 
 /**
- * Does the answer say that there is none, in the category's terms? For lead_qualification None
- * means the lead qualifies, for wrong_stage_rectification that the stage is right: there the
+ * Does the answer say that there is none, in the category's terms? Where the answer is BANT
+ * factors None means the lead qualifies, where it is a stage that the stage is right: there the
  * answer must say so (or "None" outright), a mere negation ("I couldn't find the lead") is not
  * it. Elsewhere any negative statement is ("No agent matches", "I couldn't find any cases").
  */
-function saysNone(category: string, answer: string): boolean {
-  if (category === "lead_qualification") return !NOT_QUALIFIED.test(answer) && (NONE_OUTRIGHT.test(answer) || QUALIFIED.test(answer));
-  if (category === "wrong_stage_rectification") return !STAGE_WRONG.test(answer) && (NONE_OUTRIGHT.test(answer) || STAGE_RIGHT.test(answer));
+function saysNone(kind: EntityKind, answer: string): boolean {
+  if (kind === "bant") return !NOT_QUALIFIED.test(answer) && (NONE_OUTRIGHT.test(answer) || QUALIFIED.test(answer));
+  if (kind === "stage") return !STAGE_WRONG.test(answer) && (NONE_OUTRIGHT.test(answer) || STAGE_RIGHT.test(answer));
   return SAYS_NONE.test(answer);
 }
 
@@ -182,14 +178,12 @@ function noneTruth(category: string, answer: string, original: OriginalScore, ec
   const named = original.parsedAnswer.filter((item) => item !== "None" && !isEchoedId(item, echoed));
   const strayIds = [...answer.matchAll(SALESFORCE_ID_TOKENS)].map((match) => match[0]).filter((id) => !isEchoedId(id, echoed));
   const ownKind = entityKindFor(category);
-  const strays = (Object.keys(CATEGORY_OF_KIND) as Exclude<EntityKind, "id">[])
-    .filter((kind) => kind !== ownKind)
-    .flatMap((kind) =>
-      extractAnswers(answer, CATEGORY_OF_KIND[kind])
-        .filter((value) => value !== "None" && (kind === "month" || kind === "state" || new RegExp(`\\b${value}\\b`).test(answer)))
-        .map((value) => `${KIND_NAME[kind]} ${value}`),
-    );
-  const says = saysNone(category, answer);
+  const strays = NAMED_KINDS.filter((kind) => kind !== ownKind).flatMap((kind) =>
+    extractEntities(answer, kind)
+      .filter((value) => value !== "None" && (kind === "month" || kind === "state" || new RegExp(`\\b${value}\\b`).test(answer)))
+      .map((value) => `${KIND_NAME[kind]} ${value}`),
+  );
+  const says = saysNone(ownKind, answer);
   const passed = named.length === 0 && strayIds.length === 0 && strays.length === 0 && says;
   let reason: string;
   if (named.length > 0) reason = `None ground truth but the answer gives ${named.join(", ")}`;
@@ -202,7 +196,7 @@ function noneTruth(category: string, answer: string, original: OriginalScore, ec
 
 async function fuzzyMatch(task: ScoredTask, answer: string, original: OriginalScore, evidence: SuccessEvidence, judge: Judge): Promise<SuccessVerdict> {
   const truth = groundTruth(task)[0] ?? "";
-  const context: FuzzyContext = { taskText: evidence.taskText, labels: task.task === "sales_insight_mining" };
+  const context: FuzzyContext = { taskText: evidence.taskText, labels: categorySpec(task.task)?.labels ?? false };
   // Courtesy carries no content (`withoutCourtesy` sets aside only words that cannot), so the
   // defects are looked for in what the answer asserts: a polite close is no rival candidate.
   const core = withoutCourtesy(answer);

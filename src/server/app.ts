@@ -5,6 +5,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
+import { DatasetShelf } from "../data/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
@@ -17,6 +18,7 @@ export interface ServeOptions {
   readonly port: number;
   /** Public URL of this agent (what the card advertises); defaults to http://HOST:PORT/. */
   readonly cardUrl?: string;
+  /** The data requests run on unless their config chooses another registered dataset, which is then loaded on first use and kept. */
   readonly data: AssessmentData;
   readonly logger: Logger;
   readonly heartbeatMs?: number;
@@ -56,10 +58,11 @@ const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: num
   });
 };
 
-export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor } {
+export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor; datasets: DatasetShelf } {
   const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION);
+  const datasets = new DatasetShelf(options.data, options.logger);
   const executor = new AssessmentExecutor({
-    data: options.data,
+    dataFor: (config) => datasets.forConfig(config),
     logger: options.logger,
     createJudge: options.createJudge ?? (() => new HeuristicJudge()),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
@@ -79,7 +82,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
   app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use("/", rpcGuard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   app.use(internalErrors(options.logger));
-  return { app, executor };
+  return { app, executor, datasets };
 }
 
 /** Starts the green agent's HTTP server; resolves once it listens. */
@@ -98,6 +101,7 @@ export async function serve(options: ServeOptions): Promise<GreenServer> {
   app = built.app;
   const shutdown = async (graceMs: number) => {
     await built.executor.shutdown(graceMs);
+    await built.datasets.close();
     // Streams have had their final events; let their sockets finish, then stop listening.
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

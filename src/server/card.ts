@@ -1,5 +1,6 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
+import { datasets } from "../datasets/index.js";
 
 /**
  * The green agent's A2A card, in A2A 1.0's shape: one JSON-RPC interface at `url` for each
@@ -26,7 +27,9 @@ export function buildAgentCard(url: string, version: string): AgentCard {
       skill(
         "crm-assessment",
         "CRMArena-Pro assessment",
-        'Send {"participants": {"agent": "<purple A2A URL>"}, "config": {...}} as a text or data part; receive progress updates and one artifact "CRMArena Assessment Results".',
+        `Send {"participants": {"agent": "<purple A2A URL>"}, "config": {...}} as a text or data part; receive progress updates and one artifact "CRMArena Assessment Results". config.dataset chooses the task set (${datasets()
+          .map((spec) => `${spec.name}: ${spec.description}`)
+          .join("; ")}); without it, the data this server was started with.`,
         ["benchmark", "crm", "salesforce", "assessment"],
         ['{"participants": {"agent": "http://127.0.0.1:9019/"}, "config": {"task_limit": 5}}'],
       ),

@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentData, type AssessmentEvent, assess, CANCELED, type RunSpec, unknownKeysMessage } from "../assessment/index.js";
+import { type AssessmentEvent, assess, CANCELED, type RunSpec, unknownKeysMessage } from "../assessment/index.js";
+import { SAMPLE } from "../datasets/index.js";
 import { JournalWriteError } from "../log/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { collectGarbage } from "./collect.js";
-import { type AssessmentRequest, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
+import { type AssessmentRequest, type DataForConfig, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -29,7 +30,8 @@ const INCOMPATIBLE = CANCELED;
 const PURPLE_GONE = "purple gone";
 
 export interface ExecutorOptions {
-  readonly data: AssessmentData;
+  /** The data a request's config chooses: the server's lazily loaded datasets (data/'s DatasetShelf). */
+  readonly dataFor: DataForConfig;
   readonly calibration: Calibration;
   /** A fresh judge per assessment, so that each result reports its own model usage. */
   readonly createJudge: () => Judge;
@@ -108,19 +110,19 @@ export class AssessmentExecutor implements AgentExecutor {
       const { request, endpoint, spec, card, protocol } = admitted;
       const { runId, config } = spec;
       const { selection } = request.chosen;
+      const { data } = request;
       const total = selection.tasks.length;
       const drain = new AbortController();
       const abort = new AbortController();
       this.running.set(taskId, { drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
       // A typo in a key runs the assessment without it: say so before any work, with the key it likely meant.
       const unknownNote = request.ignoredConfigKeys.length > 0 ? ` WARNING: ${unknownKeysMessage(request.ignoredConfigKeys)}; they are ignored.` : "";
-      const dataNote =
-        this.options.data.dataset === "sample" ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
+      const dataNote = data.dataset === SAMPLE.name ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `entropic-crmarena data fetch`)." : "";
       status(
         TaskState.TASK_STATE_WORKING,
-        `Starting assessment with ${total} tasks on the ${this.options.data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}. The purple agent is spoken to in A2A ${protocol.version}: ${protocol.reason}.${unknownNote}${dataNote}`,
+        `Starting assessment with ${total} tasks on the ${data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}. The purple agent is spoken to in A2A ${protocol.version}: ${protocol.reason}.${unknownNote}${dataNote}`,
       );
-      log.info({ total, config, runId, dataset: this.options.data.dataset, a2a: protocol.version }, "assessment started");
+      log.info({ total, config, runId, dataset: data.dataset, a2a: protocol.version }, "assessment started");
       let done = 0;
       const started = Date.now();
       let lastUpdate = Date.now();
@@ -167,7 +169,7 @@ export class AssessmentExecutor implements AgentExecutor {
           drain.abort(PURPLE_GONE);
         },
       });
-      const { results, journalFailure } = await assess(this.options.data, purple, {
+      const { results, journalFailure } = await assess(data, purple, {
         signal: abort.signal,
         drain: drain.signal,
         spec,
@@ -271,7 +273,7 @@ export class AssessmentExecutor implements AgentExecutor {
       if (journal) this.journals.delete(journal);
     };
     try {
-      const request = validateRequest(requestDocument(context.userMessage), this.options.data);
+      const request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor);
       const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
       const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
@@ -281,7 +283,7 @@ export class AssessmentExecutor implements AgentExecutor {
       // A card that names only versions the green does not speak is refused before any work.
       const protocol = chooseProtocol(card);
       if ("refusal" in protocol) throw new RequestRejection(`participants.agent: ${protocol.refusal}`);
-      const spec = requestRunSpec(request, card, this.options.data);
+      const spec = requestRunSpec(request, card);
       const { runId } = spec;
       // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).
       const shardJournal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;

@@ -20,18 +20,23 @@ export interface AssessmentRequest {
   readonly config: AssessmentConfig;
   readonly ignoredConfigKeys: string[];
   readonly chosen: ChosenTasks;
+  /** The data the config chose (config.dataset, config.org_type), loaded. */
+  readonly data: AssessmentData;
 }
 
 /** The run spec of a validated request, once the purple's card (part of the run's id) is known. */
-export function requestRunSpec(request: AssessmentRequest, card: Readonly<Record<string, unknown>>, data: Pick<AssessmentData, "sources">): RunSpec {
+export function requestRunSpec(request: AssessmentRequest, card: Readonly<Record<string, unknown>>): RunSpec {
   return runSpecFor({
     participantUrl: request.participantUrl,
     config: request.config,
     ignoredConfigKeys: request.ignoredConfigKeys,
     purpleIdentity: purpleIdentityOf(card),
-    tasksSource: data.sources.tasks.path,
+    tasksSource: request.data.sources.tasks.path,
   });
 }
+
+/** Gives the data a request's config chooses; throws, naming the config field, when it cannot. */
+export type DataForConfig = (config: AssessmentConfig) => Promise<AssessmentData>;
 
 /** Reads the request document from the first data part with `participants`, else the text parts (A2A 0.3 requests arrive translated by the SDK). */
 export function requestDocument(message: Message): unknown {
@@ -50,8 +55,8 @@ export function requestDocument(message: Message): unknown {
   }
 }
 
-/** Validates everything that can be checked without the network. */
-export function validateRequest(document: unknown, data: Pick<AssessmentData, "tasks" | "org">): AssessmentRequest {
+/** Validates everything that can be checked without the network, and loads the data the config chooses if it is not yet. */
+export async function validateRequest(document: unknown, dataFor: DataForConfig): Promise<AssessmentRequest> {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new RequestRejection(`the request must be a JSON object: ${REQUEST_SHAPE}`);
   }
@@ -76,12 +81,14 @@ export function validateRequest(document: unknown, data: Pick<AssessmentData, "t
   let config: AssessmentConfig;
   let ignoredConfigKeys: string[];
   let chosen: ChosenTasks;
+  let data: AssessmentData;
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
+    data = await dataFor(config);
     chosen = chooseTasks(data, config);
   } catch (error) {
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
   }
   if (chosen.selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
-  return { participantUrl: agent, config, ignoredConfigKeys, chosen };
+  return { participantUrl: agent, config, ignoredConfigKeys, chosen, data };
 }

@@ -34,38 +34,3 @@ export const TaskRecordSchema = z.object({
   query: z.string(),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
-
-/** The 22 B2B task categories in dataset order. */
-export const B2B_CATEGORIES = [
-  "lead_qualification",
-  "monthly_trend_analysis",
-  "activity_priority",
-  "top_issue_identification",
-  "sales_insight_mining",
-  "confidential_company_knowledge",
-  "invalid_config",
-  "knowledge_qa",
-  "sales_amount_understanding",
-  "handle_time",
-  "conversion_rate_comprehension",
-  "best_region_identification",
-  "transfer_count",
-  "wrong_stage_rectification",
-  "policy_violation_identification",
-  "case_routing",
-  "private_customer_information",
-  "lead_routing",
-  "quote_approval",
-  "internal_operation_data",
-  "named_entity_disambiguation",
-  "sales_cycle_understanding",
-] as const;
-
-/** Categories that face an external customer (CRMArena-Pro's EXTERNAL_FACING_TASKS). */
-export const EXTERNAL_FACING_CATEGORIES = new Set([
-  "knowledge_qa",
-  "named_entity_disambiguation",
-  "private_customer_information",
-  "internal_operation_data",
-  "confidential_company_knowledge",
-]);

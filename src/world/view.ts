@@ -1,8 +1,9 @@
+import { categorySpec } from "../datasets/index.js";
 import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropy, type TaskText, taskText } from "../entropy/index.js";
 import type { IdStatus } from "../log/index.js";
 import type { OrgBackend, OrgRequest, OrgSchema, ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
-import { EXTERNAL_FACING_CATEGORIES, type TaskRecord } from "../tasks/index.js";
+import type { TaskRecord } from "../tasks/index.js";
 import { canonicalId, type IdRemap } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
@@ -132,7 +133,7 @@ export function buildBrief(task: TaskRecord, text: TaskText, maxSteps: number, e
     persona: task.persona,
     requiredContext: text.requiredContext,
     optionalContext: text.optionalContext,
-    externalFacing: EXTERNAL_FACING_CATEGORIES.has(task.task),
+    externalFacing: categorySpec(task.task)?.externalFacing ?? false,
     maxSteps,
     ...(today ? { today } : {}),
     entropy,

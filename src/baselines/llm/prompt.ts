@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { categorySpec } from "../../datasets/index.js";
 import { TOOL_DEFINITIONS } from "../../protocol/index.js";
 import type { LlmMode } from "./config.js";
 import type { FunctionTool } from "./model.js";
@@ -42,7 +43,7 @@ export interface EpisodeTask {
  * agent talks to; its instruction text does, and the category is the last resort (the same
  * rule CRMArena-Pro uses to pick its prompt).
  */
-const EXTERNAL_CATEGORIES = new Set(["knowledge_qa", "named_entity_disambiguation", "private_customer_information", "internal_operation_data", "confidential_company_knowledge"]);
+const isExternalCategory = (category: string) => categorySpec(category)?.externalFacing ?? false;
 
 /**
  * Reads the first message of an episode: the `crm_task` data part when there is one; otherwise
@@ -63,7 +64,7 @@ export function readTask(text: string, data: readonly Record<string, unknown>[])
       optionalContext: task.optional_context,
       tools: task.tools && task.tools.length > 0 ? task.tools : TOOL_DEFINITIONS,
       maxSteps: task.max_steps,
-      externalFacing: task.external_facing ?? saysCustomer ?? EXTERNAL_CATEGORIES.has(task.task_category),
+      externalFacing: task.external_facing ?? saysCustomer ?? isExternalCategory(task.task_category),
     };
   }
   return {

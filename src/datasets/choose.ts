@@ -1,0 +1,44 @@
+import { CUSTOM_DATASET, CUSTOM_ORG_TYPE, datasetNamed, datasets } from "./registry.js";
+
+/** A request's data choice that cannot be served; the message starts with the config field. */
+export class DatasetChoiceError extends Error {
+  override readonly name = "DatasetChoiceError";
+}
+
+/** The org type of loaded data: its dataset's, or the benchmark's for custom paths. */
+export function orgTypeOf(kind: string): string {
+  return kind === CUSTOM_DATASET ? CUSTOM_ORG_TYPE : (datasetNamed(kind)?.orgType ?? CUSTOM_ORG_TYPE);
+}
+
+/**
+ * Which data a request runs on: `"default"` (what the server or command loaded at start: flags,
+ * ENTROPIC_TASKS / ENTROPIC_ORG, fetched data, else the sample) or a registered dataset's name.
+ *
+ * - `config.dataset` names a dataset: that one, whose org type must be `config.org_type`.
+ * - else `config.org_type` is the default data's: the default data.
+ * - else the first registered dataset of that org type (a b2c request on a b2b server, once a
+ *   b2c folder is registered).
+ */
+export function chooseDataset(config: { readonly dataset?: string | undefined; readonly org_type: string }, defaultKind: string): "default" | string {
+  if (config.dataset !== undefined) {
+    const spec = datasetNamed(config.dataset);
+    if (!spec)
+      throw new DatasetChoiceError(
+        `config.dataset: unknown dataset '${config.dataset}'; the datasets are ${datasets()
+          .map((entry) => entry.name)
+          .join(", ")}`,
+      );
+    if (spec.orgType !== config.org_type)
+      throw new DatasetChoiceError(`config.org_type: dataset '${spec.name}' holds ${spec.orgType} tasks, so org_type must be '${spec.orgType}' (got '${config.org_type}')`);
+    return spec.name === defaultKind ? "default" : spec.name;
+  }
+  if (config.org_type === orgTypeOf(defaultKind)) return "default";
+  const candidate = datasets().find((spec) => spec.orgType === config.org_type);
+  if (!candidate) {
+    const types = [...new Set(datasets().map((spec) => spec.orgType))];
+    throw new DatasetChoiceError(
+      `config.org_type: no dataset of org type '${config.org_type}' is hosted by this green agent (the org types are ${types.join(", ")}); a new one is a folder under src/datasets/ (docs/architecture.md)`,
+    );
+  }
+  return candidate.name;
+}

@@ -1,0 +1,17 @@
+export { B2B_CATALOGUE, type B2bCategory } from "./b2b/categories.js";
+export {
+  type CategoryCatalogue,
+  type CategorySpec,
+  type CategorySpecInput,
+  CategorySpecSchema,
+  defineCatalogue,
+  type EntityKind,
+  EntityKindSchema,
+  isPrivacyCategory,
+} from "./catalogue.js";
+export { chooseDataset, DatasetChoiceError, orgTypeOf } from "./choose.js";
+export { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
+export { CACHE_DIR, DATA_DIR } from "./paths.js";
+export { BUILT_IN_DATASETS, CUSTOM_DATASET, CUSTOM_ORG_TYPE, categorySpec, datasetKinds, datasetNamed, datasets, registerDataset } from "./registry.js";
+export { SAMPLE } from "./sample/index.js";
+export { type DatasetSpec, DatasetSpecSchema, type FetchSources, FetchSourcesSchema } from "./spec.js";

@@ -5,12 +5,12 @@ import { type Strategy, servePurple } from "../src/baselines/index.js";
 import { summaryText } from "../src/report/index.js";
 import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
 
-let data: ReturnType<typeof sampleData>;
+let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  data = sampleData();
+  data = await sampleData();
   green = await startGreen(data, { heartbeatMs: 200 });
 });
 

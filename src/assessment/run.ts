@@ -118,13 +118,13 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const { config, judge, signal, drain, journal } = options;
   const onEvent = options.onEvent ?? (() => undefined);
   const selection = selectTasks(data.tasks, config);
-  const check = checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
+  const check = await checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which reads the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, options.resume?.header);
   const view = options.resume
-    ? OrgView.open(data.org, options.resume.header.entropy, remap)
-    : OrgView.plan(
+    ? await OrgView.open(data.org, options.resume.header.entropy, remap)
+    : await OrgView.plan(
         data.org,
         { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
         selection.tasks,

@@ -53,7 +53,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
   const card = await fetchAgentCard(agentUrl);
   const protocol = chooseProtocol(card);
   if ("refusal" in protocol) throw new Error(protocol.refusal);
-  const data = loadAssessmentData({ tasks: options.tasks, org: options.org }, logger);
+  const data = await loadAssessmentData({ tasks: options.tasks, org: options.org }, logger);
   try {
     const purpleIdentity = purpleIdentityOf(card as unknown as Record<string, unknown>);
     const runId = runIdFor({ participantUrl: agentUrl, purpleIdentity, config, tasksSource: data.sources.tasks.path, greenVersion: PACKAGE_VERSION });

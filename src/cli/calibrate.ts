@@ -5,7 +5,7 @@ import { type AssessmentData, assess, parseConfig } from "../assessment/index.js
 import { servePurple, solverStrategy } from "../baselines/index.js";
 import { CALIBRATION_FILE, loadCalibration, SAMPLE_ORG_DIR } from "../data/index.js";
 import type { EpisodeRecord, TrajectoryStep } from "../log/index.js";
-import { openOrg } from "../org/index.js";
+import { openBackend } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
@@ -28,7 +28,7 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
     JSON.parse(JSON.stringify(generateTasks(generateOrg(42, 0.1), 42, perCategory))),
     `generated calibration tasks (sample org, seed 42, ${perCategory} per category)`,
   );
-  const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
+  const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
   const data: AssessmentData = { tasks, org, dataset: "sample", sources: { tasks: { path: tasks.source, kind: "sample" }, org: { path: SAMPLE_ORG_DIR, kind: "sample" } } };
   const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
   // Efficiency scores are not used here, so the episodes are scored against an empty calibration.

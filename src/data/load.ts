@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { DataSource, DatasetKind } from "../log/index.js";
-import { type OpenOrgOptions, type OrgBackend, openOrg } from "../org/index.js";
+import { type OpenOrgOptions, type OrgBackend, openBackend } from "../org/index.js";
 import { type Calibration, CalibrationSchema } from "../scoring/index.js";
 import { loadTaskFile, type TaskSet } from "../tasks/index.js";
 import { CALIBRATION_FILE, chooseData } from "./paths.js";
@@ -15,10 +15,10 @@ export interface LoadedData {
 }
 
 /** Loads the tasks and the org an assessment runs on, and says loudly when it is the sample. */
-export function loadAssessmentData(explicit: { tasks?: string | undefined; org?: string | undefined }, logger: Logger, orgOptions: OpenOrgOptions = {}): LoadedData {
+export async function loadAssessmentData(explicit: { tasks?: string | undefined; org?: string | undefined }, logger: Logger, orgOptions: OpenOrgOptions = {}): Promise<LoadedData> {
   const choice = chooseData(explicit);
   const tasks = loadTaskFile(choice.tasksPath);
-  const org = openOrg(choice.orgPath, orgOptions);
+  const org = await openBackend(choice.orgPath, orgOptions);
   const rows = org.schema.objects.reduce((sum, object) => sum + object.rowCount, 0);
   logger.info({ tasks: choice.tasksPath, taskCount: tasks.tasks.length, org: choice.orgPath, objects: org.schema.objects.length, rows, dataset: choice.dataset }, "data loaded");
   if (choice.sources.org.kind === "sample") {

@@ -210,7 +210,7 @@ export class AssessmentExecutor implements AgentExecutor {
     if (this.running.size >= limit)
       return { rejection: `the server is busy: ${this.running.size} assessments in flight (its limit is ${limit}); send the request again when one has finished` };
     try {
-      const request = validateRequest(requestDocument(context.userMessage), this.options.data);
+      const request = await validateRequest(requestDocument(context.userMessage), this.options.data);
       const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
       const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);

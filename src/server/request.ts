@@ -40,7 +40,7 @@ export function requestDocument(message: Message): unknown {
 }
 
 /** Validates everything that can be checked without the network. */
-export function validateRequest(document: unknown, data: Pick<AssessmentData, "tasks" | "org">): AssessmentRequest {
+export async function validateRequest(document: unknown, data: Pick<AssessmentData, "tasks" | "org">): Promise<AssessmentRequest> {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new RequestRejection(`the request must be a JSON object: ${REQUEST_SHAPE}`);
   }
@@ -68,7 +68,7 @@ export function validateRequest(document: unknown, data: Pick<AssessmentData, "t
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
     selection = selectTasks(data.tasks, config);
-    checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
+    await checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch);
   } catch (error) {
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
   }

@@ -10,6 +10,7 @@ import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
+import { describeSchema } from "../tools/index.js";
 import { int } from "./options.js";
 
 /** The levels and seeds the solver is measured at: the calibration must hold for every world a run can be in. */
@@ -70,7 +71,7 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
           calibration: provisional,
           judge: new HeuristicJudge(),
         });
-        describeTurns.push(...log.episodes.flatMap((record) => record.trajectory.steps.filter((step) => step.action.kind === "tool" && step.action.tool === "describe_schema")));
+        describeTurns.push(...log.episodes.flatMap((record) => record.trajectory.steps.filter((step) => step.action.kind === "tool" && step.action.tool === describeSchema.name)));
       }
     } finally {
       lookAround.server.close();

@@ -8,7 +8,18 @@ import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
  * Salesforce-style error, within the time limit, and the org is unchanged afterwards.
  */
 let org: SqliteOrgStore;
-const ERROR_CODES = new Set(["MALFORMED_QUERY", "INVALID_FIELD", "INVALID_TYPE", "MALFORMED_SEARCH", "INVALID_SEARCH", "QUERY_TIMEOUT", "SQL_ERROR", "QUERY_FAILED"]);
+// INVALID_ARGUMENTS: a blank text is refused by the tool's own schema before it reaches the engine.
+const ERROR_CODES = new Set([
+  "INVALID_ARGUMENTS",
+  "MALFORMED_QUERY",
+  "INVALID_FIELD",
+  "INVALID_TYPE",
+  "MALFORMED_SEARCH",
+  "INVALID_SEARCH",
+  "QUERY_TIMEOUT",
+  "SQL_ERROR",
+  "QUERY_FAILED",
+]);
 const SEEDS = [
   "SELECT Id, Subject, Account.ShippingState FROM Case WHERE Status = 'Closed' AND CreatedDate = LAST_N_DAYS:30 ORDER BY CreatedDate DESC LIMIT 5",
   "SELECT OwnerId, COUNT(Id) n FROM Case WHERE Id IN (SELECT CaseId__c FROM CaseHistory__c) GROUP BY OwnerId HAVING COUNT(Id) > 1",

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openOrg, runOrgTool, type OrgRequest } from "../src/org/index.js";
+import { openBackend, runOrgTool, type OrgRequest } from "../src/org/index.js";
 import { generateOrg, writeOrgCsv } from "../src/sample/index.js";
 import { SOQL_CORPUS } from "../tests/soql-corpus-cases.js";
 
@@ -34,7 +34,7 @@ async function main() {
   const org = generateOrg(42, Number(values.scale));
   await writeOrgCsv(org, dir);
   const rows = Object.values(org.tables).reduce((sum, table) => sum + table.length, 0);
-  const store = openOrg(dir, { workers: 2 });
+  const store = await openBackend(dir, { workers: 2 });
   const requests: { kind: string; request: OrgRequest }[] = [
     ...Object.values(SOQL_CORPUS).flat().map((entry) => ({ kind: "soql", request: { tool: "soql_query", query: entry.soql } as OrgRequest })),
     ...SOSL.map((search) => ({ kind: "sosl", request: { tool: "sosl_search", search } as OrgRequest })),

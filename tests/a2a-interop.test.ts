@@ -28,7 +28,7 @@ import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen, statusText
  * cell to the interoperability matrix printed at the end (docs/protocol.md, "Protocol versions").
  */
 
-const data = sampleData();
+const data = await sampleData();
 let green: Awaited<ReturnType<typeof startGreen>>;
 const servers: Server[] = [];
 const matrix: { direction: string; peer: string; setting: string; result: string }[] = [];

@@ -5,7 +5,7 @@ import { serve } from "../src/server/app.js";
 import { assessmentParams, calibration, quietLogger, rawRpc, sampleData, statusText } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const data = sampleData();
+const data = await sampleData();
 const servers: Server[] = [];
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { datasets } from "../src/datasets/index.js";
+import { BUILT_IN_TOOLS } from "../src/tools/index.js";
 
 /**
  * The architecture's rules, read from the imports themselves: every folder of src/ is reached
@@ -118,6 +119,32 @@ describe("the architecture", () => {
       for (const target of targets) if (folderOf(file) !== folderOf(target)) folders.set(folderOf(file), (folders.get(folderOf(file)) ?? new Set()).add(folderOf(target)));
     const folderCycles = stronglyConnected([...folders.keys()], (folder) => [...(folders.get(folder) ?? [])]).filter((component) => component.length > 1);
     expect(folderCycles).toEqual([]);
+  });
+});
+
+describe("the registries", () => {
+  it("name the tools only in the tools registry: no tool name as a string literal elsewhere in src/", () => {
+    // Prose may mention a tool (comments, the LLM purple's prompt); a quoted name is code that would
+    // have to change with the tool. Tests, docs and bench's standalone purple speak the wire format.
+    // Backticks are left out: in comments and prose they quote a name as markdown does.
+    const quoted = new RegExp(`["'](${BUILT_IN_TOOLS.map((tool) => tool.name).join("|")})["']`);
+    const violations = [...graph.keys()]
+      .filter((file) => folderOf(file) !== "tools")
+      .flatMap((file) =>
+        readFileSync(file, "utf8")
+          .split("\n")
+          .flatMap((line, index) => (quoted.test(line) ? [`${rel(file)}:${index + 1}: ${line.trim()}`] : [])),
+      );
+    expect(violations).toEqual([]);
+  });
+
+  it("opens orgs only through the backend factory: openOrg is private to the SQLite backend", () => {
+    const roots = [SRC, fileURLToPath(new URL("./", import.meta.url)), fileURLToPath(new URL("../bench/", import.meta.url))];
+    const users = roots
+      .flatMap((root) => files(root))
+      .filter((file) => file !== join(SRC, "org/store.ts") && file !== fileURLToPath(import.meta.url))
+      .filter((file) => /\bopenOrg\b/.test(readFileSync(file, "utf8")));
+    expect(users.map((file) => relative(join(SRC, ".."), file))).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { loadResults } from "../src/cli/results-input.js";
 import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
@@ -31,7 +31,10 @@ describe("what a newcomer types", () => {
 });
 
 describe("a request sent again to a server with a runs folder", () => {
-  const data = sampleData();
+  let data: Awaited<ReturnType<typeof sampleData>>;
+  beforeAll(async () => {
+    data = await sampleData();
+  });
   afterAll(async () => {
     await data.org.close();
   });

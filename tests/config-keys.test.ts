@@ -8,7 +8,7 @@ import { runLocalAssessment } from "../src/cli/assess.js";
 import { HeuristicJudge } from "../src/scoring/index.js";
 import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
 
-const data = sampleData();
+const data = await sampleData();
 afterAll(async () => {
   await data.org.close();
 });

@@ -35,7 +35,7 @@ const helpdeskPurple: Strategy = async (task, tools) => {
 const unregister = registerDataset(TOY_HELPDESK);
 // The same set, registered under another name with its files elsewhere: a dataset this server cannot load.
 const unregisterAbsent = registerDataset({ ...TOY_HELPDESK, name: "toy-helpdesk-absent", tasksPath: "/nonexistent/tasks.json", orgPath: "/nonexistent/org" });
-const data = sampleData();
+const data = await sampleData();
 let green: Awaited<ReturnType<typeof startGreen>>;
 let purple: Awaited<ReturnType<typeof servePurple>>;
 

@@ -19,7 +19,7 @@ import { queryPrecision } from "./toy-dimension.js";
 const SEVEN = ["FUNCTIONAL", "DRIFT_ADAPTATION", "TOKEN_EFFICIENCY", "QUERY_EFFICIENCY", "ERROR_RECOVERY", "TRAJECTORY_EFFICIENCY", "HALLUCINATION_RATE"];
 const EIGHT = [...SEVEN, "QUERY_PRECISION"];
 
-const data = sampleData();
+const data = await sampleData();
 let unregister: (() => void) | undefined;
 beforeAll(() => {
   unregister = registerDimension(queryPrecision);

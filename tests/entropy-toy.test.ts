@@ -26,7 +26,7 @@ const toySector: PerturbationKind = {
         },
 };
 
-const data = sampleData();
+const data = await sampleData();
 let unregister: (() => void) | undefined;
 afterEach(() => unregister?.());
 afterAll(async () => {

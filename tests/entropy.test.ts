@@ -12,15 +12,17 @@ import { parseTasks } from "../src/tasks/load.js";
 import { OrgView } from "../src/world/index.js";
 import { entropyDigest } from "./fixtures/entropy-digest.js";
 import { STANDARD_FIELD_NAMES } from "./fixtures/standard-fields.js";
-import { calibration, sampleData } from "./helpers.js";
+import { calibration, rowsOf, sampleData } from "./helpers.js";
 
 let data: AssessmentData;
 let org: SqliteOrgStore;
+let rows: Awaited<ReturnType<typeof rowsOf>>;
 const purples: Record<string, Awaited<ReturnType<typeof servePurple>>> = {};
 
 beforeAll(async () => {
-  data = sampleData();
+  data = await sampleData();
   org = data.org as SqliteOrgStore;
+  rows = await rowsOf(org);
   for (const [name, strategy] of [
     ["solver", solverStrategy],
     ["naive", naiveStrategy],
@@ -34,7 +36,7 @@ afterAll(async () => {
 });
 
 const plan = (seed: number, drift: Level, rot: Level): EntropyPlan =>
-  planEntropy({ seed, drift, rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows: (object) => org.rows(object) });
+  planEntropy({ seed, drift, rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows });
 const kindOf = (p: EntropyPlan, name: string) => p.kinds.find((kind) => kind.kind === name)!;
 
 async function run(purple: string, config: Record<string, unknown>) {
@@ -89,7 +91,7 @@ describe("the entropy plan", () => {
 
   it("serves the same world in describe, queries and task texts", async () => {
     const p = plan(7, "high", "high");
-    const view = OrgView.open(org, p);
+    const view = await OrgView.open(org, p);
     try {
       const renamedLookup = p.kinds
         .flatMap((kind) => kind.changes)
@@ -116,7 +118,7 @@ describe("the entropy plan", () => {
   });
 
   it("hides recycle-bin records from SOQL unless ALL ROWS, and sql_query shows the raw table", async () => {
-    const view = OrgView.open(org, plan(9, "none", "high"));
+    const view = await OrgView.open(org, plan(9, "none", "high"));
     try {
       const live = org.schema.objects.find((object) => object.name === "Case")!.rowCount;
       const count = async (query: string) => {

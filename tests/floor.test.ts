@@ -171,7 +171,7 @@ const floorPassedWithoutRemap = (tasks: readonly ScoredTask[]) => independentFlo
 
 describe("the floor in the results", () => {
   it("is what a purple playing the zero-work strategy passes, over HTTP with the heuristic judge: lift 0, every category at its floor", async () => {
-    const data: AssessmentData = sampleData();
+    const data: AssessmentData = await sampleData();
     // The purple plays the plan of the run it is in (with fresh Ids it knows no Id answer).
     let plan = floorAnswers(data.tasks.tasks, { remapIds: true });
     const zeroWork = await servePurple(

@@ -14,7 +14,7 @@ import { assessmentParams, calibration, quietLogger, sampleData } from "./helper
  * assessment is streamed with the gateway's 300 s read timeout, and the results are read the
  * way the gateway reads them (every DataPart's data, every TextPart that parses as JSON).
  */
-const data = sampleData();
+const data = await sampleData();
 let purple: Awaited<ReturnType<typeof servePurple>>;
 let proxy: Server;
 let proxyUrl: string;

@@ -5,7 +5,7 @@ import express from "express";
 import { Agent, fetch } from "undici";
 import type { AssessmentData } from "../src/assessment/index.js";
 import { loadCalibration } from "../src/data/load.js";
-import { openOrg, type SqliteOrgStore } from "../src/org/index.js";
+import { type OpenOrgOptions, type OrgBackend, type OrgRow, openBackend, SqliteOrgStore } from "../src/org/index.js";
 import { serve } from "../src/server/app.js";
 import { loadTaskFile } from "../src/tasks/load.js";
 import { createLogger } from "../src/util/logger.js";
@@ -17,11 +17,24 @@ export const REAL_TASKS = fileURLToPath(new URL("../../shared/data/crmarenapro/b
 
 export const quietLogger = () => createLogger("silent");
 
-export function sampleData(tasksPath = SAMPLE_TASKS): AssessmentData & { org: SqliteOrgStore } {
+/** An org through the backend factory, as the SQLite store it is (for tests of the SOQL and SOSL engines' SQL). */
+export async function openSqliteOrg(location: string, options: OpenOrgOptions = {}): Promise<SqliteOrgStore> {
+  const org = await openBackend(location, options);
+  if (!(org instanceof SqliteOrgStore)) throw new Error(`${location} did not open as a SQLite org`);
+  return org;
+}
+
+/** Every object's rows of an org read up front, as a synchronous lookup (what entropy's planners take). */
+export async function rowsOf(org: OrgBackend): Promise<(object: string) => readonly OrgRow[]> {
+  const rows = new Map(await Promise.all(org.schema.objects.map(async (object) => [object.name, await org.rows(object.name)] as const)));
+  return (object) => rows.get(object) ?? [];
+}
+
+export async function sampleData(tasksPath = SAMPLE_TASKS): Promise<AssessmentData & { org: SqliteOrgStore }> {
   const kind = tasksPath === SAMPLE_TASKS ? "sample" : "custom";
   return {
     tasks: loadTaskFile(tasksPath),
-    org: openOrg(SAMPLE_ORG, { workers: 2 }),
+    org: await openSqliteOrg(SAMPLE_ORG, { workers: 2 }),
     dataset: kind,
     sources: { tasks: { path: tasksPath, kind }, org: { path: SAMPLE_ORG, kind: "sample" } },
   };

@@ -5,15 +5,15 @@ import { A2APurpleClient } from "../src/purple/index.js";
 import { canonicalId, IdRemap, idsIn, isCaseSafeId } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
-const data = sampleData();
+const data = await sampleData();
 afterAll(async () => {
   await data.org.close();
 });
 
 describe("the Id remap (a sandbox refresh)", () => {
-  it("is a bijection on the org's Ids that keeps the key prefix and gives valid 15- and 18-character Ids", () => {
+  it("is a bijection on the org's Ids that keeps the key prefix and gives valid 15- and 18-character Ids", async () => {
     const remap = IdRemap.forRun(42, "secret");
-    const ids = [...data.org.recordIds()];
+    const ids = [...(await data.org.recordIds())];
     expect(ids.length).toBeGreaterThan(500);
     const mapped = ids.map((id) => remap.id(id));
     expect(new Set(mapped).size).toBe(ids.length);
@@ -27,17 +27,17 @@ describe("the Id remap (a sandbox refresh)", () => {
     }
   });
 
-  it("follows the seed and the secret, and only them", () => {
-    const id = [...data.org.recordIds()][0]!;
+  it("follows the seed and the secret, and only them", async () => {
+    const id = [...(await data.org.recordIds())][0]!;
     expect(IdRemap.forRun(1, "a").id(id)).toBe(IdRemap.forRun(1, "a").id(id));
     expect(IdRemap.forRun(1, "a").id(id)).not.toBe(IdRemap.forRun(2, "a").id(id));
     expect(IdRemap.forRun(1, "a").id(id)).not.toBe(IdRemap.forRun(1, "b").id(id));
     expect(IdRemap.forRun(1, "a").digest).not.toBe(IdRemap.forRun(1, "b").digest);
   });
 
-  it("rewrites the Ids of a text and leaves every other word alone", () => {
+  it("rewrites the Ids of a text and leaves every other word alone", async () => {
     const remap = IdRemap.forRun(7);
-    const [a, b] = [...data.org.recordIds()];
+    const [a, b] = [...(await data.org.recordIds())];
     const text = `Lead Id to be considered is: ${a}. Compare with ${b!.toLowerCase()} and 0123456789abcde, SecureAnalytics2023Pro.`;
     const out = remap.text(text);
     expect(out).toContain(remap.id(a!));
@@ -48,8 +48,8 @@ describe("the Id remap (a sandbox refresh)", () => {
     expect(remap.answer([a!, null, "None", `the record ${a}`])).toEqual([remap.id(a!), null, "None", `the record ${remap.id(a!)}`]);
   });
 
-  it("compares Ids as Salesforce resolves them", () => {
-    const id = [...data.org.recordIds()][0]!;
+  it("compares Ids as Salesforce resolves them", async () => {
+    const id = [...(await data.org.recordIds())][0]!;
     expect(canonicalId(id)).toBe(id.slice(0, 15));
     expect(canonicalId(id.toLowerCase())).toBe(id.slice(0, 15));
     expect(canonicalId(id.toUpperCase())).toBe(id.slice(0, 15));
@@ -72,7 +72,7 @@ describe("an assessment with the sandbox refresh", () => {
   }
 
   it("never shows the purple a dataset Id or index, scores against the remapped truth, and records the map", async () => {
-    const datasetIds = new Set([...data.org.recordIds()]);
+    const datasetIds = new Set([...(await data.org.recordIds())]);
     for (const task of data.tasks.tasks) for (const id of idsIn(`${task.query}\n${task.metadata.required}`)) datasetIds.add(id);
     const run = async (remapIds: boolean) => {
       const { strategy, seen } = spy();

@@ -15,7 +15,7 @@ import { assessmentParams, calibration, freePort, sampleData, startGreen } from 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const scratch = () => mkdtempSync(join(tmpdir(), "journal-faults-"));
-const data = sampleData();
+const data = await sampleData();
 const closers: (() => unknown)[] = [];
 
 afterAll(async () => {
@@ -199,7 +199,7 @@ describe("a journal fault never blocks a run", () => {
       await write(record);
     };
     const spec = runSpecFor({ participantUrl: answersNone.url, config, tasksSource: data.sources.tasks.path });
-    const options = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal };
+    const options = { spec, chosen: await chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal };
     const failure = await runAssessment(data, answersNone, options).then(
       () => undefined,
       (error: unknown) => error,

@@ -211,7 +211,7 @@ describe("an assessment judged by models, then re-scored without network", () =>
   let data: AssessmentData;
   let solver: Awaited<ReturnType<typeof servePurple>>;
   beforeAll(async () => {
-    data = sampleData();
+    data = await sampleData();
     solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@ const fakes: FakeChatModel[] = [];
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  data = sampleData();
+  data = await sampleData();
   green = await startGreen(data);
 });
 

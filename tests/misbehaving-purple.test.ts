@@ -8,12 +8,12 @@ import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sample
 // A purple that goes away is waited for this long (default 30 s) before its episodes fail.
 process.env.ENTROPIC_PURPLE_RETRY_SECONDS = "1";
 
-let data: ReturnType<typeof sampleData>;
+let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  data = sampleData();
+  data = await sampleData();
   green = await startGreen(data, { heartbeatMs: 200 });
 });
 

@@ -8,7 +8,7 @@ let data: AssessmentData;
 let oracle: Awaited<ReturnType<typeof servePurple>>;
 
 beforeAll(async () => {
-  data = sampleData(REAL_TASKS);
+  data = await sampleData(REAL_TASKS);
   oracle = await servePurple("oracle", oracleStrategy(data.tasks), "127.0.0.1", 0);
 });
 

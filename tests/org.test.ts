@@ -4,17 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OrgLoadError, type OrgStore, openOrg, runOrgTool } from "../src/org/index.js";
+import { OrgLoadError, openBackend, runOrgTool, type SqliteOrgStore } from "../src/org/index.js";
 import { ORG_COLUMNS } from "../src/sample/index.js";
-import { SAMPLE_ORG } from "./helpers.js";
+import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "org-"));
 const dbPath = join(dir, "crm.db");
-let fromFile: OrgStore;
-let sample: OrgStore;
+let fromFile: SqliteOrgStore;
+let sample: SqliteOrgStore;
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-beforeAll(() => {
+beforeAll(async () => {
   const db = new Database(dbPath);
   db.exec(`
     CREATE TABLE Account (Id TEXT, Name TEXT, ShippingState TEXT);
@@ -23,8 +23,8 @@ beforeAll(() => {
     INSERT INTO "Case" VALUES ('500Wt00000AAAAAAAA', '001Wt00000AAAAAAAA', 'None', '2023-01-01T10:00:00.000+0000', 5.5);
   `);
   db.close();
-  fromFile = openOrg(dbPath, { workers: 1 });
-  sample = openOrg(SAMPLE_ORG, { workers: 2 });
+  fromFile = await openSqliteOrg(dbPath, { workers: 1 });
+  sample = await openSqliteOrg(SAMPLE_ORG, { workers: 2 });
 });
 
 afterAll(async () => {
@@ -64,13 +64,13 @@ describe("loading", () => {
     expect(sample.findObject("Lead")!.fields.find((field) => field.name === "IsConverted")!.type).toBe("boolean");
   });
 
-  it("explains sources it cannot use", () => {
-    expect(() => openOrg(join(dir, "missing"))).toThrow(OrgLoadError);
+  it("explains sources it cannot use", async () => {
+    await expect(openBackend(join(dir, "missing"))).rejects.toThrow(OrgLoadError);
     const empty = join(dir, "empty");
     mkdirSync(empty);
-    expect(() => openOrg(empty)).toThrow(/has no \.csv files/);
+    await expect(openBackend(empty)).rejects.toThrow(/has no \.csv files/);
     writeFileSync(join(dir, "not.db"), "hello");
-    expect(() => openOrg(join(dir, "not.db"))).toThrow(/not a readable SQLite database/);
+    await expect(openBackend(join(dir, "not.db"))).rejects.toThrow(/not a readable SQLite database/);
   });
 });
 

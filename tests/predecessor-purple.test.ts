@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
 
-const data = sampleData();
+const data = await sampleData();
 const servers: Server[] = [];
 afterAll(async () => {
   for (const server of servers) server.close();

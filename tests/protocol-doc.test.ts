@@ -17,7 +17,7 @@ import { calibration, freePort, sampleData } from "./helpers.js";
  * tests/protocol-doc.test.ts` writes it in, so the doc never goes stale.
  */
 const DOC = fileURLToPath(new URL("../docs/protocol.md", import.meta.url));
-const data = sampleData();
+const data = await sampleData();
 afterAll(async () => {
   await data.org.close();
 });
@@ -32,7 +32,7 @@ function blockAfter(doc: string, marker: string): { start: number; end: number; 
 }
 
 async function describeCase(drift: Level, rot: Level, seed: number): Promise<string> {
-  const view = OrgView.plan(data.org, { drift, rot, seed }, [], []);
+  const view = await OrgView.plan(data.org, { drift, rot, seed }, [], []);
   try {
     return describeObjects(view.schema.objects.filter((object) => object.name === "Case"));
   } finally {

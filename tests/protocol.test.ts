@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dropAllNullColumns, observationMessage, parseAction, type TaskBrief, taskMessage } from "../src/protocol/index.js";
 import { usageFrom } from "../src/purple/index.js";
+import { BUILT_IN_TOOLS } from "../src/tools/index.js";
 
 const reply = (text: string, data: Record<string, unknown>[] = []) => ({ texts: [text], data });
 
@@ -75,6 +76,7 @@ describe("messages to the purple agent", () => {
     externalFacing: false,
     maxSteps: 5,
     entropy: { drift_level: "none", rot_level: "none", seed: 42 },
+    tools: BUILT_IN_TOOLS.map((tool) => tool.name),
   };
 
   it("sends the task as text and as a crm_task data part with the tools", () => {

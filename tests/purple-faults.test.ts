@@ -261,10 +261,10 @@ async function redirectingCard(to: string): Promise<string> {
 }
 
 describe("the purple is reached only where the request says", () => {
-  let data: ReturnType<typeof sampleData>;
+  let data: Awaited<ReturnType<typeof sampleData>>;
   let green: Awaited<ReturnType<typeof startGreen>>;
   beforeAll(async () => {
-    data = sampleData();
+    data = await sampleData();
     green = await startGreen(data);
   });
   afterAll(async () => {
@@ -308,11 +308,11 @@ describe("the purple is reached only where the request says", () => {
 });
 
 describe("a purple that goes away and comes back", () => {
-  let data: ReturnType<typeof sampleData>;
+  let data: Awaited<ReturnType<typeof sampleData>>;
   let green: Awaited<ReturnType<typeof startGreen>>;
   const window = process.env.ENTROPIC_PURPLE_RETRY_SECONDS;
   beforeAll(async () => {
-    data = sampleData();
+    data = await sampleData();
     green = await startGreen(data, { heartbeatMs: 60_000 });
   });
   afterAll(async () => {

@@ -150,10 +150,10 @@ describe("reading a Task reply", () => {
 });
 
 describe("through the green agent", () => {
-  let sample: ReturnType<typeof sampleData>;
+  let sample: Awaited<ReturnType<typeof sampleData>>;
   let green: Awaited<ReturnType<typeof startGreen>>;
   beforeAll(async () => {
-    sample = sampleData();
+    sample = await sampleData();
     green = await startGreen(sample);
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { entropyModel } from "../src/report/html/index.js";
 import { episodeViews, parseReportResults, renderReport, reportModel } from "../src/report/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
-const data = sampleData();
+const data = await sampleData();
 afterAll(async () => {
   await data.org.close();
 });

@@ -16,7 +16,7 @@ import { assessmentParams, calibration, freePort, rawRpc, sampleData, startGreen
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const data = sampleData();
+const data = await sampleData();
 const purples: { server: { close(): void } }[] = [];
 let green: Awaited<ReturnType<typeof startGreen>>;
 
@@ -37,7 +37,13 @@ const slowSolver =
         return call(...args);
       };
     await sleep(ms);
-    return solverStrategy(task, { describe: slow(tools.describe as never), soql: slow(tools.soql as never), sosl: slow(tools.sosl as never), sql: slow(tools.sql as never) });
+    return solverStrategy(task, {
+      describe: slow(tools.describe as never),
+      soql: slow(tools.soql as never),
+      sosl: slow(tools.sosl as never),
+      sql: slow(tools.sql as never),
+      call: slow(tools.call as never),
+    });
   };
 
 beforeAll(async () => {
@@ -284,12 +290,12 @@ describe("whole texts held for the journal", () => {
     },
   };
   const run = async (budget: WholeTextBudget, journalFile?: string) => {
-    const data = sampleData();
+    const data = await sampleData();
     const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3, run_id: "whole-texts" });
     const journal = journalFile ? await Journal.open(journalFile, "new") : undefined;
     try {
       const spec = runSpecFor({ participantUrl: bigQueries.url, config, tasksSource: data.sources.tasks.path });
-      const base = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, wholeTexts: budget };
+      const base = { spec, chosen: await chooseTasks(data, config), judge: new HeuristicJudge(), calibration, wholeTexts: budget };
       return await runAssessment(data, bigQueries, journal ? { ...base, journal } : base);
     } finally {
       await journal?.close();
@@ -323,7 +329,7 @@ describe("whole texts held for the journal", () => {
   }, 30_000);
 
   it("stops the run with the error when the journal cannot be written, and gives the budget back", async () => {
-    const data = sampleData();
+    const data = await sampleData();
     const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3, run_id: "full-disk" });
     const journal = await Journal.open(join(scratch(), "full.jsonl"), "new");
     journal.writeEpisode = async () => {
@@ -332,7 +338,7 @@ describe("whole texts held for the journal", () => {
     const budget = new WholeTextBudget(100_000_000);
     try {
       const spec = runSpecFor({ participantUrl: bigQueries.url, config, tasksSource: data.sources.tasks.path });
-      const options = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal, wholeTexts: budget };
+      const options = { spec, chosen: await chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal, wholeTexts: budget };
       await expect(runAssessment(data, bigQueries, options)).rejects.toThrow(/ENOSPC/);
       expect(budget.held).toBe(0);
     } finally {
@@ -342,7 +348,7 @@ describe("whole texts held for the journal", () => {
   }, 30_000);
 
   it("lets at most one episode per worker wait to be recorded: a slow journal slows the run, episodes do not pile up", async () => {
-    const data = sampleData();
+    const data = await sampleData();
     const { config } = parseConfig({ task_limit: 8, max_steps: 3, concurrency: 1, run_id: "slow-journal" });
     const journal = await Journal.open(join(scratch(), "slow.jsonl"), "new");
     const write = journal.writeEpisode.bind(journal);
@@ -365,7 +371,7 @@ describe("whole texts held for the journal", () => {
     let mostWaiting = 0;
     try {
       const spec = runSpecFor({ participantUrl: answers.url, config, tasksSource: data.sources.tasks.path });
-      const options = { spec, chosen: chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal };
+      const options = { spec, chosen: await chooseTasks(data, config), judge: new HeuristicJudge(), calibration, journal };
       const log = await runAssessment(data, answers, {
         ...options,
         onEvent: (event) => {

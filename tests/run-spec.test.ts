@@ -161,7 +161,7 @@ describe("resuming a journal", () => {
     const dir = mkdtempSync(join(tmpdir(), "run-spec-resume-"));
     const runSpec = spec({ task_ids: "0,18,40", drift_level: "medium", concurrency: 1, run_id: "golden-v1" });
     copyFileSync(fileURLToPath(new URL("./fixtures/logs/golden-v1.jsonl", import.meta.url)), journalPath(dir, "golden-v1"));
-    const data = sampleData();
+    const data = await sampleData();
     try {
       const purple = { url: "stub://never", send: () => Promise.reject(new Error("not reached")) };
       await expect(assess(data, purple, { spec: runSpec, calibration: loadCalibration(), logDir: dir, resume: true })).rejects.toThrow(

@@ -5,13 +5,13 @@ import type { OrgBackend } from "../src/org/index.js";
 import { defaultWeights, dimensionNames } from "../src/scoring/index.js";
 import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
-let data: ReturnType<typeof sampleData>;
+let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;
 let solver: Awaited<ReturnType<typeof servePurple>>;
 let pathPurple: Awaited<ReturnType<typeof servePurple>>;
 
 beforeAll(async () => {
-  data = sampleData();
+  data = await sampleData();
   green = await startGreen(data);
   solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
   pathPurple = await servePurple("solver", solverStrategy, "127.0.0.1", 0, "/agent");
@@ -185,12 +185,15 @@ describe("an internal failure", () => {
     const brokenOrg: OrgBackend = {
       source: base.source,
       schema: base.schema,
+      capabilities: base.capabilities,
       recordIds: () => base.recordIds(),
       rows: (object) => base.rows(object),
       today: () => base.today(),
-      runTool: (request, context) => base.runTool(request, context),
+      soql: (query, context) => base.soql(query, context),
+      sosl: (search, context) => base.sosl(search, context),
+      sql: (query) => base.sql(query),
       close: async () => undefined,
-      withChanges: () => {
+      derive: async () => {
         throw new Error("file is not a database");
       },
     };
@@ -353,7 +356,7 @@ describe("the purple's agent card", () => {
 describe("tasks and org that do not belong together", () => {
   it("rejects the real task file on the sample org over A2A, saying what is missing and how to get it, unless allowed", async () => {
     const { REAL_TASKS } = await import("./helpers.js");
-    const mismatched = sampleData(REAL_TASKS);
+    const mismatched = await sampleData(REAL_TASKS);
     const server = await startGreen(mismatched);
     try {
       const refused = await rawRpc(server.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { task_limit: 5 } }));

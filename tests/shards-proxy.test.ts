@@ -23,7 +23,7 @@ function proxyTo(target: string): Promise<{ url: string; server: Server }> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
 }
 
-const data = sampleData();
+const data = await sampleData();
 const servers: Server[] = [];
 const work = mkdtempSync(join(tmpdir(), "entropic-shards-"));
 afterAll(async () => {

@@ -8,7 +8,7 @@ let green: Awaited<ReturnType<typeof startGreen>>;
 let solver: Awaited<ReturnType<typeof servePurple>>;
 
 beforeAll(async () => {
-  data = sampleData();
+  data = await sampleData();
   green = await startGreen(data);
   solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OrgStore, openOrg, runSoql, runSosl } from "../src/org/index.js";
-import { SAMPLE_ORG } from "./helpers.js";
+import { type OrgStore, runSoql, runSosl } from "../src/org/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
 import { type CorpusCase as Case, SOQL_CORPUS as corpus } from "./soql-corpus-cases.js";
 import { flatten, round, sorted } from "./soql-helpers.js";
 
@@ -12,8 +12,8 @@ import { flatten, round, sorted } from "./soql-helpers.js";
 const TODAY = "2023-06-15";
 let org: OrgStore;
 
-beforeAll(() => {
-  org = openOrg(SAMPLE_ORG, { workers: 2 });
+beforeAll(async () => {
+  org = await openSqliteOrg(SAMPLE_ORG, { workers: 2 });
 });
 afterAll(() => org.close());
 

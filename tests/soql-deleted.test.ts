@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { introspectSchema, loadOrgImage, type ObjectInfo, type OrgStore, openOrg, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore } from "../src/org/index.js";
-import { SAMPLE_ORG } from "./helpers.js";
+import { introspectSchema, loadOrgImage, type ObjectInfo, type OrgStore, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore } from "../src/org/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
 import { SOQL_CORPUS } from "./soql-corpus-cases.js";
 import { flatten, round, sorted } from "./soql-helpers.js";
 
@@ -13,11 +13,11 @@ import { flatten, round, sorted } from "./soql-helpers.js";
  */
 const TODAY = "2023-06-15";
 
-let base: OrgStore;
+let base: SqliteOrgStore;
 /** The sample with IsDeleted on every object, all false: must answer exactly as the sample does. */
-let zero: OrgStore;
+let zero: SqliteOrgStore;
 /** The sample with IsDeleted and a recycle bin (see `fillRecycleBin`). */
-let org: OrgStore;
+let org: SqliteOrgStore;
 let bin: RecycleBin;
 
 interface RecycleBin {
@@ -34,7 +34,7 @@ interface RecycleBin {
 }
 
 /** A copy of the base org with `IsDeleted` (INTEGER 0/1, as the assessment adds it) on every object. */
-function withDeletedFlag(source: OrgStore, label: string, fill: (db: Database.Database, objects: readonly ObjectInfo[]) => void = () => {}): OrgStore {
+function withDeletedFlag(source: OrgStore, label: string, fill: (db: Database.Database, objects: readonly ObjectInfo[]) => void = () => {}): SqliteOrgStore {
   // The store's image is private to the backend: read the same source again.
   const db = new Database(loadOrgImage(source.source).image);
   try {
@@ -109,8 +109,8 @@ function fillRecycleBin(db: Database.Database, objects: readonly ObjectInfo[]): 
   return { ids, highOnlyInBin, casesOfDeletedAccounts, allRowsSubject, uniqueArticle };
 }
 
-beforeAll(() => {
-  base = openOrg(SAMPLE_ORG, { workers: 2 });
+beforeAll(async () => {
+  base = await openSqliteOrg(SAMPLE_ORG, { workers: 2 });
   zero = withDeletedFlag(base, "sample, IsDeleted all false");
   org = withDeletedFlag(base, "sample with a recycle bin", (db, objects) => {
     bin = fillRecycleBin(db, objects);

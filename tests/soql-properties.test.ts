@@ -1,14 +1,25 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OrgStore, openOrg, runOrgTool } from "../src/org/index.js";
-import { SAMPLE_ORG } from "./helpers.js";
+import { runOrgTool, type SqliteOrgStore } from "../src/org/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
 
 /**
  * Property tests: whatever text a purple agent sends as SOQL or SOSL, it gets records or a
  * Salesforce-style error, within the time limit, and the org is unchanged afterwards.
  */
-let org: OrgStore;
-const ERROR_CODES = new Set(["MALFORMED_QUERY", "INVALID_FIELD", "INVALID_TYPE", "MALFORMED_SEARCH", "INVALID_SEARCH", "QUERY_TIMEOUT", "SQL_ERROR", "QUERY_FAILED"]);
+let org: SqliteOrgStore;
+// INVALID_ARGUMENTS: a blank text is refused by the tool's own schema before it reaches the engine.
+const ERROR_CODES = new Set([
+  "INVALID_ARGUMENTS",
+  "MALFORMED_QUERY",
+  "INVALID_FIELD",
+  "INVALID_TYPE",
+  "MALFORMED_SEARCH",
+  "INVALID_SEARCH",
+  "QUERY_TIMEOUT",
+  "SQL_ERROR",
+  "QUERY_FAILED",
+]);
 const SEEDS = [
   "SELECT Id, Subject, Account.ShippingState FROM Case WHERE Status = 'Closed' AND CreatedDate = LAST_N_DAYS:30 ORDER BY CreatedDate DESC LIMIT 5",
   "SELECT OwnerId, COUNT(Id) n FROM Case WHERE Id IN (SELECT CaseId__c FROM CaseHistory__c) GROUP BY OwnerId HAVING COUNT(Id) > 1",
@@ -81,7 +92,7 @@ const snapshot = async () => {
 };
 
 beforeAll(async () => {
-  org = openOrg(SAMPLE_ORG, { workers: 2, limits: { timeoutMs: 2_000 } });
+  org = await openSqliteOrg(SAMPLE_ORG, { workers: 2, limits: { timeoutMs: 2_000 } });
   before = await snapshot();
 });
 afterAll(() => org.close());

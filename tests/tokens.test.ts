@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { plainTaskText } from "../src/entropy/index.js";
 import { taskMessage } from "../src/protocol/index.js";
 import { loadTaskFile } from "../src/tasks/load.js";
+import { BUILT_IN_TOOLS } from "../src/tools/index.js";
 import { countTokens, measureTokens } from "../src/util/tokens.js";
 import { buildBrief } from "../src/world/index.js";
 import { REAL_TASKS, SAMPLE_TASKS } from "./helpers.js";
@@ -13,7 +14,7 @@ describe("token counting", () => {
   it("counts exactly what the o200k tokenizer counts on the whole text, for every task message", () => {
     for (const path of [REAL_TASKS, SAMPLE_TASKS]) {
       for (const task of loadTaskFile(path).tasks) {
-        const text = taskMessage(buildBrief(task, plainTaskText(task), 10, { drift_level: "none", rot_level: "none", seed: 42 })).text;
+        const text = taskMessage(buildBrief(task, plainTaskText(task), 10, { drift_level: "none", rot_level: "none", seed: 42 }, BUILT_IN_TOOLS)).text;
         expect(countTokens(text)).toBe(reference(text));
       }
     }

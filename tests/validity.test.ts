@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkRanking, type EpisodeFigure, type Measurement, roster, runSuite, validityMarkdown } from "../src/validity/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
-const data = sampleData();
+const data = await sampleData();
 afterAll(async () => {
   await data.org.close();
 });

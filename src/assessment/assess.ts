@@ -78,7 +78,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
     const log = await runAssessment(data, purple, {
       ...context,
       spec,
-      chosen: chosen ?? chooseTasks(data, config),
+      chosen: chosen ?? (await chooseTasks(data, config)),
       judge: judge ?? new HeuristicJudge(),
       // The Id remap's secret: given, or the operator's ENTROPIC_ID_SECRET (an empty value is none).
       idSecret: secret ? secret : undefined,

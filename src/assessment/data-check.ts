@@ -31,8 +31,8 @@ function namedIds(task: TaskRecord): readonly string[] {
  * which none exists there: no agent could solve them. Unless `allowMismatch` (recorded in the
  * results), more than MISSING_ID_TOLERANCE of them missing is refused.
  */
-export function checkDataMatch(tasks: readonly TaskRecord[], org: Pick<OrgBackend, "recordIds">, allowMismatch: boolean): DataCheck {
-  const live = org.recordIds();
+export async function checkDataMatch(tasks: readonly TaskRecord[], org: Pick<OrgBackend, "recordIds">, allowMismatch: boolean): Promise<DataCheck> {
+  const live = await org.recordIds();
   const referenced = new Map<string, number>();
   for (const task of tasks) for (const id of namedIds(task)) if (!referenced.has(id)) referenced.set(id, task.idx);
   const missing = [...referenced].filter(([id]) => !live.has(id));

@@ -2,6 +2,7 @@ import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectorySt
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import { type Action, type FirstMessageFormat, formatReminder, type OutgoingMessage, observationMessage, parseAction, type TaskBrief, taskMessage } from "../protocol/index.js";
 import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
+import { findTool, toolsNamed } from "../tools/index.js";
 import { elide, idsIn, measureTokens } from "../util/index.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
@@ -84,6 +85,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   const startedAt = new Date().toISOString();
   const steps: TrajectoryStep[] = [];
   const first = taskMessage(brief, options.firstMessage);
+  const offered = toolsNamed(brief.tools);
   const today = brief.today ?? options.defaultToday;
   let firstMessageTokens = 0;
   const distractorsSeen = new Set<string>();
@@ -127,7 +129,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       warnings.push(`the purple changed the A2A contextId from ${thread.contextId} to ${reply.contextId}; the episode follows the new one`);
     }
     thread = { contextId: reply.contextId ?? thread.contextId, taskId: reply.openTaskId };
-    const action = parseAction(reply.reply);
+    const action = parseAction(reply.reply, offered);
     // Without a contextId the next turn is a new conversation to the purple: a purple that keeps its
     // state per context starts over every turn until max_steps. Said once, where it first happens.
     if (thread.contextId === undefined && action.kind !== "answer" && !warnedNoContext) {
@@ -143,10 +145,10 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       answer = action.answer;
       termination = "answered";
     } else if (action.kind === "invalid") {
-      message = formatReminder(action.reason, turn, remaining);
+      message = formatReminder(action.reason, turn, remaining, offered);
       observation = { ok: false, code: "INVALID_ACTION", message: action.reason, text: message.text };
     } else {
-      const outcome = await world.runTool(toOrgRequest(action), today);
+      const outcome = await world.runTool({ tool: action.tool, ...action.args }, today);
       message = observationMessage(outcome, turn, remaining);
       observation = outcome.ok
         ? {
@@ -244,22 +246,11 @@ function keepData(data: readonly Record<string, unknown>[], json: string, keep: 
   return kept === json ? [...data] : [{ trimmed: kept }];
 }
 
+/** An action with its long texts cut: answers and reasons here, a tool call's arguments by its own tool. */
 function trimAction(action: Action, cut: (text: string) => string): Action {
   if (action.kind === "answer") return { ...action, answer: cut(action.answer) };
   if (action.kind === "invalid") return { ...action, reason: cut(action.reason) };
-  if (action.tool === "soql_query" || action.tool === "sql_query") return { ...action, args: { query: cut(action.args.query) } };
-  if (action.tool === "sosl_search") return { ...action, args: { search: cut(action.args.search) } };
-  return action;
-}
-
-function toOrgRequest(action: Extract<Action, { kind: "tool" }>): OrgRequest {
-  switch (action.tool) {
-    case "sql_query":
-    case "soql_query":
-      return { tool: action.tool, query: action.args.query };
-    case "sosl_search":
-      return { tool: "sosl_search", search: action.args.search };
-    case "describe_schema":
-      return { tool: "describe_schema", ...(action.args.object ? { object: action.args.object } : {}) };
-  }
+  const spec = findTool(action.tool);
+  if (!spec || spec.final) throw new Error(`a trajectory step calls ${action.tool}, which is no registered tool of the org`);
+  return { ...action, args: spec.trim(action.args, cut) };
 }

@@ -95,8 +95,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // After the data check, which read the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, resumeFrom?.header);
   const view = resumeFrom
-    ? OrgView.open(data.org, resumeFrom.header.entropy, remap)
-    : OrgView.plan(
+    ? await OrgView.open(data.org, resumeFrom.header.entropy, remap)
+    : await OrgView.plan(
         data.org,
         { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
         chosen.selection.tasks,

@@ -25,9 +25,9 @@ export interface ChosenTasks {
  * The tasks of a run, checked against the org (against the dataset's own Ids: the run's remap
  * comes later). Throws a ConfigError or DataMismatchError that names the field.
  */
-export function chooseTasks(data: { readonly tasks: TaskSet; readonly org: Pick<OrgBackend, "recordIds"> }, config: AssessmentConfig): ChosenTasks {
+export async function chooseTasks(data: { readonly tasks: TaskSet; readonly org: Pick<OrgBackend, "recordIds"> }, config: AssessmentConfig): Promise<ChosenTasks> {
   const selection = selectTasks(data.tasks, config);
-  return { selection, check: checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch) };
+  return { selection, check: await checkDataMatch(selection.tasks, data.org, config.allow_data_mismatch) };
 }
 
 /**

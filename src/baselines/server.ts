@@ -4,6 +4,7 @@ import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import { AgentEvent, type AgentExecutor, DefaultRequestHandler, type ExecutionEventBus, InMemoryTaskStore, type RequestContext } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
+import { describeSchema, respond, soqlQuery, soslSearch, sqlQuery } from "../tools/index.js";
 import { agentMessage, firstDataPart, textPart } from "./a2a.js";
 import { type Observation, type PurpleAction, Session } from "./session.js";
 
@@ -22,6 +23,8 @@ export interface Tools {
   soql(query: string): Promise<Record<string, unknown>[]>;
   sosl(search: string): Promise<Record<string, unknown>[]>;
   sql(query: string): Promise<Record<string, unknown>[]>;
+  /** Any tool the green offers, by name (its observation's data part, whether it failed or not). */
+  call(tool: string, args: Record<string, unknown>): Promise<Observation>;
 }
 
 /** A reference purple agent's logic: from the task to a final answer. */
@@ -30,19 +33,10 @@ export type Strategy = (task: TaskInfo, tools: Tools) => Promise<string>;
 const SESSION_TTL_MS = 10 * 60_000;
 
 function renderAction(action: PurpleAction): string {
-  switch (action.kind) {
-    case "sql":
-      return JSON.stringify({ name: "sql_query", arguments: { query: action.query } });
-    case "soql":
-      // CRMArena-Pro's own action format, which the green agent reads too.
-      return `<execute>${action.query}</execute>`;
-    case "sosl":
-      return JSON.stringify({ name: "sosl_search", arguments: { search: action.search } });
-    case "describe":
-      return JSON.stringify({ name: "describe_schema", arguments: action.object ? { object: action.object } : {} });
-    case "answer":
-      return JSON.stringify({ name: "respond", arguments: { answer: action.answer } });
-  }
+  if (action.kind === "answer") return JSON.stringify({ name: respond.name, arguments: { answer: action.answer } });
+  // SOQL goes in CRMArena-Pro's own action format, which the green agent reads too.
+  if (action.tool === soqlQuery.name) return `<execute>${String(action.args.query)}</execute>`;
+  return JSON.stringify({ name: action.tool, arguments: action.args });
 }
 
 /**
@@ -88,11 +82,13 @@ export class StrategyResponder {
       }
       return (observation.records as Record<string, unknown>[]) ?? [];
     };
+    const call = (tool: string, args: Record<string, unknown>): PurpleAction => ({ kind: "tool", tool, args });
     const tools: Tools = {
-      describe: (object) => session.act({ kind: "describe", ...(object ? { object } : {}) }),
-      soql: (query) => records({ kind: "soql", query }, query),
-      sosl: (search) => records({ kind: "sosl", search }, search),
-      sql: (query) => records({ kind: "sql", query }, query),
+      describe: (object) => session.act(call(describeSchema.name, object ? { object } : {})),
+      soql: (query) => records(call(soqlQuery.name, { query }), query),
+      sosl: (search) => records(call(soslSearch.name, { search }), search),
+      sql: (query) => records(call(sqlQuery.name, { query }), query),
+      call: (tool, args) => session.act(call(tool, args)),
     };
     this.strategy(task, tools).then(
       (answer) => session.finish(answer),

@@ -1,9 +1,6 @@
 /** What a reference purple agent says in one turn. */
 export type PurpleAction =
-  | { readonly kind: "sql"; readonly query: string }
-  | { readonly kind: "soql"; readonly query: string }
-  | { readonly kind: "sosl"; readonly search: string }
-  | { readonly kind: "describe"; readonly object?: string }
+  | { readonly kind: "tool"; readonly tool: string; readonly args: Readonly<Record<string, unknown>> }
   | { readonly kind: "answer"; readonly answer: string };
 
 /** What the green agent sent back: the DataPart of its observation message. */

@@ -52,7 +52,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
   const card = await fetchAgentCard(agentUrl);
   const protocol = chooseProtocol(card);
   if ("refusal" in protocol) throw new Error(protocol.refusal);
-  const data = loadDataForConfig(config, { tasks: options.tasks, org: options.org }, logger);
+  const data = await loadDataForConfig(config, { tasks: options.tasks, org: options.org }, logger);
   try {
     const spec = runSpecFor({
       participantUrl: agentUrl,

@@ -6,11 +6,12 @@ import { servePurple, solverStrategy } from "../baselines/index.js";
 import { CALIBRATION_FILE, loadCalibration, SAMPLE_ORG_DIR } from "../data/index.js";
 import { SAMPLE } from "../datasets/index.js";
 import type { EpisodeRecord, TrajectoryStep } from "../log/index.js";
-import { openOrg } from "../org/index.js";
+import { openBackend } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
+import { describeSchema } from "../tools/index.js";
 import { int } from "./options.js";
 
 /** The levels and seeds the solver is measured at: the calibration must hold for every world a run can be in. */
@@ -29,7 +30,7 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
     JSON.parse(JSON.stringify(generateTasks(generateOrg(42, 0.1), 42, perCategory))),
     `generated calibration tasks (sample org, seed 42, ${perCategory} per category)`,
   );
-  const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
+  const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
   const data: AssessmentData = {
     tasks,
     org,
@@ -78,7 +79,7 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
           calibration: provisional,
           judge: new HeuristicJudge(),
         });
-        describeTurns.push(...log.episodes.flatMap((record) => record.trajectory.steps.filter((step) => step.action.kind === "tool" && step.action.tool === "describe_schema")));
+        describeTurns.push(...log.episodes.flatMap((record) => record.trajectory.steps.filter((step) => step.action.kind === "tool" && step.action.tool === describeSchema.name)));
       }
     } finally {
       lookAround.server.close();

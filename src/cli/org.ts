@@ -3,9 +3,10 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { resolveIdSecret, resolveOrgAlias } from "../data/index.js";
 import { SAMPLE } from "../datasets/index.js";
 import { LEVELS, type Level, summarisePlan } from "../entropy/index.js";
-import { openOrg } from "../org/index.js";
-import { describeObjects, executeRequest } from "../protocol/index.js";
+import { openBackend } from "../org/index.js";
+import { describeObjects } from "../protocol/index.js";
 import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../sample/index.js";
+import { executeRequest, sqlQuery } from "../tools/index.js";
 import { IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
 import { int, num } from "./options.js";
@@ -30,10 +31,10 @@ function worldOptions(command: Command): Command {
 
 /** The view of the org an assessment with these settings would give its purple (no tasks: no text perturbations). */
 async function withView<T>(options: WorldOptions, use: (view: OrgView) => Promise<T>): Promise<T> {
-  const base = openOrg(resolveOrgAlias(options.org), { workers: 1 });
+  const base = await openBackend(resolveOrgAlias(options.org), { workers: 1 });
   // The same sandbox refresh as an assessment with this seed (and the operator's ENTROPIC_ID_SECRET, if set).
   const remap = options.remapIds ? IdRemap.forRun(options.seed, resolveIdSecret()) : undefined;
-  const view = OrgView.plan(base, { drift: options.driftLevel, rot: options.rotLevel, seed: options.seed }, [], [], remap);
+  const view = await OrgView.plan(base, { drift: options.driftLevel, rot: options.rotLevel, seed: options.seed }, [], [], remap);
   try {
     return await use(view);
   } finally {
@@ -84,7 +85,7 @@ export function registerOrg(program: Command): void {
     .action(async (query: string, options: WorldOptions & { sql?: boolean; today?: string; json?: boolean }) => {
       if (options.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.today)) throw new InvalidArgumentError("--today must be a date YYYY-MM-DD");
       await withView(options, async (view) => {
-        const request = options.sql ? ({ tool: "sql_query", query } as const) : executeRequest(query);
+        const request = options.sql ? { tool: sqlQuery.name, query } : (({ tool, args }) => ({ tool, ...args }))(executeRequest(query));
         const outcome = await view.runTool(request, options.today ?? (await view.today()));
         if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
         else if (!outcome.ok) {

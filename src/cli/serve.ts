@@ -30,7 +30,7 @@ export function registerServe(program: Command): void {
       shutdownGrace: number;
     }) => {
       const logger = createLogger();
-      const data = loadAssessmentData(options, logger);
+      const data = await loadAssessmentData(options, logger);
       // The Id remap's secret, at the edge: every assessment of this server remaps with it.
       process.env.ENTROPIC_ID_SECRET = resolveIdSecret();
       const green = await serve({

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
 import { loadCalibration, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { SAMPLE } from "../datasets/index.js";
-import { openOrg } from "../org/index.js";
+import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import {
   type CheckResult,
@@ -62,7 +62,7 @@ export function registerValidity(program: Command): void {
       const real = await realPart(options.realTasks);
       if ("missing" in real) process.stderr.write(`[real] skipped: ${real.missing}\n`);
       const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
-      const org = openOrg(SAMPLE_ORG_DIR, { workers: 2 });
+      const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
       const data: AssessmentData = {
         tasks,
         org,

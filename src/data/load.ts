@@ -3,13 +3,17 @@ import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
 import { chooseDataset, DatasetChoiceError, type DatasetSpec, datasetNamed, SAMPLE } from "../datasets/index.js";
 import type { DataSource } from "../log/index.js";
-import { type OpenOrgOptions, openOrg } from "../org/index.js";
+import { type OpenOrgOptions, openBackend } from "../org/index.js";
 import { type Calibration, CalibrationSchema } from "../scoring/index.js";
 import { loadTaskFile, type TaskSet } from "../tasks/index.js";
 import { CALIBRATION_FILE, chooseData, type DataChoice } from "./paths.js";
 
 /** Loads the tasks and the org an assessment runs on (chosen by `chooseData`), and says loudly when it is the sample. */
-export function loadAssessmentData(explicit: { tasks?: string | undefined; org?: string | undefined }, logger: Logger, orgOptions: OpenOrgOptions = {}): AssessmentData {
+export async function loadAssessmentData(
+  explicit: { tasks?: string | undefined; org?: string | undefined },
+  logger: Logger,
+  orgOptions: OpenOrgOptions = {},
+): Promise<AssessmentData> {
   return openData(chooseData(explicit), logger, orgOptions);
 }
 
@@ -17,12 +21,12 @@ export function loadAssessmentData(explicit: { tasks?: string | undefined; org?:
  * Loads the data a command's config chooses: the data of the flags and environment (`chooseData`)
  * unless `config.dataset` or `config.org_type` chooses another dataset (`chooseDataset`).
  */
-export function loadDataForConfig(
+export async function loadDataForConfig(
   config: { readonly dataset?: string | undefined; readonly org_type: string },
   explicit: { tasks?: string | undefined; org?: string | undefined },
   logger: Logger,
   orgOptions: OpenOrgOptions = {},
-): AssessmentData {
+): Promise<AssessmentData> {
   const choice = chooseData(explicit);
   const name = chooseDataset(config, choice.dataset);
   if (name === "default") return openData(choice, logger, orgOptions);
@@ -30,7 +34,7 @@ export function loadDataForConfig(
 }
 
 /** Loads a registered dataset's own files; a dataset whose files are not on this machine is refused, saying what to do. */
-export function loadDataset(spec: DatasetSpec, logger: Logger, orgOptions: OpenOrgOptions = {}, field = "config.dataset"): AssessmentData {
+export async function loadDataset(spec: DatasetSpec, logger: Logger, orgOptions: OpenOrgOptions = {}, field = "config.dataset"): Promise<AssessmentData> {
   const missing = [spec.tasksPath, spec.orgPath].filter((path) => !existsSync(path));
   if (missing.length > 0) throw new DatasetChoiceError(`${field}: dataset '${spec.name}' is not available on this server (${missing.join(" and ")} missing): ${spec.whenMissing}`);
   const source = (path: string): DataSource => ({ path, kind: spec.name });
@@ -42,11 +46,11 @@ export function loadDataset(spec: DatasetSpec, logger: Logger, orgOptions: OpenO
 }
 
 /** The one place the org of a task set is opened: a dataset on another backend is another location given to the org factory. */
-function openData(choice: DataChoice, logger: Logger, orgOptions: OpenOrgOptions): AssessmentData {
+async function openData(choice: DataChoice, logger: Logger, orgOptions: OpenOrgOptions): Promise<AssessmentData> {
   const tasks = loadTaskFile(choice.tasksPath);
   const spec = datasetNamed(choice.sources.tasks.kind);
   if (spec) checkCatalogue(tasks, spec);
-  const org = openOrg(choice.orgPath, orgOptions);
+  const org = await openBackend(choice.orgPath, orgOptions);
   const rows = org.schema.objects.reduce((sum, object) => sum + object.rowCount, 0);
   logger.info({ tasks: choice.tasksPath, taskCount: tasks.tasks.length, org: choice.orgPath, objects: org.schema.objects.length, rows, dataset: choice.dataset }, "data loaded");
   if (choice.sources.org.kind === SAMPLE.name) {

@@ -1,11 +1,12 @@
 import Database from "better-sqlite3";
+import type { Capability, QueryContext, ToolOutcome } from "../tools/index.js";
 import type { IdRemap } from "../util/index.js";
 import type { CopyOptions, OrgBackend } from "./backend.js";
 import { type FieldSpec, type OrgChange, schemaAfter } from "./changes.js";
 import { quoteIdent } from "./introspect.js";
 import { loadOrgImage } from "./load.js";
 import { QueryPool, sharedQueryPool } from "./query-pool.js";
-import { type OrgRequest, type QueryContext, runOrgTool, type ToolOutcome } from "./tools.js";
+import { soqlOutcome, soslOutcome, sqlOutcome } from "./tools.js";
 import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type OrgStore, type QueryLimits, type QueryOutcome, type SqlRow } from "./types.js";
 
 export type { OrgStore } from "./types.js";
@@ -16,8 +17,11 @@ export interface OpenOrgOptions {
   readonly limits?: Partial<QueryLimits>;
 }
 
+const SQLITE_CAPABILITIES: ReadonlySet<Capability> = new Set(["soql", "sosl", "sql"]);
+
 /** An org held in memory as a SQLite image, queried through a pool of read-only worker copies. */
 export class SqliteOrgStore implements OrgStore, OrgBackend {
+  readonly capabilities = SQLITE_CAPABILITIES;
   private readonly limits: QueryLimits;
   private readonly objectsByLowerName: Map<string, ObjectInfo>;
   private readonly imageId: number;
@@ -46,7 +50,7 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
 
   private ids: Set<string> | undefined;
 
-  recordIds(): ReadonlySet<string> {
+  async recordIds(): Promise<ReadonlySet<string>> {
     this.ids ??= readRecordIds(this.image, this.schema);
     return this.ids;
   }
@@ -61,13 +65,21 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     if (this.ownsPool) await this.pool.close();
   }
 
-  runTool(request: OrgRequest, context: QueryContext): Promise<ToolOutcome> {
-    return runOrgTool(this, request, context);
+  soql(query: string, context: QueryContext): Promise<ToolOutcome> {
+    return soqlOutcome(this, query, context);
+  }
+
+  sosl(search: string, context: QueryContext): Promise<ToolOutcome> {
+    return soslOutcome(this, search, context);
+  }
+
+  async sql(query: string): Promise<ToolOutcome> {
+    return sqlOutcome(await this.query(query));
   }
 
   private latest: string | undefined;
 
-  today(): string {
+  async today(): Promise<string> {
     if (this.latest === undefined) {
       const db = new Database(this.image, { readonly: true });
       try {
@@ -89,18 +101,34 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     return this.latest;
   }
 
-  rows(object: string): SqlRow[] {
+  async rows(object: string): Promise<SqlRow[]> {
     const info = this.schema.objects.find((candidate) => candidate.name === object);
     if (!info) throw new Error(`the org has no object ${object}`);
-    const db = new Database(this.image, { readonly: true });
-    try {
-      return db.prepare(`SELECT * FROM ${quoteIdent(info.name)}`).all() as SqlRow[];
-    } finally {
-      db.close();
-    }
+    return this.reader()
+      .prepare(`SELECT * FROM ${quoteIdent(info.name)}`)
+      .all() as SqlRow[];
   }
 
-  withChanges(changes: readonly OrgChange[], source: string, options: CopyOptions = {}): SqliteOrgStore {
+  private openReader: Database.Database | undefined;
+
+  /**
+   * A read-only database of the image, shared by the reads of one turn of the event loop: the
+   * view asks for every object's rows at once, and each would otherwise copy the whole image.
+   */
+  private reader(): Database.Database {
+    if (!this.openReader) {
+      const db = new Database(this.image, { readonly: true });
+      this.openReader = db;
+      setImmediate(() => {
+        db.close();
+        if (this.openReader === db) this.openReader = undefined;
+      });
+    }
+    return this.openReader;
+  }
+
+  /** The copy is made in SQLite itself (changes, remap and Id order in one transaction on a copy of the image). */
+  async derive(changes: readonly OrgChange[], source: string, options: CopyOptions = {}): Promise<SqliteOrgStore> {
     const schema = schemaAfter(this.schema, changes);
     const db = new Database(this.image);
     try {
@@ -199,11 +227,18 @@ function applyChange(db: Database.Database, schema: OrgSchema, change: OrgChange
   }
 }
 
-/** Opens an org from a CRMArena-Pro SQLite file or a folder of CSV files. */
+/** Opens an org from a CRMArena-Pro SQLite file or a folder of CSV files (for the backend factory, `openBackend`, only). */
 export function openOrg(path: string, options: OpenOrgOptions = {}): SqliteOrgStore {
   const { image, schema, source } = loadOrgImage(path);
   return new SqliteOrgStore(schema, source, image, options);
 }
+
+/** The embedded default: the org in a SQLite image, copies derived in SQLite. */
+export const sqliteBackend = {
+  name: "sqlite",
+  open: async (spec: { readonly location: string; readonly workers?: number | undefined; readonly limits?: Partial<QueryLimits> | undefined }): Promise<OrgBackend> =>
+    openOrg(spec.location, { ...(spec.workers !== undefined ? { workers: spec.workers } : {}), ...(spec.limits ? { limits: spec.limits } : {}) }),
+};
 
 /** The Id values of every object, read once from the image (a few ms for the real org's 29,000 rows). */
 function readRecordIds(image: Buffer, schema: OrgSchema): Set<string> {

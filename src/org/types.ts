@@ -31,9 +31,12 @@ export interface OrgSchema {
   readonly objects: readonly ObjectInfo[];
 }
 
-/** A scalar as SQLite returns it. */
-export type SqlValue = string | number | null;
-export type SqlRow = Record<string, SqlValue>;
+/** A field's value as a backend stores it (a scalar, as SQLite returns it). */
+export type OrgValue = string | number | null;
+export type OrgRow = Record<string, OrgValue>;
+/** The names entropy's planners use for the same. */
+export type SqlValue = OrgValue;
+export type SqlRow = OrgRow;
 
 /** The outcome of one query against the org. */
 export type QueryOutcome =

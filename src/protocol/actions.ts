@@ -1,25 +1,42 @@
 import { z } from "zod";
+import { executeRequest, findTool, registeredTools, type ToolSpec } from "../tools/index.js";
 import type { PurpleReply } from "./reply.js";
-import { type OrgToolCall, TOOL_NAMES, ToolArgumentSchemas } from "./tools.js";
 
 /** Where in the reply the action was found. */
 export const ActionSourceSchema = z.enum(["data_part", "json", "tag", "text"]);
 export type ActionSource = z.infer<typeof ActionSourceSchema>;
 
-const toolAction = <T extends keyof typeof ToolArgumentSchemas>(tool: T) =>
-  z.object({ kind: z.literal("tool"), source: ActionSourceSchema, tool: z.literal(tool), args: ToolArgumentSchemas[tool] });
+/**
+ * A tool call as logged: the tool must be a registered tool the org answers, and its arguments
+ * pass that tool's own schema (read back, a log names its tools, never a fallback).
+ */
+const ToolActionSchema = z.object({ kind: z.literal("tool"), source: ActionSourceSchema, tool: z.string(), args: z.unknown() }).transform((action, context) => {
+  const spec = findTool(action.tool);
+  if (!spec || spec.final) {
+    context.addIssue({ code: "custom", message: `unknown tool ${JSON.stringify(action.tool)}`, path: ["tool"] });
+    return z.NEVER;
+  }
+  const parsed = spec.arguments.safeParse(action.args);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) context.addIssue({ code: "custom", message: issue.message, path: ["args", ...issue.path] });
+    return z.NEVER;
+  }
+  return { ...action, args: parsed.data };
+});
 
 /** One parsed purple action: a tool call, a final answer, or a reply we could not use (as logged). */
 export const ActionSchema = z.union([
-  toolAction("describe_schema"),
-  toolAction("soql_query"),
-  toolAction("sosl_search"),
-  toolAction("sql_query"),
+  ToolActionSchema,
   z.object({ kind: z.literal("answer"), answer: z.string(), source: ActionSourceSchema }),
   z.object({ kind: z.literal("invalid"), reason: z.string(), source: ActionSourceSchema }),
 ]);
+/** A call of a tool the org answers, its arguments parsed by the tool's schema. */
+export interface ToolCall {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
 export type Action =
-  | ({ readonly kind: "tool"; readonly source: ActionSource } & OrgToolCall)
+  | ({ readonly kind: "tool"; readonly source: ActionSource } & ToolCall)
   | { readonly kind: "answer"; readonly answer: string; readonly source: ActionSource }
   | { readonly kind: "invalid"; readonly reason: string; readonly source: ActionSource };
 
@@ -32,27 +49,24 @@ const FENCE = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/;
  * or answer; CRMArena-Pro `<execute>`/`<respond>` tags; a JSON tool call or `{"answer"}`
  * (bare, fenced, or embedded in text); otherwise non-empty plain text is the final answer.
  */
-export function parseAction(reply: PurpleReply): Action {
+export function parseAction(reply: PurpleReply, offered: readonly ToolSpec[] = registeredTools()): Action {
   for (const data of reply.data) {
-    const action = actionFromObject(data, "data_part");
+    const action = actionFromObject(data, "data_part", offered);
     if (action) return action;
   }
   const text = reply.texts.join("\n").trim();
   const execute = EXECUTE_TAG.exec(text);
   if (execute) {
     const request = executeRequest(execute[1]!);
-    if (request.tool === "sosl_search")
-      return request.search
-        ? { kind: "tool", tool: "sosl_search", args: { search: request.search }, source: "tag" }
-        : { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
-    if (request.tool !== "soql_query" || !request.query) return { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
-    return { kind: "tool", tool: "soql_query", args: { query: request.query }, source: "tag" };
+    if (!request.text) return { kind: "invalid", reason: "the <execute> tag is empty", source: "tag" };
+    if (!offered.some((spec) => spec.name === request.tool)) return callOf(request.tool, request.args, "tag", offered);
+    return { kind: "tool", tool: request.tool, args: request.args, source: "tag" };
   }
   const respond = RESPOND_TAG.exec(text);
   if (respond) return { kind: "answer", answer: respond[1]!.trim(), source: "tag" };
   const json = findJsonObject(text);
   if (json.value !== undefined) {
-    const action = actionFromObject(json.value, "json");
+    const action = actionFromObject(json.value, "json", offered);
     if (action) return action;
   } else if (json.error && looksLikeJsonAttempt(text)) {
     return { kind: "invalid", reason: `the reply looks like JSON but does not parse: ${json.error}`, source: "json" };
@@ -61,7 +75,8 @@ export function parseAction(reply: PurpleReply): Action {
   return { kind: "answer", answer: text, source: "text" };
 }
 
-function actionFromObject(value: Record<string, unknown>, source: ActionSource): Action | undefined {
+function actionFromObject(value: Record<string, unknown>, source: ActionSource, offered: readonly ToolSpec[]): Action | undefined {
+  const toolCall = (name: unknown, args: unknown, from: ActionSource) => callOf(name, args, from, offered);
   if (Array.isArray(value.tool_calls) && value.tool_calls.length > 0) {
     const first = value.tool_calls[0] as Record<string, unknown>;
     // OpenAI's raw shape nests the call: {"tool_calls": [{"type": "function", "function": {"name", "arguments"}}]}.
@@ -69,21 +84,27 @@ function actionFromObject(value: Record<string, unknown>, source: ActionSource):
     if (fn) return toolCall(fn.name, fn.arguments, source);
     return toolCall(first.tool_name ?? first.name, first.arguments, source);
   }
-  if (typeof value.name === "string" && ("arguments" in value || "parameters" in value || TOOL_NAMES.includes(value.name as never))) {
+  if (typeof value.name === "string" && ("arguments" in value || "parameters" in value || offered.some((spec) => spec.name === value.name))) {
     return toolCall(value.name, value.arguments ?? value.parameters ?? {}, source);
   }
   if (value.action === "execute" && typeof value.query === "string") {
     const request = executeRequest(value.query);
-    return request.tool === "sosl_search" ? toolCall("sosl_search", { search: request.search }, source) : toolCall("soql_query", { query: value.query }, source);
+    // The query goes to its tool as written (its tool's schema trims it), as CRMArena-Pro's JSON form did.
+    return toolCall(request.tool, "search" in request.args ? request.args : { query: value.query }, source);
   }
-  if (value.action === "respond" && "answer" in value) return answerFrom(value.answer, source);
+  if (value.action === answerTool(offered)?.name && "answer" in value) return answerFrom(value.answer, source);
   if ("answer" in value) return answerFrom(value.answer, source);
   return undefined;
 }
 
-function toolCall(name: unknown, rawArgs: unknown, source: ActionSource): Action {
-  if (typeof name !== "string" || !TOOL_NAMES.includes(name as never)) {
-    return { kind: "invalid", reason: `unknown tool ${JSON.stringify(name)}; the tools are ${TOOL_NAMES.join(", ")}`, source };
+function answerTool(offered: readonly ToolSpec[]): ToolSpec | undefined {
+  return offered.find((spec) => spec.final);
+}
+
+function callOf(name: unknown, rawArgs: unknown, source: ActionSource, offered: readonly ToolSpec[]): Action {
+  const spec = offered.find((candidate) => candidate.name === name);
+  if (typeof name !== "string" || !spec) {
+    return { kind: "invalid", reason: `unknown tool ${JSON.stringify(name)}; the tools are ${offered.map((candidate) => candidate.name).join(", ")}`, source };
   }
   let args = rawArgs;
   if (typeof args === "string") {
@@ -93,15 +114,14 @@ function toolCall(name: unknown, rawArgs: unknown, source: ActionSource): Action
       return { kind: "invalid", reason: `the arguments of ${name} are a string that is not JSON`, source };
     }
   }
-  const schema = ToolArgumentSchemas[name as keyof typeof ToolArgumentSchemas];
-  const parsed = schema.safeParse(args ?? {});
+  const parsed = spec.arguments.safeParse(args ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length > 0 ? `argument '${issue.path.join(".")}'` : "arguments";
     return { kind: "invalid", reason: `bad ${field} for ${name}: ${issue.message}`, source };
   }
-  if (name === "respond") return answerFrom((parsed.data as { answer: unknown }).answer, source);
-  return { kind: "tool", ...({ tool: name, args: parsed.data } as OrgToolCall), source };
+  if (spec.final) return answerFrom(spec.answerOf(parsed.data), source);
+  return { kind: "tool", tool: name, args: parsed.data, source };
 }
 
 function answerFrom(answer: unknown, source: ActionSource): Action {
@@ -155,23 +175,9 @@ function firstBalancedObject(text: string): string | undefined {
   return undefined;
 }
 
-/** The query text of an action that reads data (SQL, SOQL or SOSL); undefined for anything else. */
+/** The query text of an action that reads data (SQL, SOQL, SOSL: whatever its tool counts as a query); undefined for anything else. */
 export function queryText(action: Action): string | undefined {
   if (action.kind !== "tool") return undefined;
-  if (action.tool === "sql_query" || action.tool === "soql_query") return action.args.query;
-  if (action.tool === "sosl_search") return action.args.search;
-  return undefined;
-}
-
-/** A query in an `<execute>` tag or an `{"action": "execute"}` object: SOSL or SOQL. */
-export type ExecuteRequest = { readonly tool: "sosl_search"; readonly search: string } | { readonly tool: "soql_query"; readonly query: string };
-
-/**
- * CRMArena-Pro's rule for `<execute>`: a text starting with FIND is SOSL, anything else SOQL,
- * after unwrapping a fenced code block and collapsing whitespace as its connector did.
- */
-export function executeRequest(text: string): ExecuteRequest {
-  const fence = /```[a-zA-Z]*\s*\n?([\s\S]*?)```/.exec(text);
-  const query = (fence ? fence[1]! : text).replace(/\s+/g, " ").trim();
-  return query.startsWith("FIND") ? { tool: "sosl_search", search: query } : { tool: "soql_query", query };
+  const spec = findTool(action.tool);
+  return spec && !spec.final ? spec.queryText(action.args) : undefined;
 }

@@ -1,21 +1,10 @@
-/** A field as describe_schema shows it (the org's FieldInfo has this shape; protocol does not import the org). */
-export interface DescribedField {
-  readonly name: string;
-  readonly label: string;
-  readonly type: string;
-  readonly references: readonly string[];
-  readonly relationshipName?: string;
-  readonly note?: string;
-  readonly replacedBy?: string;
-}
+import type { SchemaField, SchemaObject } from "../tools/index.js";
+
+/** A field as describe_schema shows it. */
+export type DescribedField = SchemaField;
 
 /** An object as describe_schema shows it. */
-export interface DescribedObject {
-  readonly name: string;
-  readonly keyPrefix: string | null;
-  readonly rowCount: number;
-  readonly fields: readonly DescribedField[];
-}
+export type DescribedObject = SchemaObject;
 
 /**
  * The schema as text, as `describe_schema` shows it: each field's API name, label, type, the

@@ -1,4 +1,4 @@
-export { type Action, ActionSchema, type ActionSource, ActionSourceSchema, type ExecuteRequest, executeRequest, findJsonObject, parseAction, queryText } from "./actions.js";
+export { type Action, ActionSchema, type ActionSource, ActionSourceSchema, findJsonObject, parseAction, queryText, type ToolCall } from "./actions.js";
 export { type DescribedField, type DescribedObject, describeObjects } from "./describe.js";
 export {
   dropAllNullColumns,
@@ -12,4 +12,4 @@ export {
   taskMessage,
 } from "./messages.js";
 export { type PurpleReply, replyText } from "./reply.js";
-export { type OrgToolCall, TOOL_DEFINITIONS, TOOL_NAMES, ToolArgumentSchemas, type ToolName } from "./tools.js";
+export { definitionsOf, TOOL_DEFINITIONS, type ToolDefinition } from "./tools.js";

@@ -1,6 +1,7 @@
+import { describeSchema, respond, SOQL_EXAMPLE, soqlQuery, type ToolSpec, toolsNamed } from "../tools/index.js";
 import { pythonRepr } from "../util/index.js";
 import { type DescribedObject, describeObjects } from "./describe.js";
-import { TOOL_DEFINITIONS } from "./tools.js";
+import { definitionsOf } from "./tools.js";
 
 /** The task as the purple agent sees it (after drift and rot, once those apply). */
 export interface TaskBrief {
@@ -15,6 +16,8 @@ export interface TaskBrief {
   /** The task's "Today's date" (YYYY-MM-DD), which SOQL's relative dates use; the real date when absent. */
   readonly today?: string;
   readonly entropy: { readonly drift_level: string; readonly rot_level: string; readonly seed: number };
+  /** The tools offered, by name (the tools of the run's backend, the answer tool last among the built-in ones). */
+  readonly tools: readonly string[];
 }
 
 /** A message to the purple agent: one TextPart and one DataPart. */
@@ -55,10 +58,10 @@ function predecessorTask(brief: TaskBrief, data: Record<string, unknown>): Recor
     entropy: {
       ...(entropy as Record<string, unknown>),
       drift_mappings: [],
-      note: "Schema and context may have been modified for robustness testing: read the schema (describe_schema) before you query.",
+      note: `Schema and context may have been modified for robustness testing: read the schema (${describeSchema.name}) before you query.`,
     },
     ...ours,
-    how_to_act: `One action per reply, at most ${brief.maxSteps} replies: a JSON tool call {"name": ..., "arguments": {...}} of the tools below, <execute>SOQL or SOSL</execute>, or the final answer {"name": "respond", "arguments": {"answer": "..."}} (a reply {"answer": "..."} is read as the answer too). Tool results come back prefixed with "${OBSERVATION_PREFIX.trim()}".`,
+    how_to_act: `One action per reply, at most ${brief.maxSteps} replies: a JSON tool call {"name": ..., "arguments": {...}} of the tools below, <execute>SOQL or SOSL</execute>, or the final answer ${jsonCall(respond.name, { answer: "..." })} (a reply {"answer": "..."} is read as the answer too). Tool results come back prefixed with "${OBSERVATION_PREFIX.trim()}".`,
   };
 }
 
@@ -76,13 +79,13 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
     "## How to act",
     `Reply with exactly one action per message; you have at most ${brief.maxSteps} replies for this task. After each tool call you receive its result, prefixed with "${OBSERVATION_PREFIX.trim()}".`,
     "Accepted forms of an action:",
-    '- a JSON tool call: {"name": "soql_query", "arguments": {"query": "SELECT Id, Name FROM Account LIMIT 5"}} (bare, in a ```json block, or as a data part);',
+    `- a JSON tool call: ${jsonCall(soqlQuery.name, SOQL_EXAMPLE)} (bare, in a \`\`\`json block, or as a data part);`,
     "- CRMArena-Pro tags: <execute>SOQL query or SOSL search (FIND {...})</execute> runs it, <respond>answer</respond> answers;",
-    '- the final answer: {"name": "respond", "arguments": {"answer": "..."}}.',
-    "The org is read-only and, like a real org, changes over time: field names differ between orgs (describe_schema shows each field's label, relationship name and notes such as deprecations), deleted records sit in the recycle bin (SOQL hides them unless the query ends with ALL ROWS), and records and policies can be outdated. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.",
+    `- the final answer: ${jsonCall(respond.name, { answer: "..." })}.`,
+    `The org is read-only and, like a real org, changes over time: field names differ between orgs (${describeSchema.name} shows each field's label, relationship name and notes such as deprecations), deleted records sit in the recycle bin (SOQL hides them unless the query ends with ALL ROWS), and records and policies can be outdated. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.`,
     "",
     "## Tools (OpenAI function schemas)",
-    JSON.stringify(TOOL_DEFINITIONS),
+    JSON.stringify(definitionsOf(toolsNamed(brief.tools))),
     "",
     "## Task",
     brief.prompt,
@@ -103,7 +106,7 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
       optional_context: brief.optionalContext,
       external_facing: brief.externalFacing,
       today: brief.today ?? null,
-      tools: TOOL_DEFINITIONS,
+      tools: definitionsOf(toolsNamed(brief.tools)),
       max_steps: brief.maxSteps,
       entropy: brief.entropy,
     },
@@ -157,11 +160,28 @@ export function observationMessage(outcome: ObservedOutcome, turn: number, remai
 }
 
 /** The reply to an action we could not read: what went wrong and the accepted forms. It costs a turn. */
-export function formatReminder(reason: string, turn: number, remainingSteps: number): OutgoingMessage {
+export function formatReminder(reason: string, turn: number, remainingSteps: number, offered: readonly ToolSpec[]): OutgoingMessage {
   const text = [
     `Invalid action: ${reason}.`,
-    'Reply with one action: {"name": "sql_query", "arguments": {"query": "..."}}, {"name": "describe_schema", "arguments": {}}, {"name": "respond", "arguments": {"answer": "..."}}, or the tags <execute>...</execute> / <respond>...</respond>.',
+    `Reply with one action: ${reminderExamples(offered).join(", ")}, or the tags <execute>...</execute> / <respond>...</respond>.`,
     `(${remainingSteps} ${remainingSteps === 1 ? "reply" : "replies"} left)`,
   ].join("\n");
   return { text, data: { type: "format_error", ok: false, error: { code: "INVALID_ACTION", message: reason }, turn, remaining_steps: remainingSteps } };
+}
+
+/** A tool call as the messages show it: JSON with a space after each colon and comma, as Python's json.dumps writes it. */
+function jsonCall(name: string, args: Record<string, unknown>): string {
+  const entries = Object.entries(args).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+  return `{"name": ${JSON.stringify(name)}, "arguments": {${entries.join(", ")}}}`;
+}
+
+/** One example call per reminder slot, of the offered tools, the lowest rank of each slot, in rank order. */
+function reminderExamples(offered: readonly ToolSpec[]): string[] {
+  const ranked = offered.flatMap((spec) => (spec.reminder ? [{ spec, reminder: spec.reminder }] : [])).sort((a, b) => a.reminder.rank - b.reminder.rank);
+  const slots = new Set<string>();
+  return ranked.flatMap(({ spec, reminder }) => {
+    if (slots.has(reminder.slot)) return [];
+    slots.add(reminder.slot);
+    return [jsonCall(spec.name, reminder.args)];
+  });
 }

@@ -1,5 +1,6 @@
 import type { Trajectory } from "../log/index.js";
 import type { Action } from "../protocol/index.js";
+import { findTool } from "../tools/index.js";
 import { elide } from "../util/index.js";
 
 const CUT = 300;
@@ -8,22 +9,18 @@ function cut(text: string): string {
   return elide(text, CUT);
 }
 
+/** An action in one line: a tool call as its own tool shows it. */
 export function describeAction(action: Action): string {
   switch (action.kind) {
     case "answer":
       return `respond: ${action.answer}`;
     case "invalid":
       return `invalid: ${action.reason}`;
-    case "tool":
-      switch (action.tool) {
-        case "sql_query":
-        case "soql_query":
-          return `${action.tool}: ${action.args.query}`;
-        case "sosl_search":
-          return `sosl_search: ${action.args.search}`;
-        case "describe_schema":
-          return `describe_schema${action.args.object ? `: ${action.args.object}` : ""}`;
-      }
+    case "tool": {
+      const spec = findTool(action.tool);
+      if (!spec || spec.final) throw new Error(`a trajectory step calls ${action.tool}, which is no registered tool of the org`);
+      return spec.show(action.args);
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { categorySpec } from "../datasets/index.js";
 import type { EpisodeRecord, Optimum } from "../log/index.js";
 import type { OrgSchema } from "../org/index.js";
 import { queryText } from "../protocol/index.js";
+import { describeSchema } from "../tools/index.js";
 import { episodePassed } from "./success.js";
 
 /**
@@ -98,7 +99,7 @@ export function measureCalibration(
     const tokens = trajectory.steps.reduce((sum, step) => sum + step.sent.tokens + step.received.tokens, 0) - trajectory.firstMessageTokens;
     const queries = trajectory.steps.filter((step) => queryText(step.action) !== undefined);
     for (const step of trajectory.steps) {
-      if (step.action.kind === "tool" && step.action.tool === "describe_schema") lookAroundTokens = Math.max(lookAroundTokens, step.sent.tokens + step.received.tokens);
+      if (step.action.kind === "tool" && step.action.tool === describeSchema.name) lookAroundTokens = Math.max(lookAroundTokens, step.sent.tokens + step.received.tokens);
     }
     const tally = tallies.get(trajectory.category) ?? { turns: 1, queries: 0, tokens: 0, fields: new Set<string>(), episodes: 0 };
     tally.turns = Math.max(tally.turns, trajectory.steps.length);

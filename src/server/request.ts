@@ -85,7 +85,7 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig)
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
     data = await dataFor(config);
-    chosen = chooseTasks(data, config);
+    chosen = await chooseTasks(data, config);
   } catch (error) {
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
   }

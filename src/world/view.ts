@@ -1,9 +1,10 @@
 import { categorySpec } from "../datasets/index.js";
 import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropy, type TaskText, taskText } from "../entropy/index.js";
 import type { IdStatus } from "../log/index.js";
-import type { OrgBackend, OrgRequest, OrgSchema, ToolOutcome } from "../org/index.js";
+import { materialise, type OrgBackend, type OrgRequest, type OrgRow, type OrgSchema, type ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import type { TaskRecord } from "../tasks/index.js";
+import { offeredTools, runTool, type ToolSpec } from "../tools/index.js";
 import { canonicalId, type IdRemap } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
@@ -25,12 +26,20 @@ export class OrgView {
   /** Rot's distractor records, by their record key (`canonicalId`, after the remap when there is one). */
   private readonly distractors: ReadonlySet<string>;
 
+  /** The tools this run offers the purple: those its backend can run, and the answer tool. */
+  readonly tools: readonly ToolSpec[];
+  /** The org's live records by their record key. */
+  private readonly live: ReadonlySet<string>;
+
   private constructor(
     private readonly backend: OrgBackend,
     readonly plan: EntropyPlan,
     /** The run's sandbox refresh, if it has one: every Id the purple sees and every ground truth go through it. */
     readonly remap: IdRemap | undefined,
+    liveIds: ReadonlySet<string>,
   ) {
+    this.tools = offeredTools(backend.capabilities);
+    this.live = new Set([...liveIds].map((known) => canonicalId(known) ?? known));
     this.moved = movedNames(plan);
     const distractors = plan.kinds.flatMap((kind) => kind.distractor_ids).map((id) => (remap ? remap.id(id) : id));
     this.distractors = new Set(distractors.map((id) => canonicalId(id) ?? id));
@@ -40,14 +49,26 @@ export class OrgView {
    * Applies a plan to a base org: the view's backend is a copy with the plan's changes and,
    * when the run remaps Ids, every record Id of the copy remapped after them (the plan itself
    * speaks of the dataset's Ids, so it stays the same pure value of org, tasks, levels and seed).
+   * A backend that can rewrite itself derives the copy (SQLite, in SQL); for any other the view
+   * materialises it from the backend's rows, the changes applied in JS (`RowsBackend`).
    */
-  static open(base: OrgBackend, plan: EntropyPlan, remap?: IdRemap): OrgView {
+  static async open(base: OrgBackend, plan: EntropyPlan, remap?: IdRemap): Promise<OrgView> {
     const source = `${base.source} (seed ${plan.seed}, drift ${plan.drift_level}, rot ${plan.rot_level}${remap ? `, Ids remapped ${remap.digest}` : ""})`;
-    return new OrgView(base.withChanges(planChanges(plan), source, remap ? { remap } : {}), plan, remap);
+    const changes = planChanges(plan);
+    const options = remap ? { remap } : {};
+    const copy = base.derive ? await base.derive(changes, source, options) : await materialise(base, changes, source, options);
+    try {
+      return new OrgView(copy, plan, remap, await copy.recordIds());
+    } catch (error) {
+      await copy.close();
+      throw error;
+    }
   }
 
   /** Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it. */
-  static plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap): OrgView {
+  static async plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap): Promise<OrgView> {
+    // The planners are pure and synchronous: they get the base org's rows read up front.
+    const rows = new Map<string, readonly OrgRow[]>(await Promise.all(base.schema.objects.map(async (object) => [object.name, await base.rows(object.name)] as const)));
     const plan = planEntropy({
       ...(settings.only ? { only: settings.only } : {}),
       seed: settings.seed,
@@ -56,7 +77,11 @@ export class OrgView {
       schema: base.schema,
       tasks,
       library,
-      rows: (object) => base.rows(object),
+      rows: (object) => {
+        const stored = rows.get(object);
+        if (!stored) throw new Error(`the org has no object ${object}`);
+        return stored;
+      },
     });
     return OrgView.open(base, plan, remap);
   }
@@ -66,8 +91,9 @@ export class OrgView {
     return this.backend.schema;
   }
 
+  /** One tool call through the registry (an unknown tool, bad arguments or a tool this org cannot run is an error outcome). */
   runTool(request: OrgRequest, today: string): Promise<ToolOutcome> {
-    return this.backend.runTool(request, { today });
+    return runTool(this.backend, request, { today });
   }
 
   /** The org's own "today" (its latest date), for queries that come with no task date. */
@@ -75,16 +101,12 @@ export class OrgView {
     return this.backend.today();
   }
 
-  /** The org's live records by their record key, made at the first question. */
-  private live: ReadonlySet<string> | undefined;
-
   /**
    * A live record, a record rot put there that is not live data, or an Id the org does not have.
    * Ids are compared as Salesforce resolves them, so an 18-character Id in another letter case
    * names its record (`canonicalId`).
    */
   idStatus(id: string): IdStatus {
-    this.live ??= new Set([...this.backend.recordIds()].map((known) => canonicalId(known) ?? known));
     const record = canonicalId(id) ?? id;
     if (this.distractors.has(record)) return "distractor";
     return this.live.has(record) ? "live" : "absent";
@@ -110,7 +132,7 @@ export class OrgView {
     const entropy = { drift_level: this.plan.drift_level, rot_level: this.plan.rot_level, seed: this.plan.seed };
     // With Ids remapped the dataset index is not shown either: it would name the task in the public answer file.
     const taskId = this.remap ? this.remap.episodeId(task.idx) : String(task.idx);
-    return { brief: buildBrief(task, text, maxSteps, entropy, taskId), text };
+    return { brief: buildBrief(task, text, maxSteps, entropy, this.tools, taskId), text };
   }
 
   /** The ground truth as this world has it (its Ids remapped when the run remaps them). */
@@ -124,7 +146,14 @@ export class OrgView {
 }
 
 /** The brief of a task from its (perturbed) texts: what the first message and its crm_task data part carry. */
-export function buildBrief(task: TaskRecord, text: TaskText, maxSteps: number, entropy: TaskBrief["entropy"], taskId = String(task.idx)): TaskBrief {
+export function buildBrief(
+  task: TaskRecord,
+  text: TaskText,
+  maxSteps: number,
+  entropy: TaskBrief["entropy"],
+  tools: readonly Pick<ToolSpec, "name">[],
+  taskId = String(task.idx),
+): TaskBrief {
   const today = /Today's date:\s*(\d{4}-\d{2}-\d{2})/.exec(`${task.metadata.required}\n${task.query}`)?.[1];
   return {
     taskId,
@@ -137,5 +166,6 @@ export function buildBrief(task: TaskRecord, text: TaskText, maxSteps: number, e
     maxSteps,
     ...(today ? { today } : {}),
     entropy,
+    tools: tools.map((tool) => tool.name),
   };
 }

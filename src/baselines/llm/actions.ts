@@ -1,4 +1,4 @@
-import { ToolArgumentSchemas, type ToolName } from "../../protocol/index.js";
+import { findTool, respond } from "../../tools/index.js";
 import type { FunctionTool, ModelToolCall } from "./model.js";
 
 /** A model tool call checked locally, ready to send to the green. */
@@ -23,7 +23,7 @@ export function checkToolCall(call: ModelToolCall, tools: readonly FunctionTool[
     return { ok: false, error: `the arguments of ${call.name} are not valid JSON (${(cause as Error).message}); send a JSON object` };
   }
   if (typeof args !== "object" || args === null || Array.isArray(args)) return { ok: false, error: `the arguments of ${call.name} must be a JSON object` };
-  const schema = ToolArgumentSchemas[call.name as ToolName];
+  const schema = findTool(call.name)?.arguments;
   if (!schema) return { ok: true, call: { id: call.id, name: call.name, args: args as Record<string, unknown> } };
   // Keep the keys the tool's own JSON schema declares (models add "limit", "reason", ...).
   const parameters = tools.find((tool) => tool.function.name === call.name)?.function.parameters as { properties?: Record<string, unknown> } | undefined;
@@ -44,7 +44,7 @@ export function toolCallText(name: string, args: Record<string, unknown> | strin
 
 /** The reply that carries the final answer. */
 export function answerText(answer: string): string {
-  return toolCallText("respond", { answer });
+  return toolCallText(respond.name, { answer });
 }
 
 /** The answer of a `respond` call as one string: lists comma-joined, null as None (as the green reads it). */
@@ -68,7 +68,7 @@ export function plainAnswer(content: string): string {
  * The first action of a text-mode reply. `kept` is the reply up to the end of that action:
  * what follows it never ran, so the history must not suggest it did.
  */
-export function textAction(content: string): { kind: "execute"; query: string; kept: string } | { kind: "respond"; answer: string; kept: string } | undefined {
+export function textAction(content: string): { kind: "execute"; query: string; kept: string } | { kind: "answer"; answer: string; kept: string } | undefined {
   const execute = EXECUTE.exec(content);
   const respond = RESPOND.exec(content);
   const first = execute && (!respond || execute.index <= respond.index) ? execute : respond;
@@ -76,5 +76,5 @@ export function textAction(content: string): { kind: "execute"; query: string; k
   const kept = content.slice(0, first.index + first[0].length);
   const body = first[1]!.trim();
   if (first === execute) return body ? { kind: "execute", query: body, kept } : undefined;
-  return { kind: "respond", answer: body, kept };
+  return { kind: "answer", answer: body, kept };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { describeSchema, respond } from "../../tools/index.js";
 import { countTokens } from "../../util/index.js";
 import { answerOf, answerText, type CheckedCall, checkToolCall, plainAnswer, textAction, toolCallText } from "./actions.js";
 import { FAILURE_ANSWER, type LlmPurpleConfig } from "./config.js";
@@ -137,7 +138,7 @@ export class Episode {
   private async nextTools(meter: Meter, signal: AbortSignal): Promise<{ text: string; final: boolean }> {
     let retries = 0;
     for (;;) {
-      if (this.queue.length > 0 && this.lastReply && this.queue[0]!.name !== "respond" && retries < this.config.formatRetries) {
+      if (this.queue.length > 0 && this.lastReply && this.queue[0]!.name !== respond.name && retries < this.config.formatRetries) {
         // No turn is left to run them: answer each call so the history stays valid, then ask for the
         // answer (a bounded number of times; a model that insists gets its query run and ends on max_steps).
         retries++;
@@ -146,7 +147,7 @@ export class Episode {
       }
       const call = this.queue.shift();
       if (call) {
-        if (call.name === "respond") {
+        if (call.name === respond.name) {
           // Calls queued behind a final answer never run; answer them so the history stays valid if the green goes on.
           for (const skipped of this.queue.splice(0)) this.conversation.add({ role: "tool", toolCallId: skipped.id, content: "Not run: the final answer was given." });
           this.conversation.add({ role: "tool", toolCallId: call.id, content: "Answer sent." });
@@ -190,7 +191,7 @@ export class Episode {
     if (!this.schemaAsked && (this.remaining === undefined || this.remaining > 2)) {
       this.schemaAsked = true;
       this.awaiting = { kind: "schema" };
-      return { text: toolCallText("describe_schema", {}), final: false };
+      return { text: toolCallText(describeSchema.name, {}), final: false };
     }
     let retries = 0;
     for (;;) {
@@ -198,7 +199,7 @@ export class Episode {
       const action = textAction(reply.content);
       if (action) {
         this.conversation.add({ role: "assistant", content: action.kept });
-        if (action.kind === "respond") return { text: `<respond>${action.answer || FAILURE_ANSWER}</respond>`, final: true };
+        if (action.kind === "answer") return { text: `<respond>${action.answer || FAILURE_ANSWER}</respond>`, final: true };
         this.awaiting = { kind: "user" };
         return { text: `<execute>${action.query}</execute>`, final: false };
       }

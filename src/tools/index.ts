@@ -1,0 +1,11 @@
+export { BUILT_IN_TOOLS } from "./builtin.js";
+export { describeSchema } from "./describe-schema.js";
+export { type ExecuteRequest, executeRequest } from "./execute.js";
+export { parametersOf, type ToolDefinition, toolDefinition } from "./json-schema.js";
+export type { Capability, QueryContext, SchemaField, SchemaObject, ToolOutcome, ToolPort } from "./port.js";
+export { findTool, offeredTools, registeredTools, registerTool, runTool, type ToolRequest, toolDefinitions, toolsNamed } from "./registry.js";
+export { respond } from "./respond.js";
+export { SOQL_EXAMPLE, soqlQuery } from "./soql-query.js";
+export { soslSearch } from "./sosl-search.js";
+export { type AnswerToolSpec, defineTool, type OrgToolSpec, type ToolArgs, type ToolSpec } from "./spec.js";
+export { sqlQuery } from "./sql-query.js";

@@ -1,6 +1,6 @@
 import type { FieldInfo, OrgSchema } from "../../org/index.js";
 import { Random } from "../../util/index.js";
-import type { Level, PlanInput } from "../plan.js";
+import type { Level, PlanInput } from "../kind.js";
 
 /** The share of the eligible field names a drift style changes at each level. */
 export type Dose = Readonly<Record<Level, number>>;

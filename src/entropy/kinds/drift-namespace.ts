@@ -1,5 +1,5 @@
 import type { OrgChange } from "../../org/index.js";
-import type { KindPlan, PerturbationKind } from "../plan.js";
+import type { KindPlan, PerturbationKind } from "../kind.js";
 import { customBase, type Dose, eligibleNames, firstFree, pickNames, rngFor } from "./drift-common.js";
 
 const DOSE: Dose = { none: 0, low: 0.03, medium: 0.07, high: 0.1 };

@@ -1,4 +1,4 @@
-import type { PerturbationKind } from "../plan.js";
+import type { PerturbationKind } from "../kind.js";
 import { customFieldReplacement } from "./drift-custom-field.js";
 import { customFieldRename } from "./drift-custom-rename.js";
 import { deprecatedField } from "./drift-deprecated.js";

@@ -1,7 +1,7 @@
 import type { ObjectInfo, SqlRow, SqlValue } from "../../org/index.js";
 import type { Random } from "../../util/index.js";
 import { addDays, BASE62, caseSafeSuffix, SALESFORCE_ID } from "../../util/index.js";
-import type { Level } from "../plan.js";
+import type { Level } from "../kind.js";
 
 /** A share of records (or tasks) per level. */
 export type Share = Readonly<Record<Level, number>>;

@@ -1,6 +1,6 @@
 import type { OrgChange, SqlRow } from "../../org/index.js";
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind } from "../plan.js";
+import type { KindPlan, PerturbationKind } from "../kind.js";
 import { doseOf, idFieldOf, newId, type Share } from "./rot-common.js";
 
 const ARCHIVED: Share = { none: 0, low: 0.1, medium: 0.2, high: 0.4 };

@@ -1,6 +1,6 @@
 import type { OrgChange } from "../../org/index.js";
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind } from "../plan.js";
+import type { KindPlan, PerturbationKind } from "../kind.js";
 import { doseOf, idFieldOf, nearDuplicates, type Share } from "./rot-common.js";
 import { MERGEABLE, recycleBinFlags } from "./rot-recycle-bin.js";
 

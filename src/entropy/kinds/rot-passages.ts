@@ -1,6 +1,6 @@
 import type { TaskRecord } from "../../tasks/index.js";
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind, TextChange } from "../plan.js";
+import type { KindPlan, PerturbationKind, TextChange } from "../kind.js";
 
 /** A category's reusable guidance: its required context without the task-specific lines (Ids, dates, regions). */
 export function guidanceOf(requiredContext: string): string {

@@ -1,6 +1,6 @@
 import type { OrgChange, OrgSchema } from "../../org/index.js";
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind } from "../plan.js";
+import type { KindPlan, PerturbationKind } from "../kind.js";
 import { doseOf, nearDuplicates, type Share } from "./rot-common.js";
 
 const SHARE: Share = { none: 0, low: 0.05, medium: 0.1, high: 0.2 };

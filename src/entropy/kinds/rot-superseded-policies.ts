@@ -1,5 +1,5 @@
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind, TextChange } from "../plan.js";
+import type { KindPlan, PerturbationKind, TextChange } from "../kind.js";
 import type { Share } from "./rot-common.js";
 import { guidanceOf } from "./rot-passages.js";
 

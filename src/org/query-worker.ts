@@ -1,9 +1,17 @@
 /**
  * Runs SQL against read-only copies of orgs in a child process. A process, not a thread:
- * SQLite's native loop cannot be interrupted from JavaScript, so a runaway query is stopped by
- * killing the process that runs it. One process serves several orgs (the base org and each
- * assessment's perturbed copy), each loaded once and dropped when its store closes.
+ * neither better-sqlite3 nor node:sqlite exposes sqlite3_interrupt or a progress handler, so a
+ * statement that stays inside SQLite's native loop (an aggregate over an endless CTE, a cross
+ * join counted) can only be stopped by killing the process that runs it. A statement that hands
+ * rows back to JavaScript is stopped here, between rows, at its time limit: that costs no process.
+ * One process serves several orgs (the base org and each assessment's perturbed copy), each
+ * loaded once and dropped when its store closes.
+ *
+ * A watchdog thread outlives a blocked main thread: it kills this process when the parent is
+ * gone or when a statement overruns its limit by WATCHDOG_GRACE_MS, so no worker keeps burning
+ * a core after its server died (even by kill -9) or stopped listening.
  */
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { leadingKeyword } from "./sql-guard.js";
 import type { SqlValue } from "./types.js";
@@ -15,6 +23,8 @@ export interface WorkerQuery {
   readonly sql: string;
   readonly maxRows: number;
   readonly maxBytes: number;
+  /** The statement's time limit: checked between rows here, enforced by the watchdog beyond that. */
+  readonly timeoutMs?: number;
 }
 
 /** Load an org image under an id (the pool sends it before the first query on it). */
@@ -39,6 +49,50 @@ export type WorkerResponse =
 
 const databases = new Map<number, Database.Database>();
 
+/** How long past its limit a statement may run before the watchdog kills the process (the pool kills sooner). */
+export const WATCHDOG_GRACE_MS = 1_000;
+/** How often the watchdog looks: a dead parent is noticed within this (well under a second). */
+const WATCHDOG_INTERVAL_MS = 200;
+
+/** Slot 0: the epoch ms after which the running statement is killed; 0 while none runs. */
+const deadline = new BigInt64Array(new SharedArrayBuffer(8));
+
+/**
+ * The watchdog: plain JavaScript evaluated in a thread of its own, so it runs the same from the
+ * compiled package and from sources. It never touches SQLite; it reads the deadline and the
+ * parent's pid and sends SIGKILL to this process when either says so.
+ */
+const WATCHDOG_SOURCE = `
+const { workerData } = require("node:worker_threads");
+const deadline = new BigInt64Array(workerData.deadline);
+const parentGone = () => {
+  if (process.ppid !== workerData.parentPid) return true;
+  try { process.kill(workerData.parentPid, 0); return false; } catch (error) { return error.code === "ESRCH"; }
+};
+setInterval(() => {
+  const until = Number(Atomics.load(deadline, 0));
+  if (parentGone() || (until > 0 && Date.now() > until)) process.kill(process.pid, "SIGKILL");
+}, workerData.intervalMs);
+`;
+
+function startWatchdog(): void {
+  const watchdog = new Worker(WATCHDOG_SOURCE, {
+    eval: true,
+    workerData: { deadline: deadline.buffer, parentPid: process.ppid, intervalMs: WATCHDOG_INTERVAL_MS },
+    // The watchdog needs nothing of the main thread's loaders or memory.
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: 16 },
+  });
+  // If the watchdog cannot run, the parent's own timer still stops runaway statements.
+  watchdog.on("error", () => undefined);
+  watchdog.unref();
+}
+
+/** A query that overran its limit between rows: the same words as the pool's own timeout. */
+function timeout(request: WorkerQuery): WorkerResponse {
+  return { id: request.id, ok: false, code: "QUERY_TIMEOUT", message: `the query ran longer than ${request.timeoutMs} ms and was stopped` };
+}
+
 function run(db: Database.Database, request: WorkerQuery): WorkerResponse {
   const keyword = leadingKeyword(request.sql);
   if (keyword !== "SELECT" && keyword !== "WITH") {
@@ -58,6 +112,9 @@ function run(db: Database.Database, request: WorkerQuery): WorkerResponse {
   if (!statement.reader || !statement.readonly) {
     return { id: request.id, ok: false, code: "READ_ONLY", message: "only read-only statements that return rows are allowed" };
   }
+  const started = performance.now();
+  const limitMs = request.timeoutMs ?? Number.POSITIVE_INFINITY;
+  if (Number.isFinite(limitMs)) Atomics.store(deadline, 0, BigInt(Math.ceil(Date.now() + limitMs + WATCHDOG_GRACE_MS)));
   try {
     statement.raw(true);
     const columns = uniqueNames(statement.columns().map((column) => column.name));
@@ -67,6 +124,7 @@ function run(db: Database.Database, request: WorkerQuery): WorkerResponse {
     let bytes = 0;
     let truncated = false;
     for (const raw of statement.iterate() as Iterable<unknown[]>) {
+      if (performance.now() - started > limitMs) return timeout(request);
       if (values.length >= request.maxRows) {
         truncated = true;
         break;
@@ -82,6 +140,8 @@ function run(db: Database.Database, request: WorkerQuery): WorkerResponse {
     return { id: request.id, ok: true, columns, values, truncated };
   } catch (error) {
     return { id: request.id, ok: false, code: "SQL_ERROR", message: (error as Error).message };
+  } finally {
+    Atomics.store(deadline, 0, 0n);
   }
 }
 
@@ -124,5 +184,7 @@ process.on("message", (message: WorkerMessage) => {
 // The parent owns this process; if it goes away (even before this process is up), so do we.
 process.on("disconnect", () => process.exit(0));
 process.on("error", () => process.exit(0));
-if (process.connected) process.send!({ ready: true });
-else process.exit(0);
+if (process.connected) {
+  startWatchdog();
+  process.send!({ ready: true });
+} else process.exit(0);

@@ -109,6 +109,9 @@ export async function scoreRecord(position: number, task: EpisodeTask, trajector
   }
 }
 
+/** Counts runs in this process, so two runs under one run id (shards, a resend) are two owners. */
+let runsStarted = 0;
+
 /**
  * Runs every selected task against the purple agent, `concurrency` episodes at a time, and
  * returns the run's log. Each finished episode is journalled before it is reported. Selection
@@ -122,14 +125,17 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which reads the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, options.resume?.header);
+  // Its queries are this run's: the query pool gives each run its share of the processes.
+  const owner = `run ${options.runId} #${++runsStarted}`;
   const view = options.resume
-    ? OrgView.open(data.org, options.resume.header.entropy, remap)
+    ? OrgView.open(data.org, options.resume.header.entropy, remap, owner)
     : OrgView.plan(
         data.org,
         { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
         selection.tasks,
         data.tasks.tasks,
         remap,
+        owner,
       );
   const moved = view.movedFields();
   const defaultToday = await view.today();

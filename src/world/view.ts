@@ -40,13 +40,16 @@ export class OrgView {
    * when the run remaps Ids, every record Id of the copy remapped after them (the plan itself
    * speaks of the dataset's Ids, so it stays the same pure value of org, tasks, levels and seed).
    */
-  static open(base: OrgBackend, plan: EntropyPlan, remap?: IdRemap): OrgView {
+  static open(base: OrgBackend, plan: EntropyPlan, remap?: IdRemap, owner?: string): OrgView {
     const source = `${base.source} (seed ${plan.seed}, drift ${plan.drift_level}, rot ${plan.rot_level}${remap ? `, Ids remapped ${remap.digest}` : ""})`;
-    return new OrgView(base.withChanges(planChanges(plan), source, remap ? { remap } : {}), plan, remap);
+    return new OrgView(base.withChanges(planChanges(plan), source, { ...(remap ? { remap } : {}), ...(owner ? { owner } : {}) }), plan, remap);
   }
 
-  /** Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it. */
-  static plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap): OrgView {
+  /**
+   * Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it.
+   * `owner` names the run to the org's query scheduling (its fair share of query processes).
+   */
+  static plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap, owner?: string): OrgView {
     const plan = planEntropy({
       ...(settings.only ? { only: settings.only } : {}),
       seed: settings.seed,
@@ -57,7 +60,7 @@ export class OrgView {
       library,
       rows: (object) => base.rows(object),
     });
-    return OrgView.open(base, plan, remap);
+    return OrgView.open(base, plan, remap, owner);
   }
 
   /** The schema the purple sees. */

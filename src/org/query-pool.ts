@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
-import type { WorkerMessage, WorkerResponse } from "./query-worker.js";
+import type { WorkerLoaded, WorkerMessage, WorkerResponse } from "./query-worker.js";
 import type { QueryLimits, QueryOutcome, SqlRow, SqlValue } from "./types.js";
 
 interface Job {
@@ -164,6 +164,11 @@ export class QueryPool {
     });
   }
 
+  /** The query processes' ids, once started (for diagnostics and tests). */
+  processIds(): number[] {
+    return this.slots.flatMap((slot) => (slot.child.pid === undefined ? [] : [slot.child.pid]));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const owner of this.owners.values()) for (const job of owner.queue.splice(0)) job.resolve(ORG_CLOSED);
@@ -275,7 +280,7 @@ export class QueryPool {
 
   private execute(slot: Slot, job: Job, owner: Owner, since: number): void {
     const id = this.nextJobId++;
-    const started = performance.now();
+    let started = performance.now();
     const child = slot.child;
     let settled = false;
     const finish = (outcome: QueryOutcome, restart: boolean) => {
@@ -288,7 +293,14 @@ export class QueryPool {
       if (restart) this.replace(slot, owner, since);
       else this.releaseSlot(slot, owner, since);
     };
-    const onMessage = (response: WorkerResponse | { ready: true }) => {
+    const onMessage = (response: WorkerResponse | WorkerLoaded | { ready: true }) => {
+      if ("loaded" in response && response.loaded === job.imageId) {
+        // Loading is not the query's time: its limit starts now.
+        clearTimeout(timer);
+        started = performance.now();
+        timer = setTimeout(onTimeout, job.limits.timeoutMs + KILL_GRACE_MS);
+        return;
+      }
       if (!("id" in response) || response.id !== id) return;
       const elapsedMs = performance.now() - started;
       finish(
@@ -298,7 +310,18 @@ export class QueryPool {
         false,
       );
     };
+    const timedOut = (): QueryOutcome => ({
+      ok: false,
+      code: "QUERY_TIMEOUT",
+      message: `the query ran longer than ${job.limits.timeoutMs} ms and was stopped`,
+      elapsedMs: performance.now() - started,
+    });
     const onExit = (code: number | null, signal: string | null) => {
+      // Past its limit, the worker's own watchdog stopped it (this loop was late to): a timeout all the same.
+      if (performance.now() - started >= job.limits.timeoutMs) {
+        finish(timedOut(), true);
+        return;
+      }
       finish(
         {
           ok: false,
@@ -309,21 +332,9 @@ export class QueryPool {
         true,
       );
     };
-    // Loading an image is not the query's time: the limit covers the query alone.
-    const timer = setTimeout(
-      () => {
-        finish(
-          {
-            ok: false,
-            code: "QUERY_TIMEOUT",
-            message: `the query ran longer than ${job.limits.timeoutMs} ms and was stopped`,
-            elapsedMs: performance.now() - started,
-          },
-          true,
-        );
-      },
-      job.limits.timeoutMs + KILL_GRACE_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS),
-    );
+    const onTimeout = () => finish(timedOut(), true);
+    // An image still to load gets its allowance first; the query's own limit starts when it is loaded.
+    let timer = setTimeout(onTimeout, job.limits.timeoutMs + KILL_GRACE_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
     child.on("message", onMessage);
     child.on("exit", onExit);
     if (!this.ensureLoaded(slot, job.imageId)) {

@@ -42,6 +42,11 @@ export interface WorkerDrop {
 
 export type WorkerMessage = WorkerQuery | WorkerLoad | WorkerDrop;
 
+/** Sent when an image is loaded: the pool starts the next query's clock then. */
+export interface WorkerLoaded {
+  readonly loaded: number;
+}
+
 export type WorkerResponse =
   /** Rows as arrays of values in column order: half the bytes of objects that repeat every key. */
   | { readonly id: number; readonly ok: true; readonly columns: string[]; readonly values: SqlValue[][]; readonly truncated: boolean }
@@ -167,6 +172,8 @@ process.on("message", (message: WorkerMessage) => {
     const db = new Database(Buffer.from(message.image), { readonly: true });
     db.pragma("query_only = ON");
     databases.set(message.imageId, db);
+    // The query's time limit starts now: loading is not the query's time.
+    process.send!({ loaded: message.imageId } satisfies WorkerLoaded);
     return;
   }
   if (message.kind === "drop") {

@@ -58,6 +58,8 @@ describe("an honest assessment beside a hostile one keeps its pace", () => {
   let data: AssessmentData;
   let green: Awaited<ReturnType<typeof startGreen>>;
   let solver: Awaited<ReturnType<typeof servePurple>>;
+  /** What each test saw, printed at the end: the times are the evidence, not only the verdict. */
+  const seen: string[] = [];
 
   beforeAll(async () => {
     data = sampleData();
@@ -66,6 +68,7 @@ describe("an honest assessment beside a hostile one keeps its pace", () => {
   });
 
   afterAll(async () => {
+    process.stdout.write(`hostile neighbours (honest run alone vs beside):\n${seen.join("\n")}\n`);
     solver.server.close();
     await green.close();
     await data.org.close();
@@ -79,9 +82,6 @@ describe("an honest assessment beside a hostile one keeps its pace", () => {
     expect(results.results.filter((entry: any) => !entry.success).map((entry: any) => entry.task_idx)).toEqual([]);
     return { ms, maxGapMs };
   }
-
-  const seen: string[] = [];
-  afterAll(() => process.stdout.write(`hostile neighbours (honest run alone vs beside):\n${seen.join("\n")}\n`));
 
   for (const mode of ["cte-bomb", "cross-join", "large-result"] as const) {
     it(`beside a ${mode} purple: at most twice its time alone, no event-loop gap of 2 s`, async () => {

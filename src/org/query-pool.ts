@@ -32,6 +32,8 @@ interface Owner {
   usedMs: number;
   /** When it last had work queued or running (performance.now()). */
   lastActive: number;
+  /** While others are active, its next query waits until then (performance.now()): see `pause`. */
+  notBefore: number;
 }
 
 /** Org images one query process keeps loaded: the base org and a few assessments' copies. */
@@ -48,6 +50,18 @@ const ACTIVE_WINDOW_MS = 2_000;
  * rows back to JavaScript is stopped by the worker itself at the limit, and that costs no restart.
  */
 const KILL_GRACE_MS = 100;
+
+/**
+ * While other owners are active, a costly query holds back its owner's next one: a query that
+ * kept a process busy longer than HEAVY_QUERY_MS pauses it as long again (a restart after a kill
+ * too), and a result pauses it PAUSE_MS_PER_MB per megabyte (what the main thread spends rendering,
+ * sending and recording it, about a tenth of a second per megabyte on an idle core, several times
+ * that on a loaded one). A purple that floods the org with runaway statements or megabyte results
+ * then takes at most about half a process and a bounded share of the main thread; an honest
+ * assessment's queries (milliseconds, kilobytes) never pause. Alone, an owner never pauses.
+ */
+const HEAVY_QUERY_MS = 250;
+const PAUSE_MS_PER_MB = 500;
 
 /**
  * Starts the worker module next to this one: compiled JavaScript directly, TypeScript
@@ -173,6 +187,7 @@ export class QueryPool {
     this.closed = true;
     for (const owner of this.owners.values()) for (const job of owner.queue.splice(0)) job.resolve(ORG_CLOSED);
     for (const slot of this.slots) slot.child.kill("SIGKILL");
+    clearTimeout(this.wakeTimer);
     this.images.clear();
   }
 
@@ -192,23 +207,55 @@ export class QueryPool {
     let owner = this.owners.get(key);
     const floor = active.length > 0 ? Math.min(...active.map((candidate) => candidate.usedMs)) : 0;
     if (!owner) {
-      owner = { key, queue: [], running: 0, usedMs: floor, lastActive: now };
+      owner = { key, queue: [], running: 0, usedMs: floor, lastActive: now, notBefore: 0 };
       this.owners.set(key, owner);
     }
     owner.lastActive = now;
     return owner;
   }
 
-  /** The owner to serve next: within its share, the least worker time used. */
+  /** The owner to serve next: within its share and not paused, the least worker time used. */
   private nextOwner(): Owner | undefined {
-    const active = this.activeOwners(performance.now());
+    const now = performance.now();
+    const active = this.activeOwners(now);
     const share = Math.max(1, Math.floor(this.slots.length / Math.max(1, active.length)));
     let best: Owner | undefined;
+    let resume = Number.POSITIVE_INFINITY;
     for (const owner of active) {
       if (owner.queue.length === 0 || owner.running >= share) continue;
+      if (active.length > 1 && owner.notBefore > now) {
+        resume = Math.min(resume, owner.notBefore);
+        continue;
+      }
       if (!best || owner.usedMs < best.usedMs) best = owner;
     }
+    if (!best && Number.isFinite(resume)) this.wakeAt(resume);
     return best;
+  }
+
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeTime = Number.POSITIVE_INFINITY;
+
+  /** Dispatches again when a paused owner may go on (one timer, the earliest wins; it keeps nothing alive). */
+  private wakeAt(time: number): void {
+    if (this.wakeTimer && this.wakeTime <= time) return;
+    clearTimeout(this.wakeTimer);
+    this.wakeTime = time;
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = undefined;
+        this.wakeTime = Number.POSITIVE_INFINITY;
+        this.dispatch();
+      },
+      Math.max(1, time - performance.now()),
+    );
+    this.wakeTimer.unref();
+  }
+
+  /** Holds back the owner's next query after a costly one (see PAUSE_MS_PER_MB); it matters only beside other owners. */
+  private pause(owner: Owner, busyMs: number, bytes: number): void {
+    const pauseMs = (busyMs > HEAVY_QUERY_MS ? busyMs : 0) + (bytes / 1_000_000) * PAUSE_MS_PER_MB;
+    if (pauseMs > 0) owner.notBefore = Math.max(owner.notBefore, performance.now() + pauseMs);
   }
 
   private dispatch(): void {
@@ -235,11 +282,12 @@ export class QueryPool {
     }
   }
 
-  /** Gives the process back and charges its time to the owner. */
-  private releaseSlot(slot: Slot, owner: Owner, since: number): void {
+  /** Gives the process back and charges its time to the owner (`bytes`: the size of the result it got). */
+  private releaseSlot(slot: Slot, owner: Owner, since: number, bytes = 0): void {
     const now = performance.now();
     owner.running--;
     owner.usedMs += now - since;
+    this.pause(owner, now - since, bytes);
     owner.lastActive = now;
     holdOpen(slot.child, false);
     slot.busy = false;
@@ -283,7 +331,7 @@ export class QueryPool {
     let started = performance.now();
     const child = slot.child;
     let settled = false;
-    const finish = (outcome: QueryOutcome, restart: boolean) => {
+    const finish = (outcome: QueryOutcome, restart: boolean, bytes = 0) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -291,7 +339,7 @@ export class QueryPool {
       child.off("exit", onExit);
       job.resolve(outcome);
       if (restart) this.replace(slot, owner, since);
-      else this.releaseSlot(slot, owner, since);
+      else this.releaseSlot(slot, owner, since, bytes);
     };
     const onMessage = (response: WorkerResponse | WorkerLoaded | { ready: true }) => {
       if ("loaded" in response && response.loaded === job.imageId) {
@@ -308,6 +356,7 @@ export class QueryPool {
           ? { ok: true, columns: response.columns, rows: toRows(response.columns, response.values), truncated: response.truncated, elapsedMs }
           : { ok: false, code: response.code, message: response.message, elapsedMs },
         false,
+        response.ok ? response.bytes : 0,
       );
     };
     const timedOut = (): QueryOutcome => ({

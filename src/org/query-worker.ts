@@ -49,7 +49,7 @@ export interface WorkerLoaded {
 
 export type WorkerResponse =
   /** Rows as arrays of values in column order: half the bytes of objects that repeat every key. */
-  | { readonly id: number; readonly ok: true; readonly columns: string[]; readonly values: SqlValue[][]; readonly truncated: boolean }
+  | { readonly id: number; readonly ok: true; readonly columns: string[]; readonly values: SqlValue[][]; readonly truncated: boolean; readonly bytes: number }
   | { readonly id: number; readonly ok: false; readonly code: string; readonly message: string };
 
 const databases = new Map<number, Database.Database>();
@@ -142,7 +142,7 @@ function run(db: Database.Database, request: WorkerQuery): WorkerResponse {
       }
       values.push(row);
     }
-    return { id: request.id, ok: true, columns, values, truncated };
+    return { id: request.id, ok: true, columns, values, truncated, bytes };
   } catch (error) {
     return { id: request.id, ok: false, code: "SQL_ERROR", message: (error as Error).message };
   } finally {

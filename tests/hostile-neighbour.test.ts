@@ -196,7 +196,9 @@ describe("query workers die with their server", () => {
       while (busy.some(running) && performance.now() - killed < 2_000) await sleep(25);
       const stoppedMs = performance.now() - killed;
       expect(busy.filter(running)).toEqual([]);
-      expect(stoppedMs, "the workers in a statement stopped within a second of their parent").toBeLessThan(1_000);
+      // A second by design; the margin is for loaded cores. Without the watchdog they would run on
+      // (the pool that would kill them died), or at best die by their own limit, 1 to 3 s from now.
+      expect(stoppedMs, "the workers in a statement stopped within a second or so of their parent").toBeLessThan(1_500);
       await sleep(Math.max(0, 2_000 - stoppedMs));
       expect(workers.filter(running)).toEqual([]);
     } finally {

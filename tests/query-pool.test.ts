@@ -102,6 +102,7 @@ describe("the query pool", () => {
     while (pids.some(running) && performance.now() - killed < 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
     const stoppedAfter = performance.now() - killed;
     expect(pids.filter(running)).toEqual([]);
-    expect(stoppedAfter).toBeLessThan(1_000);
+    // A second by design (the watchdog looks every 0.1 s); the margin is for two cores that other work keeps busy.
+    expect(stoppedAfter).toBeLessThan(1_500);
   }, 30_000);
 });

@@ -57,7 +57,7 @@ const databases = new Map<number, Database.Database>();
 /** How long past its limit a statement may run before the watchdog kills the process (the pool kills sooner). */
 export const WATCHDOG_GRACE_MS = 1_000;
 /** How often the watchdog looks: a dead parent is noticed within this (well under a second). */
-const WATCHDOG_INTERVAL_MS = 200;
+const WATCHDOG_INTERVAL_MS = 100;
 
 /** Slot 0: the epoch ms after which the running statement is killed; 0 while none runs. */
 const deadline = new BigInt64Array(new SharedArrayBuffer(8));

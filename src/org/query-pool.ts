@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { cpus } from "node:os";
+import { cpus, setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerLoaded, WorkerMessage, WorkerResponse } from "./query-worker.js";
 import type { QueryLimits, QueryOutcome, SqlRow, SqlValue } from "./types.js";
@@ -55,13 +55,21 @@ const KILL_GRACE_MS = 100;
  * While other owners are active, a costly query holds back its owner's next one: a query that
  * kept a process busy longer than HEAVY_QUERY_MS pauses it as long again (a restart after a kill
  * too), and a result pauses it PAUSE_MS_PER_MB per megabyte (what the main thread spends rendering,
- * sending and recording it, about a tenth of a second per megabyte on an idle core, several times
+ * sending and recording it is about a tenth of a second per megabyte on an idle core, several times
  * that on a loaded one). A purple that floods the org with runaway statements or megabyte results
  * then takes at most about half a process and a bounded share of the main thread; an honest
  * assessment's queries (milliseconds, kilobytes) never pause. Alone, an owner never pauses.
  */
 const HEAVY_QUERY_MS = 250;
-const PAUSE_MS_PER_MB = 500;
+const PAUSE_MS_PER_MB = 1_000;
+
+/**
+ * A statement still running after HEAVY_QUERY_MS has its process lowered to the least CPU
+ * priority: on a busy machine the cores go to the server and the other owners' processes first.
+ * An unprivileged process cannot raise it again, so the process stays low; an owner goes back to
+ * the process it used last, so that is mostly the one whose statements were heavy.
+ */
+const LOW_PRIORITY = 19;
 
 /**
  * Starts the worker module next to this one: compiled JavaScript directly, TypeScript
@@ -335,6 +343,7 @@ export class QueryPool {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(lower);
       child.off("message", onMessage);
       child.off("exit", onExit);
       job.resolve(outcome);
@@ -382,6 +391,13 @@ export class QueryPool {
       );
     };
     const onTimeout = () => finish(timedOut(), true);
+    const lower = setTimeout(() => {
+      try {
+        if (child.pid !== undefined) setPriority(child.pid, LOW_PRIORITY);
+      } catch {
+        // Not permitted or already gone: the statement keeps its priority.
+      }
+    }, HEAVY_QUERY_MS);
     // An image still to load gets its allowance first; the query's own limit starts when it is loaded.
     let timer = setTimeout(onTimeout, job.limits.timeoutMs + KILL_GRACE_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
     child.on("message", onMessage);

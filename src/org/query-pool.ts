@@ -34,6 +34,8 @@ interface Owner {
   lastActive: number;
   /** While others are active, its next query waits until then (performance.now()): see `pause`. */
   notBefore: number;
+  /** Until then it counts as heavy: even alone it leaves one process free for an owner that comes. */
+  heavyUntil: number;
 }
 
 /** Org images one query process keeps loaded: the base org and a few assessments' copies. */
@@ -61,6 +63,8 @@ const KILL_GRACE_MS = 100;
  * assessment's queries (milliseconds, kilobytes) never pause. Alone, an owner never pauses.
  */
 const HEAVY_QUERY_MS = 250;
+/** How long an owner that sent a heavy query (or got a megabyte result) keeps a process free for others. */
+const HEAVY_MEMORY_MS = 10_000;
 const PAUSE_MS_PER_MB = 1_000;
 
 /**
@@ -215,7 +219,7 @@ export class QueryPool {
     let owner = this.owners.get(key);
     const floor = active.length > 0 ? Math.min(...active.map((candidate) => candidate.usedMs)) : 0;
     if (!owner) {
-      owner = { key, queue: [], running: 0, usedMs: floor, lastActive: now, notBefore: 0 };
+      owner = { key, queue: [], running: 0, usedMs: floor, lastActive: now, notBefore: 0, heavyUntil: 0 };
       this.owners.set(key, owner);
     }
     owner.lastActive = now;
@@ -227,10 +231,13 @@ export class QueryPool {
     const now = performance.now();
     const active = this.activeOwners(now);
     const share = Math.max(1, Math.floor(this.slots.length / Math.max(1, active.length)));
+    // An owner whose queries were heavy never holds every process: an assessment that starts
+    // beside it finds one free instead of waiting for a runaway statement to be killed.
+    const heavyShare = Math.max(1, Math.min(share, this.slots.length - 1));
     let best: Owner | undefined;
     let resume = Number.POSITIVE_INFINITY;
     for (const owner of active) {
-      if (owner.queue.length === 0 || owner.running >= share) continue;
+      if (owner.queue.length === 0 || owner.running >= (owner.heavyUntil > now ? heavyShare : share)) continue;
       if (active.length > 1 && owner.notBefore > now) {
         resume = Math.min(resume, owner.notBefore);
         continue;
@@ -264,6 +271,7 @@ export class QueryPool {
   private pause(owner: Owner, busyMs: number, bytes: number): void {
     const pauseMs = (busyMs > HEAVY_QUERY_MS ? busyMs : 0) + (bytes / 1_000_000) * PAUSE_MS_PER_MB;
     if (pauseMs > 0) owner.notBefore = Math.max(owner.notBefore, performance.now() + pauseMs);
+    if (pauseMs >= HEAVY_QUERY_MS) owner.heavyUntil = performance.now() + HEAVY_MEMORY_MS;
   }
 
   private dispatch(): void {

@@ -36,6 +36,8 @@ interface Owner {
   notBefore: number;
   /** Until then it counts as heavy: even alone it leaves one process free for an owner that comes. */
   heavyUntil: number;
+  /** Whether its last query was quick: until one is, it too leaves one process free. */
+  light: boolean;
 }
 
 /** Org images one query process keeps loaded: the base org and a few assessments' copies. */
@@ -219,7 +221,7 @@ export class QueryPool {
     let owner = this.owners.get(key);
     const floor = active.length > 0 ? Math.min(...active.map((candidate) => candidate.usedMs)) : 0;
     if (!owner) {
-      owner = { key, queue: [], running: 0, usedMs: floor, lastActive: now, notBefore: 0, heavyUntil: 0 };
+      owner = { key, queue: [], running: 0, usedMs: floor, lastActive: now, notBefore: 0, heavyUntil: 0, light: false };
       this.owners.set(key, owner);
     }
     owner.lastActive = now;
@@ -231,13 +233,14 @@ export class QueryPool {
     const now = performance.now();
     const active = this.activeOwners(now);
     const share = Math.max(1, Math.floor(this.slots.length / Math.max(1, active.length)));
-    // An owner whose queries were heavy never holds every process: an assessment that starts
-    // beside it finds one free instead of waiting for a runaway statement to be killed.
+    // An owner whose queries were heavy, or that has not yet had a quick one, never holds every
+    // process: an assessment that starts beside it finds one free instead of waiting for a
+    // runaway statement to be killed. A quick query (a few ms) lifts that at once.
     const heavyShare = Math.max(1, Math.min(share, this.slots.length - 1));
     let best: Owner | undefined;
     let resume = Number.POSITIVE_INFINITY;
     for (const owner of active) {
-      if (owner.queue.length === 0 || owner.running >= (owner.heavyUntil > now ? heavyShare : share)) continue;
+      if (owner.queue.length === 0 || owner.running >= (owner.light && owner.heavyUntil <= now ? share : heavyShare)) continue;
       if (active.length > 1 && owner.notBefore > now) {
         resume = Math.min(resume, owner.notBefore);
         continue;
@@ -271,7 +274,13 @@ export class QueryPool {
   private pause(owner: Owner, busyMs: number, bytes: number): void {
     const pauseMs = (busyMs > HEAVY_QUERY_MS ? busyMs : 0) + (bytes / 1_000_000) * PAUSE_MS_PER_MB;
     if (pauseMs > 0) owner.notBefore = Math.max(owner.notBefore, performance.now() + pauseMs);
-    if (pauseMs >= HEAVY_QUERY_MS) owner.heavyUntil = performance.now() + HEAVY_MEMORY_MS;
+    if (pauseMs >= HEAVY_QUERY_MS) this.markHeavy(owner);
+    else owner.light = true;
+  }
+
+  private markHeavy(owner: Owner): void {
+    owner.light = false;
+    owner.heavyUntil = performance.now() + HEAVY_MEMORY_MS;
   }
 
   private dispatch(): void {
@@ -298,12 +307,15 @@ export class QueryPool {
     }
   }
 
-  /** Gives the process back and charges its time to the owner (`bytes`: the size of the result it got). */
-  private releaseSlot(slot: Slot, owner: Owner, since: number, bytes = 0): void {
+  /**
+   * Gives the process back and charges its time to the owner; `queryMs` (the statement's own time,
+   * not loading its image) and `bytes` (its result's size) say how costly it was.
+   */
+  private releaseSlot(slot: Slot, owner: Owner, since: number, queryMs = performance.now() - since, bytes = 0): void {
     const now = performance.now();
     owner.running--;
     owner.usedMs += now - since;
-    this.pause(owner, now - since, bytes);
+    this.pause(owner, queryMs, bytes);
     owner.lastActive = now;
     holdOpen(slot.child, false);
     slot.busy = false;
@@ -328,7 +340,7 @@ export class QueryPool {
     holdOpen(slot.child, false);
     if (!this.closed) Object.assign(slot, startWorker());
     job.resolve({ ok: false, code: "QUERY_FAILED", message: "the query engine could not start", elapsedMs: 0 });
-    this.releaseSlot(slot, owner, since);
+    this.releaseSlot(slot, owner, since, 0);
   }
 
   /**
@@ -356,14 +368,16 @@ export class QueryPool {
       child.off("exit", onExit);
       job.resolve(outcome);
       if (restart) this.replace(slot, owner, since);
-      else this.releaseSlot(slot, owner, since, bytes);
+      else this.releaseSlot(slot, owner, since, performance.now() - started, bytes);
     };
     const onMessage = (response: WorkerResponse | WorkerLoaded | { ready: true }) => {
       if ("loaded" in response && response.loaded === job.imageId) {
         // Loading is not the query's time: its limit starts now.
         clearTimeout(timer);
+        clearTimeout(lower);
         started = performance.now();
         timer = setTimeout(onTimeout, job.limits.timeoutMs + KILL_GRACE_MS);
+        lower = setTimeout(onHeavy, HEAVY_QUERY_MS);
         return;
       }
       if (!("id" in response) || response.id !== id) return;
@@ -399,13 +413,15 @@ export class QueryPool {
       );
     };
     const onTimeout = () => finish(timedOut(), true);
-    const lower = setTimeout(() => {
+    const onHeavy = () => {
+      this.markHeavy(owner);
       try {
         if (child.pid !== undefined) setPriority(child.pid, LOW_PRIORITY);
       } catch {
         // Not permitted or already gone: the statement keeps its priority.
       }
-    }, HEAVY_QUERY_MS);
+    };
+    let lower = setTimeout(onHeavy, HEAVY_QUERY_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
     // An image still to load gets its allowance first; the query's own limit starts when it is loaded.
     let timer = setTimeout(onTimeout, job.limits.timeoutMs + KILL_GRACE_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
     child.on("message", onMessage);

@@ -254,7 +254,10 @@ export class QueryPool {
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeTime = Number.POSITIVE_INFINITY;
 
-  /** Dispatches again when a paused owner may go on (one timer, the earliest wins; it keeps nothing alive). */
+  /**
+   * Dispatches again when a paused owner may go on (one timer, the earliest wins). It keeps the
+   * process alive as a running query would: a caller is waiting for that owner's queued query.
+   */
   private wakeAt(time: number): void {
     if (this.wakeTimer && this.wakeTime <= time) return;
     clearTimeout(this.wakeTimer);
@@ -267,7 +270,6 @@ export class QueryPool {
       },
       Math.max(1, time - performance.now()),
     );
-    this.wakeTimer.unref();
   }
 
   /** Holds back the owner's next query after a costly one (see PAUSE_MS_PER_MB); it matters only beside other owners. */
@@ -351,6 +353,8 @@ export class QueryPool {
     slot.child.kill("SIGKILL");
     if (this.closed) return;
     Object.assign(slot, startWorker());
+    // Queries may be waiting for this process: its start keeps the host process alive.
+    holdOpen(slot.child, true);
     void slot.ready.then(() => this.releaseSlot(slot, owner, since));
   }
 

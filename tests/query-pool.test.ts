@@ -8,7 +8,7 @@ import { DEFAULT_QUERY_LIMITS } from "../src/org/types.js";
 import { SAMPLE_ORG } from "./helpers.js";
 
 /** Stays inside SQLite's native loop until killed: no row ever comes back to JavaScript. */
-export const CTE_BOMB = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r";
+const CTE_BOMB = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r";
 /** Hands a row back now and then, forever: the worker itself can stop it between rows. */
 const SLOW_ROWS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x FROM r WHERE x % 50000 = 0";
 
@@ -23,7 +23,7 @@ beforeAll(() => {
 afterAll(() => pool.close());
 
 /** Whether a process is still running (a zombie waiting for its reaper has stopped). */
-export function running(pid: number): boolean {
+function running(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return !/^\d+ \(.*\) [ZX]/.test(stat);

@@ -68,7 +68,7 @@ const HEAVY_QUERY_MS = 250;
 /** How long an owner that sent a heavy query (or got a megabyte result) keeps a process free for others. */
 const HEAVY_MEMORY_MS = 10_000;
 const PAUSE_MS_PER_MB = 1_000;
-const FREE_RESULT_BYTES = 256_000;
+const FREE_RESULT_BYTES = 64_000;
 const MAX_RESULT_PAUSE_MS = 2_000;
 
 /**
@@ -108,6 +108,14 @@ function startWorker(): Pick<Slot, "child" | "ready" | "loaded"> {
     child.on("exit", onExit);
   });
   return { child, ready, loaded: [] };
+}
+
+function lowerPriority(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, LOW_PRIORITY);
+  } catch {
+    // Not permitted or already gone: it keeps its priority.
+  }
 }
 
 /** A busy query process keeps the host process alive; an idle one does not. */
@@ -358,6 +366,9 @@ export class QueryPool {
     Object.assign(slot, startWorker());
     // Queries may be waiting for this process: its start keeps the host process alive.
     holdOpen(slot.child, true);
+    // It replaces a process killed in a runaway statement and will mostly serve the same owner:
+    // its start (a Node process and the engine) takes the cores only when nobody else needs them.
+    lowerPriority(slot.child);
     void slot.ready.then(() => this.releaseSlot(slot, owner, since));
   }
 
@@ -422,11 +433,7 @@ export class QueryPool {
     const onTimeout = () => finish(timedOut(), true);
     const onHeavy = () => {
       this.markHeavy(owner);
-      try {
-        if (child.pid !== undefined) setPriority(child.pid, LOW_PRIORITY);
-      } catch {
-        // Not permitted or already gone: the statement keeps its priority.
-      }
+      lowerPriority(child);
     };
     let lower = setTimeout(onHeavy, HEAVY_QUERY_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
     // An image still to load gets its allowance first; the query's own limit starts when it is loaded.

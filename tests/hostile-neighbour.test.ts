@@ -85,21 +85,25 @@ describe("an honest assessment beside a hostile one keeps its pace", () => {
 
   for (const mode of ["cte-bomb", "cross-join", "large-result"] as const) {
     it(`beside a ${mode} purple: at most twice its time alone, no event-loop gap of 2 s`, async () => {
-      // Alone first, in this same test: the machine's load now is the baseline, not another run's.
+      // Alone just before and just after, in this same test: the machine's load now (other tests,
+      // other work on two cores) is the baseline, as the mean of the two, not another run's.
       await honestRun(); // warm-up: the first run pays for starting query processes and loading images
-      const alone = await honestRun();
+      const before = await honestRun();
       const hostile = await startHostile(mode);
       try {
         const hostileRun = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: hostile.url }, config: { concurrency: 8, max_steps: 100 } }));
         // The honest run starts once the hostile one is flooding the org.
         await until(() => hostile.queries() >= 8, 30_000, "the hostile purple's first queries");
         const beside = await honestRun();
-        seen.push(
-          `${mode}: alone ${alone.ms.toFixed(0)} ms (max gap ${alone.maxGapMs.toFixed(0)} ms), beside ${beside.ms.toFixed(0)} ms (max gap ${beside.maxGapMs.toFixed(0)} ms), ${hostile.queries()} hostile queries sent by then`,
-        );
+        const sentBeside = hostile.queries();
         hostile.stop();
         const { body } = await hostileRun;
         expect(body.result.status.state).toBe("completed");
+        const after = await honestRun();
+        const alone = { ms: (before.ms + after.ms) / 2, maxGapMs: Math.max(before.maxGapMs, after.maxGapMs) };
+        seen.push(
+          `${mode}: alone ${before.ms.toFixed(0)} and ${after.ms.toFixed(0)} ms (max gap ${alone.maxGapMs.toFixed(0)} ms), beside ${beside.ms.toFixed(0)} ms (max gap ${beside.maxGapMs.toFixed(0)} ms), ${sentBeside} hostile queries sent by then`,
+        );
         expect(beside.maxGapMs).toBeLessThan(2_000);
         expect(beside.ms, seen.at(-1)).toBeLessThanOrEqual(2 * alone.ms);
       } finally {

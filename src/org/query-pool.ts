@@ -57,14 +57,15 @@ const KILL_GRACE_MS = 100;
 
 /**
  * While other owners are active, a costly query holds back its owner's next one: a query that
- * kept a process busy longer than HEAVY_QUERY_MS pauses it as long again (a restart after a kill
- * too), and a result pauses it PAUSE_MS_PER_MB per megabyte beyond its first FREE_RESULT_BYTES, at
+ * kept a process busy longer than HEAVY_QUERY_MS pauses it twice as long (HEAVY_PAUSE_FACTOR; a
+ * restart after a kill counts too), and a result pauses it PAUSE_MS_PER_MB per megabyte beyond its first FREE_RESULT_BYTES, at
  * most MAX_RESULT_PAUSE_MS (what the main thread spends rendering, sending and recording a result is
  * about a tenth of a second per megabyte on an idle core, several times that on a loaded one). A purple that floods the org with runaway statements or megabyte results
- * then takes at most about half a process and a bounded share of the main thread; an honest
+ * then takes at most about a third of a process and a bounded share of the main thread; an honest
  * assessment's queries (milliseconds, kilobytes) never pause. Alone, an owner never pauses.
  */
 const HEAVY_QUERY_MS = 250;
+const HEAVY_PAUSE_FACTOR = 2;
 /** How long an owner that sent a heavy query (or got a megabyte result) keeps a process free for others. */
 const HEAVY_MEMORY_MS = 10_000;
 const PAUSE_MS_PER_MB = 1_000;
@@ -285,7 +286,7 @@ export class QueryPool {
   /** Holds back the owner's next query after a costly one (see PAUSE_MS_PER_MB); it matters only beside other owners. */
   private pause(owner: Owner, busyMs: number, bytes: number): void {
     const resultPauseMs = Math.min(MAX_RESULT_PAUSE_MS, (Math.max(0, bytes - FREE_RESULT_BYTES) / 1_000_000) * PAUSE_MS_PER_MB);
-    const pauseMs = (busyMs > HEAVY_QUERY_MS ? busyMs : 0) + resultPauseMs;
+    const pauseMs = (busyMs > HEAVY_QUERY_MS ? busyMs * HEAVY_PAUSE_FACTOR : 0) + resultPauseMs;
     if (pauseMs > 0) owner.notBefore = Math.max(owner.notBefore, performance.now() + pauseMs);
     if (pauseMs >= HEAVY_QUERY_MS) this.markHeavy(owner);
     else owner.light = true;

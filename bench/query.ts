@@ -1,7 +1,8 @@
 /**
  * Query latency benchmark: every SOQL query of the test corpus plus SOSL searches, against an
  * org generated at `--scale 1` (the real database's size, about 29,000 rows), through the same
- * query processes the green agent uses. Prints p50 and p99 per kind.
+ * query processes the green agent uses. Prints p50 and p99 per kind, alone and then beside another
+ * owner (assessment) that keeps both processes' worth of runaway statements queued.
  *
  *   npm run bench:query [-- --scale 1 --rounds 10]
  */
@@ -24,6 +25,9 @@ const SOSL = [
   "FIND {(login OR installation) AND error} RETURNING Case(Id, Subject)",
   "FIND {secur*} RETURNING Product2(Name), Knowledge__kav(Title)",
 ];
+
+const CTE_BOMB = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -51,13 +55,37 @@ async function main() {
       if (!outcome.ok) failures++;
     }
   }
+  // The same queries again while another owner floods the pool with statements that only a kill stops.
+  const hostile = await store.derive!([], "hostile neighbour", { owner: "hostile" });
+  let flooding = true;
+  let bombs = 0;
+  const flood = Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (flooding) {
+        await hostile.sql(CTE_BOMB);
+        bombs++;
+      }
+    }),
+  );
+  await sleep(3_000); // the flood holds the processes before the honest owner comes back
+  const beside: number[] = [];
+  for (const { request } of requests) {
+    const started = performance.now();
+    const outcome = await runOrgTool(store, request, context);
+    beside.push(performance.now() - started);
+    if (!outcome.ok) failures++;
+  }
+  flooding = false;
+  await flood;
+  await hostile.close();
   await store.close();
   process.stdout.write(`org: scale ${values.scale}, ${rows} rows; ${requests.length} queries x ${values.rounds} rounds, sequential; ${failures} errors\n`);
-  for (const [kind, list] of Object.entries({ ...timings, all: [...timings.soql!, ...timings.sosl!] })) {
+  for (const [kind, list] of Object.entries({ ...timings, all: [...timings.soql!, ...timings.sosl!], beside })) {
     const sorted = [...list].sort((a, b) => a - b);
-    process.stdout.write(`${kind.padEnd(5)} n=${String(sorted.length).padStart(5)}  p50 ${percentile(sorted, 50).toFixed(2)} ms  p99 ${percentile(sorted, 99).toFixed(2)} ms  max ${sorted[sorted.length - 1]!.toFixed(2)} ms\n`);
+    process.stdout.write(`${kind.padEnd(6)} n=${String(sorted.length).padStart(5)}  p50 ${percentile(sorted, 50).toFixed(2)} ms  p99 ${percentile(sorted, 99).toFixed(2)} ms  max ${sorted[sorted.length - 1]!.toFixed(2)} ms\n`);
   }
-  process.stdout.write("target: p99 <= 20 ms\n");
+  process.stdout.write(`beside: one round while another owner sent ${bombs} runaway statements (each stopped at 2 s by a kill)\n`);
+  process.stdout.write("target: p99 <= 20 ms (alone)\n");
 }
 
 await main();

@@ -82,6 +82,9 @@ export function runRemap(config: AssessmentConfig, secret: string | undefined, r
   return remap;
 }
 
+/** Counts runs in this process, so two runs under one run id (shards, a resend) are two owners. */
+let runsStarted = 0;
+
 /**
  * Runs every chosen task against the purple agent, `concurrency` episodes at a time, and returns
  * the run's log: the header, a pool of episodes, each recorded (scored, journalled, trimmed,
@@ -94,14 +97,17 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which read the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, resumeFrom?.header);
+  // Its queries are this run's: the query pool gives each run its share of the processes.
+  const owner = `run ${spec.runId} #${++runsStarted}`;
   const view = resumeFrom
-    ? await OrgView.open(data.org, resumeFrom.header.entropy, remap)
+    ? await OrgView.open(data.org, resumeFrom.header.entropy, remap, owner)
     : await OrgView.plan(
         data.org,
         { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
         chosen.selection.tasks,
         data.tasks.tasks,
         remap,
+        owner,
       );
   const moved = view.movedFields();
   const defaultToday = await view.today();

@@ -7,6 +7,8 @@ import type { OrgRow, OrgSchema } from "./types.js";
 export interface CopyOptions {
   /** A sandbox refresh: after the changes, every record Id (in Id fields, lookups and texts) through this bijection. */
   readonly remap?: IdRemap;
+  /** Whose copy it is (an assessment): its queries are scheduled fairly against other owners'. */
+  readonly owner?: string;
 }
 
 /**

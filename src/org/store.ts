@@ -36,10 +36,12 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     private readonly image: Buffer,
     private readonly options: OpenOrgOptions = {},
     pool?: QueryPool,
+    /** The assessment this copy serves; the pool shares its processes fairly between owners. */
+    owner?: string,
   ) {
     this.ownsPool = pool === undefined && options.workers !== undefined;
     this.pool = pool ?? (options.workers !== undefined ? new QueryPool(options.workers) : sharedQueryPool());
-    this.imageId = this.pool.register(image);
+    this.imageId = this.pool.register(image, owner);
     this.limits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
     this.objectsByLowerName = new Map(schema.objects.map((object) => [object.name.toLowerCase(), object]));
   }
@@ -141,7 +143,7 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
         for (const object of new Set(reordered)) storeInIdOrder(db, schema, object);
       })();
       // The copy queries through the same processes: an assessment costs an image, not a process.
-      return new SqliteOrgStore(schema, source, db.serialize(), this.options, this.pool);
+      return new SqliteOrgStore(schema, source, db.serialize(), this.options, this.pool, options.owner);
     } finally {
       db.close();
     }

@@ -52,10 +52,10 @@ export class OrgView {
    * A backend that can rewrite itself derives the copy (SQLite, in SQL); for any other the view
    * materialises it from the backend's rows, the changes applied in JS (`RowsBackend`).
    */
-  static async open(base: OrgBackend, plan: EntropyPlan, remap?: IdRemap): Promise<OrgView> {
+  static async open(base: OrgBackend, plan: EntropyPlan, remap?: IdRemap, owner?: string): Promise<OrgView> {
     const source = `${base.source} (seed ${plan.seed}, drift ${plan.drift_level}, rot ${plan.rot_level}${remap ? `, Ids remapped ${remap.digest}` : ""})`;
     const changes = planChanges(plan);
-    const options = remap ? { remap } : {};
+    const options = { ...(remap ? { remap } : {}), ...(owner ? { owner } : {}) };
     const copy = base.derive ? await base.derive(changes, source, options) : await materialise(base, changes, source, options);
     try {
       return new OrgView(copy, plan, remap, await copy.recordIds());
@@ -65,8 +65,11 @@ export class OrgView {
     }
   }
 
-  /** Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it. */
-  static async plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap): Promise<OrgView> {
+  /**
+   * Plans the entropy of a run (pure in the org, the tasks, the levels and the seed) and applies it.
+   * `owner` names the run to the org's query scheduling (its fair share of query processes).
+   */
+  static async plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap, owner?: string): Promise<OrgView> {
     // The planners are pure and synchronous: they get the base org's rows read up front.
     const rows = new Map<string, readonly OrgRow[]>(await Promise.all(base.schema.objects.map(async (object) => [object.name, await base.rows(object.name)] as const)));
     const plan = planEntropy({
@@ -83,7 +86,7 @@ export class OrgView {
         return stored;
       },
     });
-    return OrgView.open(base, plan, remap);
+    return OrgView.open(base, plan, remap, owner);
   }
 
   /** The schema the purple sees. */

@@ -1,0 +1,213 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AssessmentData } from "../src/assessment/index.js";
+import { servePurple, solverStrategy } from "../src/baselines/index.js";
+import { assessmentParams, freePort, rawRpc, resultsOf, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "./helpers.js";
+import type { HostileMode } from "./hostile-purple.js";
+
+const HOSTILE_PURPLE = fileURLToPath(new URL("./hostile-purple.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+/** A hostile purple in its own process: its URL, a promise per query it sends, and how to stop it. */
+async function startHostile(mode: HostileMode): Promise<{ url: string; queries: () => number; stop: () => void; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", HOSTILE_PURPLE, mode], { stdio: ["pipe", "pipe", "inherit"] });
+  let sent = 0;
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on("line", (line) => {
+      if (line === "query") sent++;
+      else if (line.startsWith("http")) resolve(line);
+    });
+    child.once("exit", (code) => reject(new Error(`the hostile purple exited (${code})`)));
+  });
+  return { url, queries: () => sent, stop: () => child.stdin!.write("stop\n"), child };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** The longest the event loop went without running a 10 ms timer, while `work` runs. */
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; maxGapMs: number }> {
+  let last = performance.now();
+  let maxGapMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    maxGapMs = Math.max(maxGapMs, now - last);
+    last = now;
+  }, 10);
+  const started = performance.now();
+  try {
+    const value = await work();
+    return { value, ms: performance.now() - started, maxGapMs };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe("an honest assessment beside a hostile one keeps its pace", () => {
+  let data: AssessmentData;
+  let green: Awaited<ReturnType<typeof startGreen>>;
+  let solver: Awaited<ReturnType<typeof servePurple>>;
+  /** What each test saw, printed at the end: the times are the evidence, not only the verdict. */
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    data = await sampleData();
+    green = await startGreen(data);
+    solver = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+  });
+
+  afterAll(async () => {
+    process.stdout.write(`hostile neighbours (honest run alone vs beside):\n${seen.join("\n")}\n`);
+    solver.server.close();
+    await green.close();
+    await data.org.close();
+  });
+
+  /** The reference solver on the 44 sample tasks: every one solved, and how long it took. */
+  async function honestRun(): Promise<{ ms: number; maxGapMs: number }> {
+    const { value, ms, maxGapMs } = await timed(() => rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { concurrency: 4 } })));
+    const results = resultsOf(value.body.result);
+    expect(results.summary.total_tasks).toBe(44);
+    expect(results.results.filter((entry: any) => !entry.success).map((entry: any) => entry.task_idx)).toEqual([]);
+    return { ms, maxGapMs };
+  }
+
+  for (const mode of ["cte-bomb", "cross-join", "large-result"] as const) {
+    it(`beside a ${mode} purple: at most twice its time alone, no event-loop gap of 2 s`, async () => {
+      // Alone just before and just after, in this same test: the machine's load now (other tests,
+      // other work on two cores) is the baseline, as the mean of the two, not another run's.
+      await honestRun(); // warm-up: the first run pays for starting query processes and loading images
+      const before = await honestRun();
+      const hostile = await startHostile(mode);
+      try {
+        const hostileRun = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: hostile.url }, config: { concurrency: 8, max_steps: 100 } }));
+        // The honest run starts once the hostile one is flooding the org.
+        await until(() => hostile.queries() >= 8, 30_000, "the hostile purple's first queries");
+        const beside = await honestRun();
+        const sentBeside = hostile.queries();
+        hostile.stop();
+        const { body } = await hostileRun;
+        expect(body.result.status.state).toBe("completed");
+        const after = await honestRun();
+        const alone = { ms: (before.ms + after.ms) / 2, maxGapMs: Math.max(before.maxGapMs, after.maxGapMs) };
+        seen.push(
+          `${mode}: alone ${before.ms.toFixed(0)} and ${after.ms.toFixed(0)} ms (max gap ${alone.maxGapMs.toFixed(0)} ms), beside ${beside.ms.toFixed(0)} ms (max gap ${beside.maxGapMs.toFixed(0)} ms), ${sentBeside} hostile queries sent by then`,
+        );
+        expect(beside.maxGapMs).toBeLessThan(2_000);
+        expect(beside.ms, seen.at(-1)).toBeLessThanOrEqual(2 * alone.ms);
+      } finally {
+        hostile.child.kill("SIGKILL");
+      }
+    }, 240_000);
+  }
+});
+
+/** The process ids whose parent is `parent` (read from /proc). */
+function childrenOf(parent: number): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        // The command may hold spaces and parentheses: the fields after the last ')' are fixed.
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return Number(fields[1]) === parent && fields[0] !== "Z" ? [Number(name)] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** CPU time a process has used so far, in ms (utime + stime at 100 ticks a second). */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** How long ago a process started, in ms (its start time in ticks since boot against the uptime). */
+function ageMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    return Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000 - startTicks * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether a process still runs (a zombie waiting for its reaper has stopped). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !["Z", "X"].includes(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+  } catch {
+    return false;
+  }
+}
+
+describe("query workers die with their server", () => {
+  it("kill -9 of serve while its workers run CTE bombs leaves no worker after 2 s", async () => {
+    const port = await freePort();
+    const green = spawn(process.execPath, ["--import", "tsx", CLI, "serve", "--port", String(port), "--org", SAMPLE_ORG, "--tasks", SAMPLE_TASKS], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, ENTROPIC_QUERY_PROCESSES: "2", LOG_LEVEL: "silent" },
+    });
+    const hostile = await startHostile("cte-bomb");
+    try {
+      const url = `http://127.0.0.1:${port}/`;
+      for (let attempt = 0; ; attempt++) {
+        const ready = await fetch(`${url}.well-known/agent-card.json`)
+          .then((response) => response.ok)
+          .catch(() => false);
+        if (ready) break;
+        if (attempt > 300) throw new Error("serve did not start");
+        await sleep(100);
+      }
+      void rawRpc(url, "message/send", {
+        ...assessmentParams({ participants: { agent: hostile.url }, config: { concurrency: 4, max_steps: 100 } }),
+        configuration: { blocking: false },
+      }).catch(() => undefined);
+      await until(() => hostile.queries() >= 4, 60_000, "the hostile purple's bombs");
+      // A worker inside a bomb spends CPU all along (an idle one none); one seen at it after its
+      // first seconds is past starting up. On two loaded cores it may get a small part of a core.
+      let busy: number[] = [];
+      for (let attempt = 0; busy.length === 0; attempt++) {
+        if (attempt > 200) throw new Error("no query worker was seen running a statement");
+        const before = new Map(childrenOf(green.pid!).map((pid) => [pid, cpuMs(pid)]));
+        await sleep(300);
+        busy = [...before].filter(([pid, ms]) => cpuMs(pid) - ms > 0 && ageMs(pid) > 2_500).map(([pid]) => pid);
+      }
+      const workers = childrenOf(green.pid!);
+      green.kill("SIGKILL");
+      const killed = performance.now();
+      // A statement's own limit would stop it up to 3 s after it began; the dead parent is noticed sooner.
+      while (busy.some(running) && performance.now() - killed < 2_000) await sleep(25);
+      const stoppedMs = performance.now() - killed;
+      expect(busy.filter(running)).toEqual([]);
+      // A second by design; the margin is for loaded cores. Without the watchdog they would run on
+      // (the pool that would kill them died), or at best die by their own limit, 1 to 3 s from now.
+      expect(stoppedMs, "the workers in a statement stopped within a second or so of their parent").toBeLessThan(1_500);
+      await sleep(Math.max(0, 2_000 - stoppedMs));
+      expect(workers.filter(running)).toEqual([]);
+    } finally {
+      green.kill("SIGKILL");
+      hostile.child.kill("SIGKILL");
+    }
+  }, 120_000);
+});

@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadOrgImage } from "../src/org/index.js";
+import { QueryPool } from "../src/org/query-pool.js";
+import { DEFAULT_QUERY_LIMITS } from "../src/org/types.js";
+import { SAMPLE_ORG } from "./helpers.js";
+
+/** Stays inside SQLite's native loop until killed: no row ever comes back to JavaScript. */
+const CTE_BOMB = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r";
+/** Hands a row back now and then, forever: the worker itself can stop it between rows. */
+const SLOW_ROWS = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x FROM r WHERE x % 50000 = 0";
+
+let image: Buffer;
+let pool: QueryPool;
+
+beforeAll(() => {
+  image = loadOrgImage(SAMPLE_ORG).image;
+  pool = new QueryPool(2);
+});
+
+afterAll(() => pool.close());
+
+/** Whether a process is still running (a zombie waiting for its reaper has stopped). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^\d+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+describe("the query pool", () => {
+  it("stops a statement that hands back rows at its limit without restarting its process", async () => {
+    const id = pool.register(image);
+    await pool.run(id, "SELECT 1 AS one", DEFAULT_QUERY_LIMITS);
+    const before = pool.processIds();
+    const outcome = await pool.run(id, SLOW_ROWS, { ...DEFAULT_QUERY_LIMITS, timeoutMs: 300 });
+    expect(outcome).toMatchObject({ ok: false, code: "QUERY_TIMEOUT", message: "the query ran longer than 300 ms and was stopped" });
+    expect(pool.processIds()).toEqual(before);
+    expect((await pool.run(id, "SELECT COUNT(*) AS n FROM Issue__c", DEFAULT_QUERY_LIMITS)).ok).toBe(true);
+    pool.release(id);
+  });
+
+  it("kills and replaces a process whose statement stays inside SQLite past its limit", async () => {
+    const id = pool.register(image);
+    const outcome = await pool.run(id, CTE_BOMB, { ...DEFAULT_QUERY_LIMITS, timeoutMs: 300 });
+    expect(outcome).toMatchObject({ ok: false, code: "QUERY_TIMEOUT" });
+    const next = await pool.run(id, "SELECT COUNT(*) AS n FROM Issue__c", DEFAULT_QUERY_LIMITS);
+    expect(next.ok && next.rows[0]!.n).toBe(15);
+    pool.release(id);
+  });
+
+  it("gives each owner its share: one owner's runaway statements never queue another's queries behind them", async () => {
+    const hostile = pool.register(image, "hostile");
+    const honest = pool.register(image, "honest");
+    await pool.run(honest, "SELECT 1 AS one", DEFAULT_QUERY_LIMITS);
+    const bombs = Array.from({ length: 12 }, () => pool.run(hostile, CTE_BOMB, { ...DEFAULT_QUERY_LIMITS, timeoutMs: 400 }));
+    // In one FIFO, 12 bombs on 2 processes hold every query behind them for 6 x 0.4 s and the restarts.
+    const started = performance.now();
+    let slowest = 0;
+    for (let i = 0; i < 30; i++) {
+      const queried = performance.now();
+      const outcome = await pool.run(honest, `SELECT ${i} AS i, COUNT(*) AS n FROM Lead`, DEFAULT_QUERY_LIMITS);
+      expect(outcome.ok && outcome.rows[0]!.i).toBe(i);
+      slowest = Math.max(slowest, performance.now() - queried);
+    }
+    const honestMs = performance.now() - started;
+    let bombsPending = true;
+    void Promise.all(bombs).then(() => (bombsPending = false));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bombsPending, "the honest queries finished while the bombs were still queued").toBe(true);
+    // Only the first may wait for a process the bombs took before the honest owner came back.
+    expect(honestMs, `30 honest queries took ${honestMs.toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms`).toBeLessThan(2_500);
+    for (const outcome of await Promise.all(bombs)) expect(outcome).toMatchObject({ ok: false, code: "QUERY_TIMEOUT" });
+    pool.release(hostile);
+    pool.release(honest);
+  }, 30_000);
+
+  it("its processes die within a second of their parent, even in the middle of a statement", async () => {
+    const poolModule = fileURLToPath(new URL("../src/org/query-pool.ts", import.meta.url));
+    const script = `
+      import { loadOrgImage } from ${JSON.stringify(fileURLToPath(new URL("../src/org/load.ts", import.meta.url)))};
+      import { QueryPool } from ${JSON.stringify(poolModule)};
+      const pool = new QueryPool(2);
+      const id = pool.register(loadOrgImage(${JSON.stringify(SAMPLE_ORG)}).image);
+      const limits = { timeoutMs: 600000, maxRows: 10, maxBytes: 1000 };
+      for (let i = 0; i < 2; i++) void pool.run(id, ${JSON.stringify(CTE_BOMB)}, limits);
+      setTimeout(() => process.stdout.write(JSON.stringify(pool.processIds()) + "\\n"), 1500);
+    `;
+    const parent = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const pids: number[] = await new Promise((resolve, reject) => {
+      parent.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
+      parent.once("exit", (code) => reject(new Error(`the parent exited early (${code})`)));
+    });
+    expect(pids).toHaveLength(2);
+    expect(pids.every(running)).toBe(true);
+    parent.kill("SIGKILL");
+    const killed = performance.now();
+    while (pids.some(running) && performance.now() - killed < 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    const stoppedAfter = performance.now() - killed;
+    expect(pids.filter(running)).toEqual([]);
+    // A second by design (the watchdog looks every 0.1 s); the margin is for two cores that other work keeps busy.
+    expect(stoppedAfter).toBeLessThan(1_500);
+  }, 30_000);
+});

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { getHeapStatistics } from "node:v8";
 import type { TaskText } from "../entropy/index.js";
 import type { AssessmentLog, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog } from "../log/index.js";
@@ -128,6 +129,9 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // are aborted (they could not be recorded either), and it is thrown with what was recorded.
   const halt = new AbortController();
   const episodeSignal = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
+  // Every episode in flight listens to it (its purple call, its HTTP request) and removes its
+  // listeners when done: more than Node's default of 10 is the concurrency, not a leak.
+  setMaxListeners(Math.max(10, 4 * config.concurrency), episodeSignal);
   const queue = chosen.selection.tasks.map((task, i) => ({ task, position: i + 1 })).filter((entry) => !kept.has(entry.position));
   const playEpisode = async ({ task, position }: (typeof queue)[number]): Promise<FollowUp | undefined> => {
     onEvent({ kind: "task_started", position, total, task });

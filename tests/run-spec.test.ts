@@ -165,7 +165,7 @@ describe("resuming a journal", () => {
     try {
       const purple = { url: "stub://never", send: () => Promise.reject(new Error("not reached")) };
       await expect(assess(data, purple, { spec: runSpec, calibration: loadCalibration(), logDir: dir, resume: true })).rejects.toThrow(
-        /written in log version 1 by an older green agent; it cannot be continued: pass --force to start over/,
+        /written in log version 1 by an older green agent; it cannot be continued \(it still reads for rescore, report and show\): start the run over with --force \(assess\), or give the request another config.run_id \(serve\)/,
       );
     } finally {
       await data.org.close();

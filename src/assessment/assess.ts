@@ -108,7 +108,9 @@ async function resumable(path: string, runId: string, config: AssessmentConfig, 
   if (stored.header.spec.runId !== runId) throw new Error(`${path} belongs to run ${stored.header.spec.runId}, not ${runId}`);
   // Appending to it would mix two layouts in one file: an older journal is read, never continued.
   if (stored.writtenVersion !== LOG_VERSION)
-    throw new Error(`${path} was written in log version ${stored.writtenVersion} by an older green agent; it cannot be continued: pass --force to start over`);
+    throw new Error(
+      `${path} was written in log version ${stored.writtenVersion} by an older green agent; it cannot be continued (it still reads for rescore, report and show): start the run over with --force (assess), or give the request another config.run_id (serve), or move the file away`,
+    );
   const { concurrency: _a, ...before } = stored.header.spec.config as AssessmentConfig;
   const { concurrency: _b, ...now } = config;
   if (JSON.stringify(before) !== JSON.stringify(now)) throw new Error(`${path} was started with another config; resume it with the same config or pass --force to start over`);

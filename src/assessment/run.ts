@@ -110,6 +110,18 @@ export async function scoreRecord(position: number, task: EpisodeTask, trajector
 }
 
 /**
+ * Scores the episode on its whole texts (those the lease held packed, made whole for scoring
+ * alone), and gives the record as memory keeps it and as its journal line is to hold it (the
+ * held texts unpacked only as the line is written): the whole texts are garbage once this
+ * returns, not held while the journal writes (see WholeTextBudget).
+ */
+async function scoreWhole(position: number, task: EpisodeTask, trajectory: Trajectory, texts: TextLease, judge: Judge, context: ScoringContext) {
+  const scored = await scoreRecord(position, task, texts.whole(trajectory), judge, context);
+  // In the record's own key order: the journal line is the same text as before the texts were held packed.
+  return { light: trimRecord(scored), journalled: { ...scored, trajectory: texts.forJournal(trajectory) } };
+}
+
+/**
  * Runs every selected task against the purple agent, `concurrency` episodes at a time, and
  * returns the run's log. Each finished episode is journalled before it is reported. Selection
  * errors throw before any work; episode failures are recorded, never thrown.
@@ -175,9 +187,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       // After the replies that arrived with this one have been read and answered: scoring, the
       // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
       await setImmediate();
-      const record = await scoreRecord(position, task, trajectory, judge, context);
-      await journal?.writeEpisode(record);
-      const light = trimRecord(record);
+      const { light, journalled } = await scoreWhole(position, task, trajectory, texts, judge, context);
+      await journal?.writeEpisode(journalled);
       records.push(light);
       onEvent({ kind: "task_finished", done: records.length, total, record: light });
     } finally {

@@ -13,7 +13,9 @@
  *                the growth. Run 1 is also the oracle throughput line (concurrency 4, the default).
  *  heap          The same runs in a fresh green with a forced full GC after each: the heap it keeps.
  *  observations  --obs-tasks (30) episodes of 10 turns, each turn a query whose observation is
- *                about 0.64 MB of text: the green's RSS idle before, at its peak, and after.
+ *                about 0.64 MB of text: the green's RSS idle before, at its peak, and after; in a
+ *                green without a journal, then in one with a journal (ENTROPIC_RUNS_DIR in a fresh
+ *                directory, removed after), whose line says "journal on" and what the journal kept.
  *
  *   npm run bench [-- --only throughput,memory,heap,observations --tasks FILE --org PATH
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30

@@ -1,9 +1,9 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectoryStep } from "../log/index.js";
+import { type IdStatus, type ObservationRecord, STRING_WINDOWS, type StringInWindows, type Termination, type Trajectory, type TrajectoryStep } from "../log/index.js";
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import { type Action, type FirstMessageFormat, formatReminder, type OutgoingMessage, observationMessage, parseAction, type TaskBrief, taskMessage } from "../protocol/index.js";
 import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
-import { elide, idsIn, measureTokens } from "../util/index.js";
+import { elide, idsIn, measureTokens, pieceEnd } from "../util/index.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
 export interface EpisodeWorld {
@@ -108,26 +108,46 @@ export class WholeTextBudget {
   }
 }
 
-/** A whole text deflated into a buffer: a tenth or less of its size for the org's records, and no part of the JavaScript heap. */
-interface PackedText {
-  readonly bytes: Buffer;
-  readonly encoding: "utf8" | "utf16le";
-}
+/**
+ * A whole text deflated window by window into buffers: a tenth or less of its size for the org's
+ * records, no part of the JavaScript heap, and unpacked a window at a time as its journal line is
+ * written (a window's string dies young; a whole 0.64 MB one made for the line outlived the
+ * line's writes and was promoted, garbage only a full collection frees).
+ */
+type PackedText = readonly { readonly bytes: Buffer; readonly encoding: "utf8" | "utf16le" }[];
+
+/** Characters a packed window holds: the journal's own piece size. */
+const PACK_WINDOW_CHARS = 64 * 1024;
 
 function pack(text: string): PackedText {
-  // UTF-8 gives back only well-formed text: a lone surrogate (a purple's JSON can hold one) needs UTF-16.
-  const encoding = (text as string & { isWellFormed(): boolean }).isWellFormed() ? "utf8" : "utf16le";
-  // Level 1: a 0.64 MB observation in about 4 ms, on the event loop like the rest of the turn.
-  return { bytes: deflateRawSync(Buffer.from(text, encoding), { level: 1 }), encoding };
+  const windows: { bytes: Buffer; encoding: "utf8" | "utf16le" }[] = [];
+  for (let at = 0, end = 0; at < text.length; at = end) {
+    // A window never ends inside a surrogate pair, so each is well formed wherever the whole is.
+    end = pieceEnd(text, at, PACK_WINDOW_CHARS);
+    const window = text.slice(at, end);
+    // UTF-8 gives back only well-formed text: a lone surrogate (a purple's JSON can hold one) needs UTF-16.
+    const encoding = (window as string & { isWellFormed(): boolean }).isWellFormed() ? "utf8" : "utf16le";
+    // Level 1: a 0.64 MB observation in about 4 ms, on the event loop like the rest of the turn.
+    windows.push({ bytes: deflateRawSync(Buffer.from(window, encoding), { level: 1 }), encoding });
+  }
+  return windows;
+}
+
+function* unpackWindows(packed: PackedText): Generator<string> {
+  for (const window of packed) yield inflateRawSync(window.bytes).toString(window.encoding);
 }
 
 function unpack(packed: PackedText): string {
-  return inflateRawSync(packed.bytes).toString(packed.encoding);
+  return [...unpackWindows(packed)].join("");
 }
 
-/** A held text in a record bound for the journal, whole only while its line is written. */
-class PackedForJournal {
+/** A held text in a record bound for the journal: its line unpacks it a window at a time (json-pieces), JSON.stringify whole. */
+class PackedForJournal implements StringInWindows {
   constructor(private readonly packed: PackedText) {}
+
+  [STRING_WINDOWS](): Iterable<string> {
+    return unpackWindows(this.packed);
+  }
 
   toJSON(): string {
     return unpack(this.packed);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MEMORY_TEXT_CHARS, parseConfig, runAssessment, WholeTextBudget } from "../src/assessment/index.js";
 import { Journal, readLog } from "../src/log/index.js";
+import { jsonPieces } from "../src/log/json-pieces.js";
 import type { PurpleClient } from "../src/purple/index.js";
 import { HeuristicJudge } from "../src/scoring/index.js";
 import { calibration, sampleData } from "./helpers.js";
@@ -83,6 +84,21 @@ describe("whole texts held packed for the journal", () => {
       }
   }, 60_000);
 
+  it("writes a text packed in windows as the JSON of the whole text, surrogate pairs across a window's edge and lone surrogates included", () => {
+    const budget = new WholeTextBudget(10_000_000);
+    const lease = budget.lease();
+    // A pair straddling the 64 K window edge, a lone high and a lone low surrogate, quotes and control characters.
+    const text = `${"a".repeat(64 * 1024 - 1)}\u{1F600}"\n\u0001\ud800x\udc00${"b\\".repeat(70_000)}`;
+    const cut = lease.keep(text);
+    const trajectory = { steps: [], answer: cut } as unknown as Parameters<typeof lease.whole>[0];
+    const action = { kind: "answer" as const, source: "json" as const, answer: cut };
+    const step = { turn: 1, sent: { chars: 1, tokens: 1 }, received: { chars: 1, tokens: 1, bytes: 1 }, replyText: "r", replyData: [], action, purpleMs: 0, greenMs: 0 };
+    const withStep = { ...trajectory, steps: [step] } as unknown as Parameters<typeof lease.whole>[0];
+    expect(lease.whole(withStep).steps[0]!.action).toEqual({ ...action, answer: text });
+    expect([...jsonPieces(lease.forJournal(withStep))].join("")).toBe(JSON.stringify(lease.whole(withStep)));
+    lease.release();
+  });
+
   it("gives scoring and the journal line the texts it held, and refuses a trajectory changed since", () => {
     const budget = new WholeTextBudget(10_000);
     const lease = budget.lease();
@@ -110,6 +126,7 @@ describe("whole texts held packed for the journal", () => {
     expect(whole.steps[0]!.replyText).toBe(big);
     expect(whole.steps[1]!.observation!.text).toBe(kept[2]);
     expect(JSON.stringify(lease.forJournal(trajectory))).toBe(JSON.stringify(whole));
+    expect([...jsonPieces(lease.forJournal(trajectory))].join("")).toBe(JSON.stringify(whole));
     const changed = { ...trajectory, steps: [step(kept[2]!, "short"), ...trajectory.steps] };
     expect(() => lease.whole(changed)).toThrow(/do not match/);
     lease.release();

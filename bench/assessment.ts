@@ -13,7 +13,9 @@
  *                the growth. Run 1 is also the oracle throughput line (concurrency 4, the default).
  *  heap          The same runs in a fresh green with a forced full GC after each: the heap it keeps.
  *  observations  --obs-tasks (30) episodes of 10 turns, each turn a query whose observation is
- *                about 0.64 MB of text: the green's RSS idle before, at its peak, and after.
+ *                about 0.64 MB of text: the green's RSS idle before, at its peak, and after; in a
+ *                green without a journal, then in one with a journal (ENTROPIC_RUNS_DIR in a fresh
+ *                directory, removed after), whose line says "journal on" and what the journal kept.
  *
  *   npm run bench [-- --only throughput,memory,heap,observations --tasks FILE --org PATH
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
@@ -26,9 +28,9 @@
  * Everything is measured and printed, nothing asserted; the targets are printed alongside.
  * MB = 2^20 bytes.
  */
-import { readFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
-import { basename } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { assess, cpuMs, greenCpu, MB, memoryOf, probe, purpleStats, resetPeak, sampleRss, sleep, startBenchPurple, startGreen, startOracle, type ProbeReport, type Started } from "./harness.js";
@@ -291,11 +293,13 @@ async function heap(): Promise<void> {
 
 // ---------------------------------------------------------------- 3b: large observations
 
-async function observations(): Promise<void> {
+/** One pass of 3b: a fresh green, with a journal in a fresh directory when `journal` is set. */
+async function observationsPass(journal: boolean): Promise<void> {
   const tasks = Number(values["obs-tasks"]);
   const concurrency = Number(values["obs-concurrency"]);
   const windowS = Number(values["after-s"]);
-  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv, nodeArgs: greenNodeArgs }));
+  const runsDir = journal ? mkdtempSync(join(tmpdir(), "bench-journal-")) : undefined;
+  const green = keep(await startGreen(tasksFile, values.org!, { env: { ...greenEnv, ...(runsDir ? { ENTROPIC_RUNS_DIR: runsDir } : {}) }, nodeArgs: greenNodeArgs }));
   // Never answers within max_steps: every one of the 10 turns is the large query.
   const purple = keep(await startBenchPurple({ delayMs: 0, turns: OBS_STEPS + 1, sql: LARGE_SQL, a2a }));
   try {
@@ -321,19 +325,50 @@ async function observations(): Promise<void> {
     const back = last.rss - idle <= 50;
     const stats = await purpleStats(purple);
     const steps = (outcome.results.results as { trajectory: { steps: unknown[] } }[]).reduce((sum, episode) => sum + episode.trajectory.steps.length, 0);
+    const journalNote = runsDir ? journalContents(runsDir) : "no journal (ENTROPIC_RUNS_DIR unset)";
     out();
-    out(`3b. Green RSS through ${steps} turns with large observations: ${tasks} episodes x ${OBS_STEPS} turns (max_steps) at concurrency ${concurrency}; every turn the purple sends`);
+    out(`3b${journal ? "''" : "'"}. ${journal ? "JOURNAL ON" : "journal off"}: green RSS through ${steps} turns with large observations: ${tasks} episodes x ${OBS_STEPS} turns (max_steps) at concurrency ${concurrency}; every turn the purple sends`);
     out(`    sql_query "${LARGE_SQL}": 1,000 rows, ${f(stats.maxObservationChars / MB, 2)} MB of observation text; the ${stats.observations} observations the purple received came in`);
     out(`    ${f(stats.maxBodyBytes / MB, 2)} MB requests (text + data part); the 10th of each episode ends it and is not sent. Wall ${f(outcome.wallS, 2)} s; terminations ${terminations(outcome.results)}`);
+    out(`    journal: ${journalNote}`);
     out(`    peak = the highest of VmHWM and VmRSS sampled every 20 ms; after = VmRSS that long after the results reply, sampled every 250 ms for up to ${windowS} s`);
     table(
       ["idle RSS MB", "peak RSS MB", "peak - idle", "target", "1 s after", "5 s after", "after - idle (1 s)", "target", "back within 50 MB of idle"],
       [[mb(idle), mb(peak), mb(peak - idle), `<= 250 ${verdict(peak - idle <= 250)}`, mb(at(1)), mb(at(5)), mb(at(1) - idle), `<= 50 ${verdict(at(1) - idle <= 50)}`, back ? `after ${f(last.s, 1)} s (${mb(last.rss)} MB)` : `not within ${windowS} s (${mb(last.rss)} MB)`]],
     );
+    out(`    large-observation peak, ${journal ? "journal on" : "journal off"}: idle + ${mb(peak - idle)} MB (target <= idle + 250 MB: ${verdict(peak - idle <= 250)})`);
     out(`    event-loop delay during the run: p50 ${f(delayOf(eld, "p50Ms"), 2)} ms, p99 ${f(delayOf(eld, "p99Ms"), 2)} ms, max ${f(delayOf(eld, "maxMs"), 2)} ms`);
   } finally {
     await release(green, purple);
+    if (runsDir) rmSync(runsDir, { recursive: true, force: true });
   }
+}
+
+/** What the journal holds: its size and how many observation texts it keeps whole (0.64 MB each here) and cut. */
+function journalContents(runsDir: string): string {
+  const files = readdirSync(runsDir).filter((name) => name.endsWith(".jsonl"));
+  let bytes = 0;
+  let whole = 0;
+  let cut = 0;
+  for (const name of files) {
+    const text = readFileSync(join(runsDir, name), "utf8");
+    bytes += Buffer.byteLength(text);
+    for (const line of text.split("\n")) {
+      if (!line.startsWith('{"kind":"episode"')) continue;
+      const record = JSON.parse(line) as { trajectory: { steps: { observation?: { text: string } }[] } };
+      for (const step of record.trajectory.steps) {
+        if (!step.observation) continue;
+        if (/… \(\+\d+ chars\)/.test(step.observation.text)) cut++;
+        else whole++;
+      }
+    }
+  }
+  return `${files.length} file(s), ${f(bytes / MB, 1)} MB; observations kept whole ${whole}, cut ${cut}`;
+}
+
+async function observations(): Promise<void> {
+  await observationsPass(false);
+  await observationsPass(true);
 }
 
 async function release(...agents: Started[]): Promise<void> {

@@ -63,8 +63,11 @@ export class Recorder {
       // After the replies that arrived with this one have been read and answered: scoring, the
       // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
       await setImmediate();
-      const record = await scoreRecord(position, task, trajectory, this.options.judge, this.options.context);
-      await this.options.journal?.writeEpisode(record);
+      // Scored on its whole texts (those the lease held packed, made whole for scoring alone); the
+      // journal line unpacks them only as it is written, in the record's own key order, so it is
+      // the same text as before they were held packed. The whole texts are garbage once scored.
+      const record = await scoreRecord(position, task, texts.whole(trajectory), this.options.judge, this.options.context);
+      await this.options.journal?.writeEpisode({ ...record, trajectory: texts.forJournal(trajectory) });
       const light = trimRecord(record);
       this.kept.push(light);
       this.options.onRecorded(light, this.kept.length);

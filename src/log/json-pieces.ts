@@ -15,10 +15,26 @@ import { pieceEnd } from "../util/index.js";
  */
 export const PIECE_CHARS = 64 * 1024;
 
+/**
+ * Marks a string value that hands out its text window by window (a text held packed, see
+ * WholeTextBudget in src/assessment/episode.ts): jsonPieces writes the JSON string of the
+ * windows joined without the whole string being made; its toJSON gives the whole string, for
+ * JSON.stringify. A window never ends between the halves of a surrogate pair (as pieceEnd's).
+ */
+export const STRING_WINDOWS = Symbol("jsonPieces.stringWindows");
+export interface StringInWindows {
+  [STRING_WINDOWS](): Iterable<string>;
+  toJSON(): string;
+}
+
 export function* jsonPieces(value: unknown): Generator<string> {
   let buffer = "";
   // Each emit appends to the buffer; a full buffer is handed out between members.
   function* text(value: unknown, inArray: boolean): Generator<string> {
+    if (value !== null && typeof value === "object" && STRING_WINDOWS in value) {
+      yield* windows(value as StringInWindows);
+      return;
+    }
     if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
       value = (value as { toJSON(): unknown }).toJSON();
     }
@@ -62,6 +78,14 @@ export function* jsonPieces(value: unknown): Generator<string> {
     for (let at = 0, end = 0; at < value.length; at = end) {
       end = pieceEnd(value, at, PIECE_CHARS);
       buffer += JSON.stringify(value.slice(at, end)).slice(1, -1);
+      if (buffer.length >= PIECE_CHARS) yield take();
+    }
+    buffer += '"';
+  }
+  function* windows(value: StringInWindows): Generator<string> {
+    buffer += '"';
+    for (const window of value[STRING_WINDOWS]()) {
+      buffer += JSON.stringify(window).slice(1, -1);
       if (buffer.length >= PIECE_CHARS) yield take();
     }
     buffer += '"';

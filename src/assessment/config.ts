@@ -170,9 +170,7 @@ export const AssessmentConfigSchema = z
      * Each selected task runs this many times (independent episodes, the same perturbations and
      * Ids): pass^k and an interval in the results. Absent is 1, and the results' layout is as before.
      */
-    trials: integer("trials", 1, 100)
-      .optional()
-      .register(configFlags, value("<k>", "episodes per task (pass^k and a 95% interval in the results; default 1)")),
+    trials: integer("trials", 1, 100).optional().register(configFlags, value("<k>", "episodes per task (pass^k and a 95% interval in the results; default 1)")),
     /** Each task also runs clean (drift and rot none, the same Ids and seed): robustness as clean versus perturbed. */
     paired: bool("paired").optional().register(configFlags, { kind: "switch", description: "also run each task at drift and rot none, for the robustness ratio" }),
     run_id: z

@@ -239,7 +239,14 @@ export function episodePlan(tasks: readonly TaskRecord[], config: Pick<Assessmen
 }
 
 /** A paired run's clean view: planned at drift and rot none, or reopened from a resumed run's header. */
-async function openCleanView(data: AssessmentData, config: AssessmentConfig, chosen: ChosenTasks, remap: IdRemap | undefined, owner: string, resumed?: LogHeader): Promise<OrgView> {
+async function openCleanView(
+  data: AssessmentData,
+  config: AssessmentConfig,
+  chosen: ChosenTasks,
+  remap: IdRemap | undefined,
+  owner: string,
+  resumed?: LogHeader,
+): Promise<OrgView> {
   if (resumed) {
     if (!resumed.cleanEntropy) throw new Error("the run's journal has no clean view (it was not started paired); resume it with the config it started with");
     return OrgView.open(data.org, resumed.cleanEntropy, remap, owner);

@@ -1,0 +1,161 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
+import { naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
+import { A2APurpleClient } from "../src/purple/index.js";
+import { mergeShards, passHat, type ResultsObject } from "../src/report/index.js";
+import { Random } from "../src/util/index.js";
+import { calibration, sampleData } from "./helpers.js";
+
+/**
+ * Trials (pass^k with intervals) and paired robustness (clean versus perturbed) on the sample,
+ * against purples served on loopback.
+ */
+
+const data = await sampleData();
+const servers: { close(): void }[] = [];
+afterAll(async () => {
+  for (const server of servers) server.close();
+  await data.org.close();
+});
+
+/**
+ * The solver, but each of its episodes fails one time in three, seeded: the n-th episode of a
+ * task fails when Random(`flaky:<task>:<n>`) says so, so a task's outcomes do not depend on the
+ * order its trials run in.
+ */
+function flakySolver(): Strategy {
+  const episodes = new Map<string, number>();
+  return async (task, tools) => {
+    const n = (episodes.get(task.taskId) ?? 0) + 1;
+    episodes.set(task.taskId, n);
+    if (new Random(`flaky:${task.taskId}:${n}`).chance(1 / 3)) return "I could not work it out.";
+    return solverStrategy(task, tools);
+  };
+}
+
+async function run(strategy: Strategy, config: Record<string, unknown>): Promise<ResultsObject> {
+  const { server, url } = await servePurple("trials", strategy, "127.0.0.1", 0);
+  servers.push(server);
+  const parsed = parseConfig({ task_limit: 12, seed: 7, concurrency: 4, ...config }).config;
+  const { results } = await assess(data, new A2APurpleClient(url), {
+    spec: runSpecFor({ participantUrl: "http://purple.test/", config: parsed, tasksSource: data.sources.tasks.path }),
+    calibration,
+  });
+  return results;
+}
+
+describe("trials", () => {
+  it("run each task k times and report pass^1..k with a seeded 95% bootstrap interval", async () => {
+    const results = await run(flakySolver(), { trials: 3 });
+    const trials = results.trials!;
+    expect(trials.k).toBe(3);
+    expect(trials.tasks).toBe(12);
+    expect(results.results).toHaveLength(36);
+    expect(results.summary.total_tasks).toBe(36);
+    expect(new Set(results.results.map((entry) => (entry as { trial?: number }).trial))).toEqual(new Set([1, 2, 3]));
+    // The per-task counts are the entries' own, and pass^k is tau-bench's estimator over them.
+    for (const task of trials.per_task) {
+      const entries = results.results.filter((entry) => Number(entry.task_idx) === task.task_idx);
+      expect(task.trials).toBe(3);
+      expect(task.passed).toBe(entries.filter((entry) => entry.success).length);
+    }
+    const byHand = (k: number) =>
+      trials.per_task.reduce(
+        (sum, task) =>
+          sum +
+          [
+            [0, 0, 0],
+            [1 / 3, 0, 0],
+            [2 / 3, 1 / 3, 0],
+            [1, 1, 1],
+          ][task.passed]![k - 1]!,
+        0,
+      ) / 12;
+    for (const k of [1, 2, 3]) expect(trials.pass_hat[String(k)]).toBeCloseTo(byHand(k), 4);
+    expect(trials.pass_at_1).toBe(trials.pass_hat["1"]);
+    expect(trials.pass_hat["1"]).toBeCloseTo(results.summary.total_passed / 36, 4);
+    // Failing one episode in three: some tasks lose a trial, so pass^k falls with k.
+    expect(trials.pass_hat["1"]!).toBeGreaterThan(trials.pass_hat["3"]!);
+    expect(trials.pass_hat["2"]!).toBeGreaterThanOrEqual(trials.pass_hat["3"]!);
+    for (const k of ["1", "2", "3"]) {
+      const [low, high] = trials.interval[k]!;
+      expect(low).toBeLessThanOrEqual(trials.pass_hat[k]!);
+      expect(high).toBeGreaterThanOrEqual(trials.pass_hat[k]!);
+      expect(high - low).toBeGreaterThan(0);
+    }
+    for (const figures of Object.values(trials.by_category)) expect(Object.keys(figures.pass_hat)).toEqual(["1", "2", "3"]);
+    // The same run (seed, tasks, outcomes) gives the same interval.
+    expect((await run(flakySolver(), { trials: 3 })).trials).toEqual(trials);
+  }, 120_000);
+
+  it("give a purple that always passes pass^k = 1 and a zero-width interval", async () => {
+    const results = await run(solverStrategy, { trials: 3 });
+    expect(results.trials!.pass_hat).toEqual({ "1": 1, "2": 1, "3": 1 });
+    expect(results.trials!.interval).toEqual({ "1": [1, 1], "2": [1, 1], "3": [1, 1] });
+  }, 120_000);
+
+  it("estimate pass^k without bias from each task's count", () => {
+    expect(passHat([{ trials: 4, passed: 2 }], 2)).toBeCloseTo(1 / 6);
+    expect(passHat([{ trials: 4, passed: 4 }], 4)).toBe(1);
+    expect(passHat([{ trials: 2, passed: 1 }], 3)).toBeNull();
+  });
+
+  it("leave a single-trial unpaired run's results without the new keys", async () => {
+    const results = (await run(solverStrategy, {})) as Record<string, unknown>;
+    expect(results.trials).toBeUndefined();
+    expect(results.robustness).toBeUndefined();
+    expect(Object.keys(results.aggregates as object)).not.toContain("tasks");
+    expect(Object.keys((results.results as object[])[0]!)).not.toContain("trial");
+  }, 60_000);
+});
+
+describe("paired robustness", () => {
+  it("runs each task clean and perturbed, and reports both pass rates, their ratio and each kind's losses", async () => {
+    const results = await run(naiveStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
+    const robustness = results.robustness!;
+    expect(results.results).toHaveLength(88);
+    // The run's own figures are the perturbed episodes'.
+    expect(results.summary.total_tasks).toBe(44);
+    expect(robustness.perturbed.episodes).toBe(44);
+    expect(robustness.clean.episodes).toBe(44);
+    expect(robustness.perturbed.passed).toBe(results.summary.total_passed);
+    expect(robustness.clean.pass_rate!).toBeGreaterThan(robustness.perturbed.pass_rate!);
+    expect(robustness.ratio).toBeCloseTo(robustness.perturbed.pass_rate! / robustness.clean.pass_rate!, 3);
+    expect(robustness.ratio!).toBeLessThan(1);
+    const [low, high] = robustness.ratio_interval!;
+    expect(low).toBeLessThanOrEqual(robustness.ratio!);
+    expect(high).toBeGreaterThanOrEqual(robustness.ratio!);
+    // Losses per kind: only on episodes the kind touched, and they account for the lost answers.
+    const kinds = Object.entries(robustness.by_kind);
+    expect(kinds.length).toBeGreaterThan(3);
+    const lossy = kinds.filter(([, entry]) => entry.lost > 0);
+    expect(lossy.length).toBeGreaterThan(0);
+    for (const [, entry] of kinds) expect(entry.lost).toBeLessThanOrEqual(entry.clean_passed);
+    expect(robustness.lost).toBeGreaterThan(0);
+    const perturbed = results.results.filter((entry) => (entry as { condition?: string }).condition === "perturbed") as { touched_by?: string[]; success: boolean }[];
+    for (const [kind, entry] of kinds) expect(entry.touched).toBe(perturbed.filter((e) => e.touched_by?.includes(kind)).length);
+    for (const figures of Object.values(robustness.by_category)) expect(figures.clean.episodes).toBe(figures.perturbed.episodes);
+  }, 180_000);
+
+  it("gives the solver a ratio of 1", async () => {
+    const results = await run(solverStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
+    expect(results.robustness!.ratio).toBe(1);
+    expect(results.robustness!.lost).toBe(0);
+  }, 180_000);
+});
+
+describe("sharded trials and paired runs", () => {
+  it("merge to exactly the unsharded figures", async () => {
+    const config = { trials: 2, paired: true, drift_level: "high", rot_level: "high", task_limit: 15 };
+    const whole = await run(flakySolver(), config);
+    const shards = [];
+    // One purple for the shards too: its episodes count per task, as across the unsharded run's.
+    for (let shard = 0; shard < 3; shard++) shards.push(await run(flakySolver(), { ...config, num_shards: 3, shard_index: shard }));
+    const merged = mergeShards(shards as unknown as Record<string, unknown>[]);
+    expect(merged.trials).toEqual(whole.trials);
+    expect(merged.robustness).toEqual(whole.robustness);
+    expect(merged.summary).toEqual(whole.summary);
+    expect(merged.by_category).toEqual(whole.by_category);
+    expect(merged.aggregates).toEqual(whole.aggregates);
+  }, 240_000);
+});

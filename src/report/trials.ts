@@ -66,7 +66,8 @@ export function kindLossesOf(records: readonly EpisodeRecord[], kinds: readonly 
     if (isClean(record)) continue;
     const twinPassed = clean.get(`${record.task.idx}:${record.trial ?? 1}`) === true;
     for (const kind of record.touchedBy ?? []) {
-      const entry = (losses[kind] ??= { family: "unknown", touched: 0, clean_passed: 0, lost: 0 });
+      const entry = losses[kind] ?? { family: "unknown", touched: 0, clean_passed: 0, lost: 0 };
+      losses[kind] = entry;
       entry.touched++;
       if (twinPassed) {
         entry.clean_passed++;
@@ -82,7 +83,8 @@ export function sumKindLosses(shards: readonly Record<string, KindLosses>[]): Re
   const total: Record<string, KindLosses> = {};
   for (const shard of shards)
     for (const [kind, entry] of Object.entries(shard)) {
-      const sum = (total[kind] ??= { family: entry.family, touched: 0, clean_passed: 0, lost: 0 });
+      const sum = total[kind] ?? { family: entry.family, touched: 0, clean_passed: 0, lost: 0 };
+      total[kind] = sum;
       sum.touched += entry.touched;
       sum.clean_passed += entry.clean_passed;
       sum.lost += entry.lost;

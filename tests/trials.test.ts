@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, describe, expect, it } from "vitest";
+import { QUERIES } from "../leaderboard/queries.js";
 import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
@@ -13,7 +18,9 @@ import { calibration, sampleData } from "./helpers.js";
 
 const data = await sampleData();
 const servers: { close(): void }[] = [];
+const work = mkdtempSync(join(tmpdir(), "entropic-trials-"));
 afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
   for (const server of servers) server.close();
   await data.org.close();
 });
@@ -44,9 +51,28 @@ async function run(strategy: Strategy, config: Record<string, unknown>): Promise
   return results;
 }
 
+/** A tab of the leaderboard over results files (file name -> the file's list of result objects), as AgentBeats runs it. */
+async function leaderboardTab(files: Record<string, unknown[]>, tab: string): Promise<Record<string, unknown>[]> {
+  const folder = mkdtempSync(join(work, "results-"));
+  for (const [file, objects] of Object.entries(files))
+    writeFileSync(join(folder, file), JSON.stringify({ participants: { agent: file.replace(/\.json$/, "") }, results: objects }));
+  const connection = await (await DuckDBInstance.create(":memory:")).connect();
+  try {
+    await connection.run(`CREATE VIEW results AS SELECT * FROM read_json_auto('${join(folder, "*.json")}')`);
+    const reader = await connection.runAndReadAll(QUERIES.find((query) => query.name === tab)!.query);
+    return reader.getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    connection.closeSync();
+  }
+}
+
+let flakyTrials: ResultsObject | undefined;
+let naivePaired: ResultsObject | undefined;
+
 describe("trials", () => {
   it("run each task k times and report pass^1..k with a seeded 95% bootstrap interval", async () => {
     const results = await run(flakySolver(), { trials: 3 });
+    flakyTrials = results;
     const trials = results.trials!;
     expect(trials.k).toBe(3);
     expect(trials.tasks).toBe(12);
@@ -112,6 +138,7 @@ describe("trials", () => {
 describe("paired robustness", () => {
   it("runs each task clean and perturbed, and reports both pass rates, their ratio and each kind's losses", async () => {
     const results = await run(naiveStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
+    naivePaired = results;
     const robustness = results.robustness!;
     expect(results.results).toHaveLength(88);
     // The run's own figures are the perturbed episodes'.
@@ -157,5 +184,31 @@ describe("sharded trials and paired runs", () => {
     expect(merged.summary).toEqual(whole.summary);
     expect(merged.by_category).toEqual(whole.by_category);
     expect(merged.aggregates).toEqual(whole.aggregates);
+  }, 240_000);
+});
+
+describe("the leaderboard queries", () => {
+  it("show the trials, pass^k, pass@1's interval and the robustness ratio; a sharded run its pass^k and ratio", async () => {
+    const trials = flakyTrials!.trials!;
+    const robustness = naivePaired!.robustness!;
+    const config = { trials: 2, paired: true, drift_level: "high", rot_level: "high", task_limit: 15 };
+    const shards = [];
+    for (let shard = 0; shard < 3; shard++) shards.push(await run(flakySolver(), { ...config, num_shards: 3, shard_index: shard }));
+    const merged = mergeShards(shards as unknown as Record<string, unknown>[]);
+    const rows = await leaderboardTab({ "flaky.json": [flakyTrials], "naive.json": [naivePaired], "sharded.json": shards, "merged.json": [merged] }, "All Runs");
+    const row = (id: string) => rows.find((entry) => entry.id === id)!;
+    const percent = (value: number) => Math.round(value * 1000) / 10;
+    expect(row("flaky")).toMatchObject({
+      Trials: 3,
+      "Pass^k %": percent(trials.pass_hat["3"]!),
+      "95% CI": `${percent(trials.interval["1"]![0])}-${percent(trials.interval["1"]![1])}`,
+      Robustness: null,
+    });
+    expect(row("naive")).toMatchObject({ Trials: 1, Robustness: Math.round(robustness.ratio! * 1000) / 1000 });
+    // The shards add up to the merged run's pass^k and ratio; the interval needs the merged object.
+    expect(row("sharded")["Pass^k %"]).toBe(percent(merged.trials!.pass_hat["2"]!));
+    expect(row("sharded").Robustness).toBe(Math.round(merged.robustness!.ratio! * 1000) / 1000);
+    expect(row("sharded")["95% CI"]).toBeNull();
+    expect(row("merged")["95% CI"]).toBe(`${percent(merged.trials!.interval["1"]![0])}-${percent(merged.trials!.interval["1"]![1])}`);
   }, 240_000);
 });

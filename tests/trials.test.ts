@@ -7,7 +7,7 @@ import { QUERIES } from "../leaderboard/queries.js";
 import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
-import { mergeShards, passHat, type ResultsObject } from "../src/report/index.js";
+import { compareResults, compareText, episodeViews, mergeShards, parseReportResults, passHat, type ResultsObject, renderReport, reportModel } from "../src/report/index.js";
 import { Random } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
@@ -211,4 +211,42 @@ describe("the leaderboard queries", () => {
     expect(row("sharded")["95% CI"]).toBeNull();
     expect(row("merged")["95% CI"]).toBe(`${percent(merged.trials!.interval["1"]![0])}-${percent(merged.trials!.interval["1"]![1])}`);
   }, 240_000);
+});
+
+/** The report page of a results object (Chart.js left out: the test reads the page's text). */
+function reportPage(results: ResultsObject): string {
+  const parsed = parseReportResults(JSON.parse(JSON.stringify(results)), "results.json");
+  return renderReport(reportModel({ results: parsed, label: "results.json", source: "compact", episodes: episodeViews(parsed) }), { chartJs: "" });
+}
+
+describe("the report and compare", () => {
+  it("show pass^k with its intervals, and the robustness section with each kind's losses", () => {
+    const trials = flakyTrials!.trials!;
+    const page = reportPage(flakyTrials!);
+    expect(page).toContain('<section id="trials">');
+    for (const k of ["1", "2", "3"]) expect(page).toContain(`<th>pass^${k}</th>`);
+    const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+    expect(page).toContain(`${percent(trials.interval["3"]![0])}–${percent(trials.interval["3"]![1])}`);
+    expect(page).not.toContain('<section id="robustness">');
+
+    const robustness = naivePaired!.robustness!;
+    const paired = reportPage(naivePaired!);
+    expect(paired).toContain('<section id="robustness">');
+    expect(paired).toContain(`<td data-figure="ratio">${robustness.ratio!.toFixed(3)}`);
+    for (const [kind, entry] of Object.entries(robustness.by_kind)) expect(paired).toContain(`<td data-figure="lost-${kind}">${entry.lost}</td>`);
+    expect(paired).toContain("chart-robustness");
+  });
+
+  it("say whether a difference in pass rate is beyond the runs' intervals", async () => {
+    const always = await run(solverStrategy, { trials: 3 });
+    const text = compareText(compareResults(parseReportResults(always, "a"), parseReportResults(flakyTrials, "b"), { before: "always", after: "flaky" }));
+    const comparison = compareResults(parseReportResults(always, "a"), parseReportResults(flakyTrials, "b"), { before: "always", after: "flaky" });
+    // The always-passing run's interval is [1, 1]; the flaky one's ends below 1.
+    expect(comparison.passInterval.before).toEqual([1, 1]);
+    expect(comparison.passInterval.beyond).toBe(true);
+    expect(text).toMatch(/pass@1 95% interval .* beyond the intervals/);
+    const same = compareResults(parseReportResults(flakyTrials, "b"), parseReportResults(flakyTrials, "b"), { before: "x", after: "y" });
+    expect(same.passInterval.beyond).toBe(false);
+    expect(compareText(same)).toMatch(/within the intervals/);
+  }, 60_000);
 });

@@ -213,3 +213,41 @@ export function robustnessOf(tasks: readonly TaskTrials[], kinds: Record<string,
     ),
   };
 }
+
+/** A 95% interval [low, high]; null where the statistic has no value. */
+const IntervalSchema = z.tuple([z.number(), z.number()]).nullable();
+
+const PassFiguresSchema = z.object({
+  tasks: z.number(),
+  episodes: z.number(),
+  passed: z.number(),
+  pass_at_1: z.number().nullable(),
+  pass_hat: z.record(z.string(), z.number().nullable()),
+  interval: z.record(z.string(), IntervalSchema),
+});
+
+/** The `trials` block as readers (the report, compare) check it. */
+export const TrialsBlockSchema = PassFiguresSchema.extend({
+  k: z.number().int(),
+  interval_method: z.string(),
+  by_category: z.record(z.string(), PassFiguresSchema),
+  per_task: z.array(TaskTrialsSchema.pick({ task_idx: true, category: true, trials: true, passed: true })),
+});
+export type TrialsBlock = z.infer<typeof TrialsBlockSchema>;
+
+const RateSchema = z.object({ episodes: z.number(), passed: z.number(), pass_rate: z.number().nullable() });
+const RobustnessFiguresSchema = z.object({
+  tasks: z.number(),
+  clean: RateSchema,
+  perturbed: RateSchema,
+  ratio: z.number().nullable(),
+  ratio_interval: IntervalSchema,
+  lost: z.number(),
+});
+
+/** The `robustness` block as readers check it. */
+export const RobustnessBlockSchema = RobustnessFiguresSchema.extend({
+  by_category: z.record(z.string(), RobustnessFiguresSchema),
+  by_kind: z.record(z.string(), KindLossesSchema.extend({ loss_rate: z.number().nullable() })),
+});
+export type RobustnessBlock = z.infer<typeof RobustnessBlockSchema>;

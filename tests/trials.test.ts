@@ -7,7 +7,18 @@ import { QUERIES } from "../leaderboard/queries.js";
 import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
-import { compareResults, compareText, episodeViews, mergeShards, parseReportResults, passHat, type ResultsObject, renderReport, reportModel } from "../src/report/index.js";
+import {
+  compareResults,
+  compareText,
+  episodeViews,
+  mergeShards,
+  parseReportResults,
+  passHat,
+  type ResultsObject,
+  renderReport,
+  reportModel,
+  summaryText,
+} from "../src/report/index.js";
 import { Random } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
@@ -235,6 +246,8 @@ describe("the report and compare", () => {
     expect(paired).toContain(`<td data-figure="ratio">${robustness.ratio!.toFixed(3)}`);
     for (const [kind, entry] of Object.entries(robustness.by_kind)) expect(paired).toContain(`<td data-figure="lost-${kind}">${entry.lost}</td>`);
     expect(paired).toContain("chart-robustness");
+    expect(summaryText(flakyTrials!)).toMatch(/Trials: 3 per task over 12 tasks; pass\^1 [\d.]+%, pass\^2 [\d.]+%, pass\^3 [\d.]+%; pass@1's 95% interval [\d.]+%-[\d.]+%/);
+    expect(summaryText(naivePaired!)).toContain(`ratio ${robustness.ratio!.toFixed(3)}`);
   });
 
   it("say whether a difference in pass rate is beyond the runs' intervals", async () => {

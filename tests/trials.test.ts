@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, describe, expect, it } from "vitest";
 import { QUERIES } from "../leaderboard/queries.js";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
+import { assess, parseConfig, rescore, runSpecFor } from "../src/assessment/index.js";
 import { naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
+import { readLog } from "../src/log/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import {
+  buildResults,
   compareResults,
   compareText,
   episodeViews,
@@ -19,6 +21,7 @@ import {
   reportModel,
   summaryText,
 } from "../src/report/index.js";
+import { HeuristicJudge } from "../src/scoring/index.js";
 import { Random } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
@@ -262,4 +265,52 @@ describe("the report and compare", () => {
     expect(same.passInterval.beyond).toBe(false);
     expect(compareText(same)).toMatch(/within the intervals/);
   }, 60_000);
+});
+
+describe("a trials and paired run's journal", () => {
+  it("resumes with only the missing episodes, and re-scores to the same figures", async () => {
+    const { server, url } = await servePurple("resume", flakySolver(), "127.0.0.1", 0);
+    servers.push(server);
+    const config = parseConfig({ task_limit: 10, seed: 7, concurrency: 2, trials: 2, paired: true, drift_level: "high", rot_level: "high", run_id: "trials-resume" }).config;
+    const spec = runSpecFor({ participantUrl: "http://purple.test/", config, tasksSource: data.sources.tasks.path });
+    const logDir = mkdtempSync(join(work, "journal-"));
+    const drain = new AbortController();
+    let finished = 0;
+    const first = await assess(data, new A2APurpleClient(url), {
+      spec,
+      calibration,
+      logDir,
+      drain: drain.signal,
+      onEvent: (event) => {
+        if (event.kind === "task_finished" && ++finished === 13) drain.abort("stop");
+      },
+    });
+    expect(first.results.status).toBe("interrupted");
+    expect(first.log.episodes.length).toBeLessThan(40);
+    let played = 0;
+    const resumed = await assess(data, new A2APurpleClient(url), {
+      spec,
+      calibration,
+      logDir,
+      resume: true,
+      onEvent: (event) => {
+        if (event.kind === "task_started") played++;
+      },
+    });
+    expect(resumed.results.status).toBe("completed");
+    expect(played).toBe(40 - first.log.episodes.length);
+    const positions = resumed.log.episodes.map((record) => record.position);
+    expect(positions).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(resumed.log.episodes.filter((record) => record.condition === "clean")).toHaveLength(20);
+    expect(new Set(resumed.log.episodes.map((record) => `${record.task.idx}:${record.trial}:${record.condition}`)).size).toBe(40);
+    // The flaky purple counted every episode once, across both attempts: the same outcomes as one run.
+    const whole = await run(flakySolver(), { task_limit: 10, concurrency: 2, trials: 2, paired: true, drift_level: "high", rot_level: "high" });
+    expect(resumed.results.trials).toEqual(whole.trials);
+    expect(resumed.results.robustness).toEqual(whole.robustness);
+    const stored = await readLog(resumed.logFile!);
+    expect(stored.header.cleanEntropy?.drift_level).toBe("none");
+    const rescored = await rescore(stored, new HeuristicJudge(), calibration);
+    expect(buildResults(rescored).robustness).toEqual(resumed.results.robustness);
+    expect(buildResults(rescored).trials).toEqual(resumed.results.trials);
+  }, 240_000);
 });

@@ -141,9 +141,23 @@ const roundOrNull = (value: number | null) => (value === null ? null : round(val
 /** pass^1..k with their intervals over one set of tasks. */
 function passFigures(tasks: readonly TaskTrials[], k: number, seed: number, salt: string) {
   const ks = Array.from({ length: k }, (_, i) => i + 1);
-  const statistic = (sample: readonly TaskTrials[]) => ks.map((kk) => passHat(sample, kk));
-  const intervals = bootstrap(tasks, statistic, seed, salt);
-  const point = statistic(tasks);
+  // Each task's C(c, k') / C(n, k') once (null below k' trials): a resample only averages them, the
+  // same sums in the same order as passHat, so the figures are passHat's to the last bit.
+  const perTask = tasks.map((task) => ks.map((kk) => (task.trials >= kk ? choose(task.passed, kk) / choose(task.trials, kk) : null)));
+  const statistic = (sample: readonly (number | null)[][]) =>
+    ks.map((_, i) => {
+      let sum = 0;
+      let count = 0;
+      for (const values of sample) {
+        const value = values[i]!;
+        if (value === null) continue;
+        sum += value;
+        count++;
+      }
+      return count === 0 ? null : sum / count;
+    });
+  const intervals = bootstrap(perTask, statistic, seed, salt);
+  const point = statistic(perTask);
   return {
     tasks: tasks.length,
     episodes: tasks.reduce((sum, task) => sum + task.trials, 0),

@@ -17,6 +17,13 @@
  * (pass − floor) / (1 − floor), is (passed − floor_passed) / (tasks − floor_passed) from the sums;
  * NULL where the floor is every task.
  *
+ * Runs with trials (`trials.k`) add the trials, pass^k at k = the trials (the share of tasks
+ * whose every trial passed, from the per-task counts in `aggregates.tasks`, summed over shards) and
+ * pass@1's 95% bootstrap interval (`trials.interval`), which only a run of one results object has:
+ * a bootstrap does not add up over shards, so a sharded run shows it once `entropic-crmarena merge`
+ * made one object of it. Paired runs add the robustness ratio, perturbed over clean pass rate,
+ * from the summed counts of `robustness.clean` and `robustness.perturbed`. Other runs: NULL.
+ *
  * Every value is read with DuckDB's JSON functions from `to_json(...)` of the inferred columns,
  * so the queries bind whatever keys the files hold: a key no file has (say `aggregates` while
  * every result is older) is NULL instead of a binder error, and so is a key that schema
@@ -70,7 +77,16 @@ export function leaderboardQueries(specs: readonly DimensionSpec[] = dimensionSp
         .join(",")},
       COALESCE(${number("$.aggregates.original.scored")}, ${number("$.original.summary.total_tasks")}) AS original_scored,
       COALESCE(${number("$.aggregates.original.passed")}, ${number("$.original.summary.passed")}) AS original_passed,
-      COALESCE(${number("$.aggregates.floor_passed")}, ${number("$.summary.floor_passed")}) AS floor_passed
+      COALESCE(${number("$.aggregates.floor_passed")}, ${number("$.summary.floor_passed")}) AS floor_passed,
+      ${number("$.trials.k")} AS trials,
+      CASE WHEN ${number("$.trials.k")} IS NOT NULL THEN len(json_extract(o, '$.aggregates.tasks[*]')) END AS trial_tasks,
+      CASE WHEN ${number("$.trials.k")} IS NOT NULL THEN len(list_filter(json_extract(o, '$.aggregates.tasks[*]'), t -> TRY_CAST(json_extract(t, '$.passed') AS BIGINT) = TRY_CAST(json_extract(t, '$.trials') AS BIGINT))) END AS all_trials_passed,
+      ${number(`$.trials.interval."1"[0]`)} AS ci_low,
+      ${number(`$.trials.interval."1"[1]`)} AS ci_high,
+      ${number("$.robustness.clean.passed")} AS clean_passed,
+      ${number("$.robustness.clean.episodes")} AS clean_episodes,
+      ${number("$.robustness.perturbed.passed")} AS perturbed_passed,
+      ${number("$.robustness.perturbed.episodes")} AS perturbed_episodes
     FROM objects
   ),
   runs AS (
@@ -86,6 +102,11 @@ export function leaderboardQueries(specs: readonly DimensionSpec[] = dimensionSp
       CASE WHEN COUNT(floor_passed) = COUNT(*) THEN CAST(SUM(floor_passed) AS INTEGER) END AS floor_passed,
       CASE WHEN COUNT(floor_passed) = COUNT(*) THEN SUM(floor_passed) / NULLIF(SUM(total_tasks), 0) END AS floor,
       CASE WHEN COUNT(floor_passed) = COUNT(*) THEN (SUM(passed) - SUM(floor_passed)) / NULLIF(SUM(total_tasks) - SUM(floor_passed), 0) END AS lift,
+      CAST(MAX(trials) AS INTEGER) AS trials,
+      CASE WHEN COUNT(trials) = COUNT(*) THEN SUM(all_trials_passed) / NULLIF(SUM(trial_tasks), 0) END AS pass_hat_k,
+      CASE WHEN COUNT(*) = 1 THEN MIN(ci_low) END AS ci_low,
+      CASE WHEN COUNT(*) = 1 THEN MIN(ci_high) END AS ci_high,
+      CASE WHEN COUNT(clean_episodes) = COUNT(*) THEN (SUM(perturbed_passed) / NULLIF(SUM(perturbed_episodes), 0)) / NULLIF(SUM(clean_passed) / NULLIF(SUM(clean_episodes), 0), 0) END AS robustness,
       MIN(run_time) AS run_time,
       CAST(COUNT(*) AS INTEGER) AS shards,
       CAST(MAX(num_shards) AS INTEGER) AS num_shards,
@@ -97,8 +118,11 @@ export function leaderboardQueries(specs: readonly DimensionSpec[] = dimensionSp
     SELECT * FROM runs WHERE complete AND total_tasks = (SELECT MAX(total_tasks) FROM runs WHERE complete)
   )`;
 
+  /** pass@1's 95% interval in percent, "low-high"; NULL without trials, and for a run of several shard objects (merge them for it). */
+  const INTERVAL = `CASE WHEN ci_low IS NOT NULL THEN ROUND(ci_low * 100, 1) || '-' || ROUND(ci_high * 100, 1) END`;
+
   const OVERALL = `
-  SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", total_tasks AS "Tasks", passed AS "Passed", run_time AS "Run Time"
+  SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ${INTERVAL} AS "95% CI", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", trials AS "Trials", ROUND(pass_hat_k * 100, 1) AS "Pass^k %", ROUND(robustness, 3) AS "Robustness", total_tasks AS "Tasks", passed AS "Passed", run_time AS "Run Time"
   FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY pass_rate DESC, avg_score DESC, run_time DESC) AS best FROM full_runs)
   WHERE best = 1
   ORDER BY pass_rate DESC, avg_score DESC, id`;
@@ -114,7 +138,7 @@ export function leaderboardQueries(specs: readonly DimensionSpec[] = dimensionSp
   ORDER BY original_accuracy DESC NULLS LAST, id`;
 
   const ALL_RUNS = `
-  SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", ROUND(original_accuracy * 100, 1) AS "Original %", total_tasks AS "Tasks",
+  SELECT id, ROUND(pass_rate * 100, 1) AS "Pass Rate %", ${INTERVAL} AS "95% CI", ROUND(floor * 100, 1) AS "Floor %", ROUND(lift * 100, 1) AS "Lift %", ROUND(avg_score, 1) AS "Entropic Score", ROUND(original_accuracy * 100, 1) AS "Original %", trials AS "Trials", ROUND(pass_hat_k * 100, 1) AS "Pass^k %", ROUND(robustness, 3) AS "Robustness", total_tasks AS "Tasks",
     CASE WHEN complete THEN CAST(COALESCE(num_shards, 1) AS VARCHAR) ELSE shards || '/' || num_shards END AS "Shards", run_time AS "Run Time"
   FROM runs
   ORDER BY run_time DESC NULLS LAST, id`;

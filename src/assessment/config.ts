@@ -166,6 +166,13 @@ export const AssessmentConfigSchema = z
       .enum(FIRST_MESSAGE_FORMATS, { error: (issue) => `first_message must be one of ${FIRST_MESSAGE_FORMATS.join(", ")} (got ${JSON.stringify(issue.input)})` })
       .default("instructions")
       .register(configFlags, value("<format>", "instructions (default) or json: the crm_task as JSON text, as the Python predecessor sent it")),
+    /**
+     * Each selected task runs this many times (independent episodes, the same perturbations and
+     * Ids): pass^k and an interval in the results. Absent is 1, and the results' layout is as before.
+     */
+    trials: integer("trials", 1, 100).optional().register(configFlags, value("<k>", "episodes per task (pass^k and a 95% interval in the results; default 1)")),
+    /** Each task also runs clean (drift and rot none, the same Ids and seed): robustness as clean versus perturbed. */
+    paired: bool("paired").optional().register(configFlags, { kind: "switch", description: "also run each task at drift and rot none, for the robustness ratio" }),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })

@@ -12,6 +12,8 @@ export interface HeaderInput {
   readonly chosen: ChosenTasks;
   readonly data: Pick<AssessmentData, "tasks" | "dataset" | "sources">;
   readonly view: Pick<OrgView, "plan">;
+  /** A paired run's clean view (drift and rot none). */
+  readonly cleanView?: Pick<OrgView, "plan"> | undefined;
   readonly judge: Judge;
   readonly calibration: Calibration;
   readonly remap: IdRemap | undefined;
@@ -40,6 +42,7 @@ export function buildHeader(input: HeaderInput): LogHeader {
     },
     data: { dataset: data.dataset, tasks: { ...data.sources.tasks }, org: { ...data.sources.org }, check: chosen.check },
     entropy: input.view.plan,
+    ...(input.cleanView ? { cleanEntropy: input.cleanView.plan } : {}),
     judge: { mode: judge.mode, primaryModel: judge.models.primary, cheapModel: judge.models.cheap },
     calibration: { source: input.calibration.source, digest: calibrationDigest(input.calibration) },
     idRemap: input.remap ? { digest: input.remap.digest, keyed: input.keyed } : null,

@@ -26,6 +26,12 @@ export async function scoreRecord(position: number, task: EpisodeTask, trajector
   }
 }
 
+/** What a run with trials or a clean twin adds to an episode's record, and the scoring context of its view. */
+export interface EpisodeLabels extends Pick<EpisodeRecord, "trial" | "condition" | "touchedBy"> {
+  /** The view's own context (a clean view has no drift); the recorder's when absent. */
+  readonly context?: ScoringContext;
+}
+
 export interface RecorderOptions {
   readonly judge: Judge;
   readonly context: ScoringContext;
@@ -58,7 +64,7 @@ export class Recorder {
     return this.kept.length;
   }
 
-  async record(position: number, task: EpisodeTask, trajectory: Trajectory, texts: TextLease): Promise<void> {
+  async record(position: number, task: EpisodeTask, trajectory: Trajectory, texts: TextLease, episode: EpisodeLabels = {}): Promise<void> {
     try {
       // After the replies that arrived with this one have been read and answered: scoring, the
       // journal and the report are bookkeeping, and a reply waiting behind them is a purple kept waiting.
@@ -66,7 +72,8 @@ export class Recorder {
       // Scored on its whole texts (those the lease held packed, made whole for scoring alone); the
       // journal line unpacks them only as it is written, in the record's own key order, so it is
       // the same text as before they were held packed. The whole texts are garbage once scored.
-      const record = await scoreRecord(position, task, texts.whole(trajectory), this.options.judge, this.options.context);
+      const { context, ...labels } = episode;
+      const record = { ...(await scoreRecord(position, task, texts.whole(trajectory), this.options.judge, context ?? this.options.context)), ...labels };
       await this.options.journal?.writeEpisode({ ...record, trajectory: texts.forJournal(trajectory) });
       const light = trimRecord(record);
       this.kept.push(light);

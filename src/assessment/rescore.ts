@@ -42,7 +42,13 @@ export async function rescore(log: StoredLog, judge: Judge, calibration: Calibra
   const driftInRun = movedFields(log.header.entropy).size > 0;
   const context: ScoringContext = { calibration, weights: log.header.weights as Weights, driftInRun };
   const episodes: EpisodeRecord[] = [];
-  for (const record of log.episodes) episodes.push(await scoreRecord(record.position, record.task, record.trajectory, judge, context));
+  // A paired run's clean episodes ran in a view without drift.
+  const clean: ScoringContext = { ...context, driftInRun: false };
+  for (const record of log.episodes) {
+    const { trial, condition, touchedBy } = record;
+    const scored = await scoreRecord(record.position, record.task, record.trajectory, judge, condition === "clean" ? clean : context);
+    episodes.push({ ...scored, ...(trial !== undefined ? { trial } : {}), ...(condition !== undefined ? { condition } : {}), ...(touchedBy !== undefined ? { touchedBy } : {}) });
+  }
   return {
     header: {
       ...log.header,

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { getHeapStatistics } from "node:v8";
 import type { TaskText } from "../entropy/index.js";
-import type { AssessmentLog, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog } from "../log/index.js";
+import type { AssessmentLog, EpisodeCondition, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, driftExposure, type Judge, optimumFor, type ScoringContext } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
@@ -12,9 +12,10 @@ import type { AssessmentConfig } from "./config.js";
 import { runEpisode, WholeTextBudget } from "./episode.js";
 import { buildHeader } from "./header.js";
 import { type FollowUp, runPool } from "./pool.js";
-import { judgeUsage, Recorder } from "./recorder.js";
+import { type EpisodeLabels, judgeUsage, Recorder } from "./recorder.js";
 import type { RunSpec } from "./run-spec.js";
 import type { ChosenTasks, Selection } from "./select.js";
+import { touchingKinds } from "./touched.js";
 
 /** Progress of a running assessment, for status updates and progress bars. */
 export type AssessmentEvent =
@@ -110,18 +111,31 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
         remap,
         owner,
       );
+  // A paired run's second view: the same org, Ids and seed with drift and rot none.
+  const cleanView = config.paired
+    ? await openCleanView(data, config, chosen, remap, `${owner} clean`, resumeFrom?.header).catch(async (error: unknown) => {
+        await view.close();
+        throw error;
+      })
+    : undefined;
+  const closeViews = async () => {
+    await view.close();
+    await cleanView?.close();
+  };
   const moved = view.movedFields();
   const defaultToday = await view.today();
   const context: ScoringContext = { calibration: options.calibration, weights: config.weights, driftInRun: moved.size > 0 };
   const header =
-    resumeFrom?.header ?? buildHeader({ spec, chosen, data, view, judge, calibration: options.calibration, remap, keyed: Boolean(options.idSecret), createdAt: new Date() });
+    resumeFrom?.header ??
+    buildHeader({ spec, chosen, data, view, cleanView, judge, calibration: options.calibration, remap, keyed: Boolean(options.idSecret), createdAt: new Date() });
   if (!resumeFrom)
     await journal?.writeHeader(header).catch(async (error: unknown) => {
-      await view.close();
+      await closeViews();
       throw error;
     });
   const started = performance.now();
-  const total = chosen.selection.tasks.length;
+  const plan = episodePlan(chosen.selection.tasks, config);
+  const total = plan.length;
   const recorder = new Recorder({ judge, context, journal, onRecorded: (record, done) => onEvent({ kind: "task_finished", done, total, record }) }, resumeFrom?.episodes ?? []);
   onEvent({ kind: "started", total, resumed: recorder.count, selection: chosen.selection });
   const kept = recorder.positions();
@@ -132,23 +146,25 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // Every episode in flight listens to it (its purple call, its HTTP request) and removes its
   // listeners when done: more than Node's default of 10 is the concurrency, not a leak.
   setMaxListeners(Math.max(10, 4 * config.concurrency), episodeSignal);
-  const queue = chosen.selection.tasks.map((task, i) => ({ task, position: i + 1 })).filter((entry) => !kept.has(entry.position));
-  const playEpisode = async ({ task, position }: (typeof queue)[number]): Promise<FollowUp | undefined> => {
+  const queue = plan.filter((entry) => !kept.has(entry.position));
+  const cleanWorld = cleanView ? { view: cleanView, moved: cleanView.movedFields(), defaultToday: await cleanView.today(), context: { ...context, driftInRun: false } } : undefined;
+  const playEpisode = async ({ task, position, trial, condition }: EpisodeItem): Promise<FollowUp | undefined> => {
     onEvent({ kind: "task_started", position, total, task });
-    const { brief, text } = view.brief(task, config.max_steps);
+    const world = condition === "clean" && cleanWorld ? cleanWorld : { view, moved, defaultToday, context };
+    const { brief, text } = world.view.brief(task, config.max_steps);
     // The log keeps the texts the purple was shown, computed once with the brief.
-    const logged = episodeTask(task, { text, answer: view.groundTruth(task) });
-    const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, moved);
+    const logged = episodeTask(task, { text, answer: world.view.groundTruth(task) });
+    const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, world.moved);
     // Whole texts are kept for the journal, and for scoring a privacy task (a refusal that gives
     // away what an observation held is a leak, wherever in the observation it stood): without a
     // journal, memory keeps every other text cut.
     const keepWhole = journal !== undefined || task.reward_metric === "privacy_rejection";
     const texts = (keepWhole ? (options.wholeTexts ?? WHOLE_TEXTS) : NO_WHOLE_TEXTS).lease();
-    const trajectory = await runEpisode(brief, task.idx, view, purple, {
+    const trajectory = await runEpisode(brief, task.idx, world.view, purple, {
       maxSteps: config.max_steps,
       timeoutMs: config.timeout * 1000,
       firstMessage: config.first_message,
-      defaultToday,
+      defaultToday: world.defaultToday,
       entropy: { renamedInText: [...text.renamedInText], passages: [...text.passages], driftExposure: exposure },
       texts,
       signal: episodeSignal,
@@ -158,8 +174,14 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       texts.release();
       return undefined;
     }
+    const labels: EpisodeLabels = {
+      ...(trial !== undefined ? { trial } : {}),
+      ...(condition !== undefined ? { condition } : {}),
+      ...(condition === "perturbed" ? { touchedBy: touchingKinds(view.plan, task.idx, trajectory.entropy, (id) => (remap ? remap.id(id) : id)) } : {}),
+      ...(condition === "clean" ? { context: world.context } : {}),
+    };
     return () =>
-      recorder.record(position, logged, trajectory, texts).catch((error: unknown) => {
+      recorder.record(position, logged, trajectory, texts, labels).catch((error: unknown) => {
         halt.abort("recording failed");
         throw error;
       });
@@ -170,7 +192,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   } catch (error) {
     recordFailure = { error };
   } finally {
-    await view.close();
+    await closeViews();
   }
   const records = recorder.records();
   const footer: LogFooter = {
@@ -187,6 +209,56 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     throw new RecordingFailure(error, log);
   });
   return log;
+}
+
+/** One episode of the run's plan: a task, which of its trials, in which view; `position` numbers it in the plan. */
+export interface EpisodeItem {
+  readonly task: TaskRecord;
+  readonly position: number;
+  /** Set in a run with trials above 1 or paired (absent: the run's layout is the single-trial one). */
+  readonly trial?: number;
+  readonly condition?: EpisodeCondition;
+}
+
+/**
+ * The run's episodes: each task `trials` times and, in a paired run, each trial in the perturbed
+ * view and then the clean one. A task's episodes are neighbours, so a shard holds all of them
+ * (shards split the tasks, not the episodes) and a task's pass count is never split.
+ */
+export function episodePlan(tasks: readonly TaskRecord[], config: Pick<AssessmentConfig, "trials" | "paired">): EpisodeItem[] {
+  const trials = config.trials ?? 1;
+  if (trials === 1 && !config.paired) return tasks.map((task, i) => ({ task, position: i + 1 }));
+  const conditions: EpisodeCondition[] = config.paired ? ["perturbed", "clean"] : [];
+  const items: EpisodeItem[] = [];
+  for (const task of tasks)
+    for (let trial = 1; trial <= trials; trial++) {
+      if (conditions.length === 0) items.push({ task, position: items.length + 1, trial });
+      for (const condition of conditions) items.push({ task, position: items.length + 1, trial, condition });
+    }
+  return items;
+}
+
+/** A paired run's clean view: planned at drift and rot none, or reopened from a resumed run's header. */
+async function openCleanView(
+  data: AssessmentData,
+  config: AssessmentConfig,
+  chosen: ChosenTasks,
+  remap: IdRemap | undefined,
+  owner: string,
+  resumed?: LogHeader,
+): Promise<OrgView> {
+  if (resumed) {
+    if (!resumed.cleanEntropy) throw new Error("the run's journal has no clean view (it was not started paired); resume it with the config it started with");
+    return OrgView.open(data.org, resumed.cleanEntropy, remap, owner);
+  }
+  return OrgView.plan(
+    data.org,
+    { drift: "none", rot: "none", seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
+    chosen.selection.tasks,
+    data.tasks.tasks,
+    remap,
+    owner,
+  );
 }
 
 /**

@@ -209,6 +209,10 @@ export const EpisodeTaskSchema = z.object({
 });
 export type EpisodeTask = z.infer<typeof EpisodeTaskSchema>;
 
+/** The org view an episode of a paired run ran in. */
+export const EpisodeConditionSchema = z.enum(["perturbed", "clean"]);
+export type EpisodeCondition = z.infer<typeof EpisodeConditionSchema>;
+
 /** One finished episode: its trajectory and its scores, or why it has none. */
 export const EpisodeRecordSchema = z.object({
   kind: z.literal("episode"),
@@ -219,6 +223,12 @@ export const EpisodeRecordSchema = z.object({
   score: EpisodeScoreSchema.nullable(),
   /** Why `score` is null: the purple broke off the episode, or scoring itself failed. */
   unscored: z.string().optional(),
+  /** Which of the task's trials (1-based), in a run with config `trials` above 1 or `paired`; absent: the only one. */
+  trial: z.number().int().positive().optional(),
+  /** The view of the org it ran in, in a `paired` run: the run's perturbed one, or the clean one (drift and rot none). */
+  condition: EpisodeConditionSchema.optional(),
+  /** The perturbation kinds that touched the episode (its text, a field it needs, a distractor it saw), in a `paired` run's perturbed episodes. */
+  touchedBy: z.array(z.string()).optional(),
 });
 export type EpisodeRecord = z.infer<typeof EpisodeRecordSchema>;
 
@@ -311,6 +321,8 @@ export const LogHeaderSchema = z.object({
    * tasks). It is the entropy planner's own versioned value (its `version`), kept as it plans it.
    */
   entropy: EntropyPlanSchema,
+  /** A `paired` run's clean view: the plan at drift and rot none (the same seed), which its clean episodes ran in. */
+  cleanEntropy: EntropyPlanSchema.optional(),
   judge: z.object({ mode: z.enum(["llm", "heuristic"]), primaryModel: z.string().nullable(), cheapModel: z.string().nullable() }),
   calibration: z.object({ source: z.string(), digest: z.string() }),
   /**

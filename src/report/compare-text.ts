@@ -4,6 +4,12 @@ import { fixed, percent, printable, signed } from "./view/index.js";
 
 const rate = (d: Delta) => [percent(d.before), percent(d.after), signed(d.delta === null ? null : d.delta * 100, 1, " pp")];
 const score = (d: Delta) => [fixed(d.before), fixed(d.after), signed(d.delta)];
+const score2 = (d: Delta) => [fixed(d.before, 3), fixed(d.after, 3), signed(d.delta, 3)];
+/** An interval of rates in percent (or of ratios with `digits`), "n/a" without one. */
+const interval = (range: readonly [number, number] | null, digits?: number) =>
+  range === null ? "n/a" : digits === undefined ? `${percent(range[0])}–${percent(range[1])}` : `${fixed(range[0], digits)}–${fixed(range[1], digits)}`;
+/** Whether a difference is beyond the runs' intervals (they do not overlap). */
+const verdict = (beyond: boolean | null) => (beyond === null ? "n/a" : beyond ? "beyond the intervals" : "within the intervals");
 
 function describe(side: RunSide): string {
   return `${printable(side.label)} (${printable(side.runId)}, ${printable(side.agent)}, ${side.tasks} tasks, ${side.dataset}, drift ${side.driftLevel}, rot ${side.rotLevel}, seed ${side.seed})`;
@@ -33,6 +39,15 @@ export function compareText(comparison: Comparison): string {
       ["overall", "A", "B", "Δ"],
       [
         ["pass rate", ...rate(comparison.passRate)],
+        ...(comparison.passInterval.before || comparison.passInterval.after
+          ? [["pass@1 95% interval", interval(comparison.passInterval.before), interval(comparison.passInterval.after), verdict(comparison.passInterval.beyond)]]
+          : []),
+        ...(comparison.robustness.ratio.before !== null || comparison.robustness.ratio.after !== null
+          ? [
+              ["robustness ratio", ...score2(comparison.robustness.ratio)],
+              ["ratio 95% interval", interval(comparison.robustness.before, 3), interval(comparison.robustness.after, 3), verdict(comparison.robustness.beyond)],
+            ]
+          : []),
         ["avg score", ...score(comparison.avgScore)],
         ["chance floor", ...rate(comparison.floor)],
         ["lift over floor", ...rate(comparison.lift)],

@@ -63,6 +63,22 @@ export interface Comparison {
   readonly flipped: readonly Flip[];
   readonly onlyBefore: readonly string[];
   readonly onlyAfter: readonly string[];
+  /**
+   * pass@1 with its 95% interval in each run (runs with trials), and whether the difference is
+   * beyond them: the intervals do not overlap. Null where a run has no interval.
+   */
+  readonly passInterval: {
+    readonly before: readonly [number, number] | null;
+    readonly after: readonly [number, number] | null;
+    readonly beyond: boolean | null;
+  };
+  /** The robustness ratio (perturbed / clean pass rate) of paired runs, with its intervals likewise. */
+  readonly robustness: {
+    readonly ratio: Delta;
+    readonly before: readonly [number, number] | null;
+    readonly after: readonly [number, number] | null;
+    readonly beyond: boolean | null;
+  };
   /** Config keys (and the dataset) whose values differ, as JSON. */
   readonly configDifferences: readonly { readonly key: string; readonly before: string; readonly after: string }[];
 }
@@ -95,7 +111,8 @@ export function dimensionMean(tasks: readonly TaskEntry[], dimension: Dimension)
 /** Each category's tasks, in first-appearance order. */
 export function tasksByCategory(results: ReportResults): Map<string, TaskEntry[]> {
   const groups = new Map<string, TaskEntry[]>();
-  for (const task of results.results) groups.set(task.task_category, [...(groups.get(task.task_category) ?? []), task]);
+  // A paired run's clean episodes are its robustness block's, not its categories'.
+  for (const task of results.results) if (task.condition !== "clean") groups.set(task.task_category, [...(groups.get(task.task_category) ?? []), task]);
   return groups;
 }
 
@@ -154,8 +171,18 @@ export function compareResults(before: ReportResults, after: ReportResults, labe
     flipped,
     onlyBefore: [...tasksA.keys()].filter((idx) => !tasksB.has(idx)),
     onlyAfter: [...tasksB.keys()].filter((idx) => !tasksA.has(idx)),
+    passInterval: beyond(before.trials?.interval["1"] ?? null, after.trials?.interval["1"] ?? null),
+    robustness: {
+      ratio: delta(before.robustness?.ratio, after.robustness?.ratio),
+      ...beyond(before.robustness?.ratio_interval ?? null, after.robustness?.ratio_interval ?? null),
+    },
     configDifferences: configDifferences(before, after),
   };
+}
+
+/** Two intervals, and whether they are apart (neither overlaps the other): a difference beyond the runs' own variance. */
+function beyond(before: readonly [number, number] | null, after: readonly [number, number] | null) {
+  return { before, after, beyond: before && after ? before[1] < after[0] || after[1] < before[0] : null };
 }
 
 function configDifferences(before: ReportResults, after: ReportResults): Comparison["configDifferences"] {

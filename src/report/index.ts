@@ -16,6 +16,7 @@ export {
   type Tally,
 } from "./results.js";
 export { summaryText } from "./summary.js";
+export { BOOTSTRAP_RESAMPLES, type KindLosses, KindLossesSchema, passHat, robustnessOf, type TaskTrials, TaskTrialsSchema, trialsOf } from "./trials.js";
 export {
   type EpisodeView,
   episodeIndexText,

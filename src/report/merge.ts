@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { orderDimensions } from "../scoring/index.js";
 import { pyRound } from "../util/index.js";
-import { type Aggregates, byCategoryOf, dimensionAveragesOf, originalOf, type ResultsObject, summaryOf, type Tally } from "./results.js";
+import { type Aggregates, byCategoryOf, dimensionAveragesOf, originalOf, type ResultsObject, summaryOf, type Tally, trialBlocks, trialSettingsOf } from "./results.js";
+import { KindLossesSchema, sumKindLosses, TaskTrialsSchema } from "./trials.js";
 
 /** What merging needs of a shard's results, checked at the boundary (files from disk are not trusted). */
 const ShardSchema = z.looseObject({
@@ -15,6 +16,9 @@ const ShardSchema = z.looseObject({
     original: z.object({ scored: z.number(), passed: z.number() }),
     /** Absent or null in results of a run whose log had no chance floor. */
     floor_passed: z.number().nullable().optional(),
+    /** Runs with trials or a clean twin: per task its pass counts, and per perturbation kind its losses. */
+    tasks: z.array(TaskTrialsSchema).optional(),
+    kinds: z.record(z.string(), KindLossesSchema).optional(),
   }),
   results: z.array(
     z.looseObject({
@@ -25,9 +29,11 @@ const ShardSchema = z.looseObject({
       floor_passed: z.boolean().nullable().optional(),
       /** CRMArena-Pro's verdict; `passed` absent in results written before the benchmark had its own. */
       original: z.looseObject({ passed: z.boolean().optional() }).optional(),
+      /** A paired run's clean episodes, which the run's own figures leave out. */
+      condition: z.enum(["perturbed", "clean"]).optional(),
     }),
   ),
-  config: z.looseObject({ skip_original: z.boolean() }),
+  config: z.looseObject({ skip_original: z.boolean(), seed: z.number().int(), trials: z.number().int().optional(), paired: z.boolean().optional() }),
   timing: z.looseObject({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number() }),
 });
 
@@ -87,7 +93,12 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
   const results = ordered.flatMap((shard) => shard.raw.results);
   const summary = summaryOf(sums);
   const dimension_averages = dimensionAveragesOf(sums);
-  const tallies = ordered.flatMap((shard) => shard.data.results.map(tallyOf));
+  const tallies = ordered.flatMap((shard) => shard.data.results.filter((entry) => entry.condition !== "clean").map(tallyOf));
+  // Per-task counts concatenated (shards split tasks, never a task's trials) and in the unsharded
+  // order, so that the bootstrap with the same seed resamples the same list.
+  const settings = trialSettingsOf(first.config);
+  const taskTrials = ordered.flatMap(({ data }) => data.aggregates.tasks ?? []).sort((a, b) => a.task_idx - b.task_idx);
+  const kinds = sumKindLosses(ordered.map(({ data }) => data.aggregates.kinds ?? {}));
   const by_category = byCategoryOf(tallies);
   const base = ordered[0]!.raw;
   const purple = ordered.reduce((sum, shard) => sum + shard.data.timing.purple_agent_seconds, 0);
@@ -112,7 +123,7 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
     },
     status: ordered.every((shard) => shard.raw.status === "completed") ? "completed" : ordered.some((shard) => shard.raw.status === "canceled") ? "canceled" : "interrupted",
     run: { ...base.run, shard_index: 0, num_shards: 1, selection: { ...base.run.selection, in_this_shard: sums.total_tasks } },
-    aggregates: sums,
+    aggregates: settings.multi ? { ...sums, tasks: taskTrials, ...(settings.paired ? { kinds } : {}) } : sums,
     judge: { ...base.judge, verdicts: sumCounts(ordered.map((shard) => shard.raw.judge.verdicts)) as ResultsObject["judge"]["verdicts"], usage: null },
     terminations: sumCounts(ordered.map((shard) => shard.raw.terminations)),
     // Older shards have no `chance_floor`; one without a floor leaves the run's floor unknown, and says why.
@@ -120,6 +131,7 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
       sums.floor_passed === null
         ? { strategy: null, remap_ids: null, answers: null, reason: "a shard of the run records no chance floor (its log was written before the floor was measured)" }
         : base.chance_floor,
+    ...trialBlocks(settings, taskTrials, kinds, first.config.seed),
   };
 }
 

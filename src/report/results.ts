@@ -3,6 +3,7 @@ import type { AssessmentLog, DataCheck, DimensionScores, EpisodeRecord, VerdictS
 import { type ChanceFloorPlan, episodePassed, floorPasses, lift, orderDimensions } from "../scoring/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
+import { type KindLosses, kindLossesOf, robustnessOf, type TaskTrials, taskTrialsOf, trialsOf } from "./trials.js";
 
 /** The results layout version the leaderboard's queries were written against. */
 export const RESULTS_LAYOUT_VERSION = "2.0.0";
@@ -25,6 +26,10 @@ function taskEntry(record: EpisodeRecord, split: string, plan: ChanceFloorPlan |
     task_category: task.category,
     task_query: task.query,
     dataset_reference: { source: "Salesforce/CRMArenaPro", split, idx: task.idx, reward_metric: task.rewardMetric },
+    // Only in runs with trials or a clean twin: a single-trial run's entries keep their layout.
+    ...(record.trial !== undefined ? { trial: record.trial } : {}),
+    ...(record.condition !== undefined ? { condition: record.condition } : {}),
+    ...(record.touchedBy !== undefined ? { touched_by: record.touchedBy } : {}),
   };
   const warnings = trajectory.steps.flatMap((step) => step.warnings ?? []);
   if (!score) {
@@ -288,12 +293,17 @@ function dataCheckOf(check: DataCheck) {
 export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}) {
   const { header, footer } = log;
   const records = log.episodes;
-  const config = header.spec.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number };
+  const config = header.spec.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number; trials?: number; paired?: boolean };
   const plan = header.chanceFloor ?? undefined;
-  const sums = aggregate(records, plan, Object.keys(header.weights));
+  const trials = trialSettingsOf(config);
+  // The run's figures are its condition's: a paired run's clean episodes are its robustness block's.
+  const runRecords = trials.paired ? records.filter((record) => record.condition !== "clean") : records;
+  const sums = aggregate(runRecords, plan, Object.keys(header.weights));
   const summary = summaryOf(sums);
   const dimension_averages = dimensionAveragesOf(sums);
-  const tallies = records.map((record) => tallyOf(record, plan));
+  const tallies = runRecords.map((record) => tallyOf(record, plan));
+  const taskTrials = trials.multi ? taskTrialsOf(records, trials.paired) : [];
+  const kinds = trials.paired ? kindLossesOf(records, header.entropy.kinds) : {};
   const by_category = byCategoryOf(tallies);
   const purpleMs = records.reduce((sum, record) => sum + record.trajectory.purpleMs, 0);
   const greenMs = records.reduce((sum, record) => sum + record.trajectory.greenMs, 0);
@@ -329,7 +339,7 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
       num_shards: header.selection.numShards,
       selection: { mode: header.selection.mode, size: header.selection.size, seed: config.seed, in_this_shard: header.selection.taskIdxs.length },
     },
-    aggregates: sums,
+    aggregates: trials.multi ? { ...sums, tasks: taskTrials, ...(trials.paired ? { kinds } : {}) } : sums,
     weights: header.weights,
     calibration: header.calibration,
     entropy: summarisePlan(header.entropy),
@@ -339,6 +349,22 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     // The sandbox refresh the run's Ids went through (its digest, never its key); null: the dataset's own Ids.
     id_remap: header.idRemap,
     ...(options.logFile ? { log_file: options.logFile } : {}),
+    ...trialBlocks(trials, taskTrials, kinds, config.seed),
+  };
+}
+
+/** What a config asks of trials: k, paired, and whether the run has the trials layout at all. */
+export function trialSettingsOf(config: { trials?: number | undefined; paired?: boolean | undefined }) {
+  const k = config.trials ?? 1;
+  const paired = config.paired === true;
+  return { k, paired, multi: k > 1 || paired };
+}
+
+/** The `trials` and `robustness` blocks of a run with trials or a clean twin; nothing otherwise. */
+export function trialBlocks(settings: ReturnType<typeof trialSettingsOf>, tasks: readonly TaskTrials[], kinds: Record<string, KindLosses>, seed: number) {
+  return {
+    ...(settings.multi ? { trials: trialsOf(tasks, settings.k, seed) } : {}),
+    ...(settings.paired ? { robustness: robustnessOf(tasks, kinds, seed) } : {}),
   };
 }
 

@@ -31,6 +31,24 @@ function noAnswerLine(results: ResultsObject): string | null {
   return `No answer in ${count} of ${results.summary.total_tasks} episodes: ${ended.map(([termination, n]) => `${n} ${termination} (${NO_ANSWER[termination] ?? termination})`).join(", ")}${examples.length > 0 ? `; e.g. ${examples[0]!.slice(0, 160)}` : ""}. They count as failed.`;
 }
 
+/** pass^k with pass@1's interval, and the robustness ratio, in runs that have them. */
+function trialLines(results: ResultsObject): string[] {
+  const lines: string[] = [];
+  const { trials, robustness } = results;
+  const range = (interval: readonly [number, number] | null | undefined, format: (value: number) => string) => (interval ? `${format(interval[0])}-${format(interval[1])}` : "n/a");
+  if (trials)
+    lines.push(
+      `Trials: ${trials.k} per task over ${trials.tasks} tasks; ${Object.entries(trials.pass_hat)
+        .map(([k, value]) => `pass^${k} ${percent(value)}`)
+        .join(", ")}; pass@1's 95% interval ${range(trials.interval["1"], percent)}.`,
+    );
+  if (robustness)
+    lines.push(
+      `Robustness: clean ${percent(robustness.clean.pass_rate)}, perturbed ${percent(robustness.perturbed.pass_rate)}, ratio ${robustness.ratio === null ? "n/a" : robustness.ratio.toFixed(3)} (95% interval ${range(robustness.ratio_interval, (value) => value.toFixed(3))}); ${robustness.lost} answers lost to the perturbations.`,
+    );
+  return lines;
+}
+
 /**
  * A human summary of a results object. It must never parse as JSON: the AgentBeats client
  * would take a JSON text part for an extra result.
@@ -41,6 +59,7 @@ export function summaryText(results: ResultsObject): string {
   const lines = [
     `CRMArena assessment of ${results.participants.agent} on the ${results.dataset} dataset: ${summary.total_passed}/${summary.total_tasks} tasks passed (${(summary.pass_rate * 100).toFixed(1)}%), average score ${summary.avg_score.toFixed(1)}.`,
     floorLine(results),
+    ...trialLines(results),
     ...(noAnswer ? [noAnswer] : []),
     `Original CRMArena-Pro accuracy: ${results.original.scores.accuracy_percent ?? "skipped"}${results.original.scores.accuracy_percent === null ? "" : "%"}. Drift ${results.extension_metrics.drift_level}, rot ${results.extension_metrics.rot_level}, seed ${results.seed}.`,
     `Time: ${timing.total_seconds} s wall, purple agent ${timing.purple_agent_percent}% of episode time.`,

@@ -87,6 +87,24 @@ export function chartSpecs(
       }),
     );
   }
+  const robustness = results.robustness;
+  if (robustness) {
+    const rows = Object.entries(robustness.by_category);
+    charts.push(
+      chart({
+        id: "chart-robustness",
+        title: "Pass rate per category, clean and perturbed (%)",
+        labels: rows.map(([category]) => category),
+        series: [
+          { name: "clean %", values: rows.map(([, figures]) => (figures.clean.pass_rate === null ? null : round(figures.clean.pass_rate * 100))) },
+          { name: "perturbed %", values: rows.map(([, figures]) => (figures.perturbed.pass_rate === null ? null : round(figures.perturbed.pass_rate * 100))) },
+        ],
+        max: 100,
+        unit: "%",
+        horizontal: true,
+      }),
+    );
+  }
   if (comparison) {
     const [before, after] = [`${comparison.before.label} (baseline)`, comparison.after.label];
     charts.push(

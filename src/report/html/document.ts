@@ -6,6 +6,7 @@ import { html, jsonForScript, trusted } from "./escape.js";
 import type { ReportModel } from "./model.js";
 import { categoriesSection, configSection, dimensionsSection, entropySection, summarySection } from "./sections.js";
 import { STYLE } from "./style.js";
+import { robustnessSection, trialsSection } from "./trials.js";
 
 /** The libraries the page inlines; the CLI reads them from node_modules. */
 export interface ReportAssets {
@@ -37,12 +38,14 @@ export function renderReport(model: ReportModel, assets: ReportAssets): string {
   <p>Run <code>${r.run.id}</code> · ${r.timestamp} UTC · ${r.dataset} dataset · ${model.label}</p>
   <p>${r.summary.total_passed} of ${r.summary.total_tasks} tasks passed · drift ${r.extension_metrics.drift_level}, rot ${r.extension_metrics.rot_level}, seed ${r.seed}</p>
 </header>
-<nav class="toc"><a href="#summary">Summary</a><a href="#categories">Categories</a><a href="#dimensions">Dimensions</a><a href="#entropy">Drift and rot</a>${model.comparison ? html`<a href="#comparison">Comparison</a>` : html``}<a href="#config">Configuration</a><a href="#episodes">Episodes</a></nav>
+<nav class="toc"><a href="#summary">Summary</a><a href="#categories">Categories</a><a href="#dimensions">Dimensions</a><a href="#entropy">Drift and rot</a>${r.trials ? html`<a href="#trials">Trials</a>` : html``}${r.robustness ? html`<a href="#robustness">Robustness</a>` : html``}${model.comparison ? html`<a href="#comparison">Comparison</a>` : html``}<a href="#config">Configuration</a><a href="#episodes">Episodes</a></nav>
 <main>
 ${summarySection(model)}
 ${categoriesSection(model)}
 ${dimensionsSection(model)}
 ${entropySection(model)}
+${trialsSection(model)}
+${robustnessSection(model)}
 ${comparisonSection(model)}
 ${configSection(model)}
 ${episodesSection(model)}

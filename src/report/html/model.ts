@@ -43,6 +43,9 @@ export interface ReportModel {
   readonly comparison: Comparison | null;
 }
 
+/** What the trials and robustness sections read of the model. */
+export type ModelOfTrials = Pick<ReportModel, "results" | "charts">;
+
 export function reportModel(input: ReportInput): ReportModel {
   const { results } = input;
   const groups = tasksByCategory(results);

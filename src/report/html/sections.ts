@@ -17,7 +17,7 @@ export function summarySection(model: ReportModel): Html {
     .join(", ");
   const notAnswered = Object.entries(r.terminations).filter(([name, count]) => name !== "answered" && count > 0);
   return html`<section id="summary"><h2>Summary</h2><div class="cards">
-    ${card("pass rate", "pass-rate", rate(r.summary.pass_rate), `${r.summary.total_passed} of ${r.summary.total_tasks} tasks passed`)}
+    ${card("pass rate", "pass-rate", rate(r.summary.pass_rate), `${r.summary.total_passed} of ${r.summary.total_tasks} ${r.trials ? "episodes" : "tasks"} passed`)}
     ${card("average score", "avg-score", num(r.summary.avg_score), "mean total_score, failures as 0")}
     ${card("chance floor", "floor", rate(r.summary.floor), r.summary.floor === null ? (r.chance_floor.reason ?? "not recorded") : `${r.summary.floor_passed} of ${r.summary.total_tasks} tasks: what a zero-work purple passes`)}
     ${card("lift over the floor", "lift", rate(r.summary.lift), r.summary.lift === null ? (r.summary.floor === null ? "no floor to lift over" : "the floor is 100%: nothing to lift over") : "(pass − floor) / (1 − floor)")}

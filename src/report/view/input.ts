@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { EpisodeConditionSchema } from "../../log/index.js";
 import { orderDimensions } from "../../scoring/index.js";
+import { RobustnessBlockSchema, TrialsBlockSchema } from "../trials.js";
 
 /**
  * The parts of a results object that the report, `show` and `compare` read, checked at the
@@ -32,6 +34,10 @@ const EntropyEventsSchema = z.object({
 const TaskEntrySchema = z.object({
   task_idx: z.union([z.string(), z.number()]).transform(String),
   task_category: z.string(),
+  /** Runs with trials or a clean twin: which trial, in which view, touched by which perturbation kinds. */
+  trial: z.number().int().optional(),
+  condition: EpisodeConditionSchema.optional(),
+  touched_by: z.array(z.string()).optional(),
   task_query: z.string().default(""),
   dataset_reference: z.object({ reward_metric: z.string().optional() }).optional(),
   crm_reward: z.number(),
@@ -181,6 +187,8 @@ export const ReportResultsSchema = z.object({
     })
     .default({ strategy: null, remap_ids: null, answers: null, reason: FLOOR_ABSENT_REASON }),
   log_file: z.string().optional(),
+  trials: TrialsBlockSchema.optional(),
+  robustness: RobustnessBlockSchema.optional(),
 });
 
 export type ReportResults = z.infer<typeof ReportResultsSchema>;

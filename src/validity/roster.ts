@@ -33,7 +33,7 @@ export interface RosterEntry {
 
 export function roster(tasks: TaskSet): RosterEntry[] {
   return [
-    { name: "oracle", kind: "reference", description: "answers from the ground truth, never queries", strategy: oracleStrategy(tasks) },
+    { name: "oracle", kind: "reference", description: "answers from the ground truth, never queries", strategy: oracleStrategy(tasks, { secret: "" }) },
     { name: "solver", kind: "reference", description: "reads the schema, queries live records with SOQL/SOSL", strategy: solverStrategy },
     { name: "naive", kind: "reference", description: "the solver without care: original field names, deleted records included", strategy: naiveStrategy },
     { name: "always-none", kind: "degenerate", description: "answers None at once", strategy: alwaysNoneStrategy },

@@ -63,7 +63,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
             calibration,
             // The remap keyed by the seed alone, whatever ENTROPIC_ID_SECRET the shell has: the
             // tables are the same on every machine (a key reorders records, and so what a purple
-            // that reads the first rows finds).
+            // that reads the first rows finds). The oracle of the roster inverts the same seed-only key.
             idSecret: "",
           });
           passed += results.aggregates.passed;

@@ -1,5 +1,5 @@
 import { categorySpec } from "../datasets/index.js";
-import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropy, type TaskText, taskText } from "../entropy/index.js";
+import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropyInSlices, type TaskText, taskText } from "../entropy/index.js";
 import type { IdStatus } from "../log/index.js";
 import { materialise, type OrgBackend, type OrgRequest, type OrgRow, type OrgSchema, type ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
@@ -70,9 +70,15 @@ export class OrgView {
    * `owner` names the run to the org's query scheduling (its fair share of query processes).
    */
   static async plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap, owner?: string): Promise<OrgView> {
-    // The planners are pure and synchronous: they get the base org's rows read up front.
-    const rows = new Map<string, readonly OrgRow[]>(await Promise.all(base.schema.objects.map(async (object) => [object.name, await base.rows(object.name)] as const)));
-    const plan = planEntropy({
+    // The planners are pure and synchronous: they get the base org's rows read up front, one
+    // object at a time with the event loop let through between them, and plan in slices (a
+    // full-size org's reads and plan in one piece stalled the server for seconds).
+    const rows = new Map<string, readonly OrgRow[]>();
+    for (const object of base.schema.objects) {
+      rows.set(object.name, await base.rows(object.name));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const plan = await planEntropyInSlices({
       ...(settings.only ? { only: settings.only } : {}),
       seed: settings.seed,
       drift: settings.drift,

@@ -16,7 +16,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * back to the key prefix when the object has no records.
  */
 export function newId(prefix: string, rng: Random, taken: Set<string>, like: readonly string[] = []): string {
-  const models = like.filter((id) => SALESFORCE_ID.test(id) && id.startsWith(prefix.slice(0, 3)));
+  const models = modelIds(like, prefix.slice(0, 3));
   for (;;) {
     const head = models.length > 0 ? rng.pick(models).slice(0, 10) : `${prefix.slice(0, 3)}Wt00000`;
     let body = "";
@@ -28,6 +28,27 @@ export function newId(prefix: string, rng: Random, taken: Set<string>, like: rea
       return id;
     }
   }
+}
+
+/**
+ * The Ids of `like` that can model a new Id with this key prefix, found once per list: the
+ * recycle bin asks for thousands of new Ids against one object's list of all its Ids, and
+ * filtering it each time made planning a full-size org take seconds on the event loop.
+ */
+const modelsByList = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+function modelIds(like: readonly string[], keyPrefix: string): readonly string[] {
+  let byPrefix = modelsByList.get(like);
+  if (!byPrefix) {
+    byPrefix = new Map();
+    modelsByList.set(like, byPrefix);
+  }
+  let models = byPrefix.get(keyPrefix);
+  if (!models) {
+    models = like.filter((id) => SALESFORCE_ID.test(id) && id.startsWith(keyPrefix));
+    byPrefix.set(keyPrefix, models);
+  }
+  return models;
 }
 
 /** A near-duplicate of a real value: numbers moved by up to 30 %, dates by up to 60 days, Ids and text kept. */

@@ -1,6 +1,6 @@
 import type { OrgChange, OrgSchema } from "../../org/index.js";
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind } from "../kind.js";
+import { type KindPlan, type PerturbationKind, planAtOnce } from "../kind.js";
 import { doseOf, nearDuplicates, type Share } from "./rot-common.js";
 
 const SHARE: Share = { none: 0, low: 0.05, medium: 0.1, high: 0.2 };
@@ -35,6 +35,9 @@ export const recycleBin: PerturbationKind = {
   family: "rot",
   description: "deleted near-duplicate records in the recycle bin (IsDeleted = true): hidden from SOQL unless ALL ROWS, visible to raw SQL",
   plan(input): KindPlan {
+    return planAtOnce(this.planSteps!(input));
+  },
+  *planSteps(input): Generator<void, KindPlan, void> {
     const changes: OrgChange[] = [];
     const distractorIds: string[] = [];
     changes.push(...recycleBinFlags(input.schema));
@@ -46,6 +49,7 @@ export const recycleBin: PerturbationKind = {
       if (clones.length === 0) continue;
       changes.push({ op: "insert_records", object: object.name, records: clones });
       distractorIds.push(...clones.map((clone) => String(clone.Id)));
+      yield;
     }
     return { summary: `${distractorIds.length} deleted near-duplicates in the recycle bin`, changes, text: [], distractorIds };
   },

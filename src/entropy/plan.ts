@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { type OrgChange, OrgChangeSchema, type OrgSchema, type SqlRow, schemaAfter } from "../org/index.js";
 import type { TaskRecord } from "../tasks/index.js";
+import { pauseIfDue } from "../util/index.js";
 import { type Level, LevelSchema, TextChangeSchema } from "./kind.js";
 import { perturbationKinds } from "./registry.js";
 
@@ -54,9 +55,6 @@ export function planEntropy(input: EntropyInput): EntropyPlan {
   }
 }
 
-/** How long the planner works before it lets the event loop run (admission must not stall the server). */
-const SLICE_MS = 20;
-
 /**
  * The same plan as `planEntropy`, in slices of the event loop: between kinds, and within the
  * kinds whose work grows with the org or the task set (`planSteps`). Planning a full-size org
@@ -64,14 +62,10 @@ const SLICE_MS = 20;
  */
 export async function planEntropyInSlices(input: EntropyInput): Promise<EntropyPlan> {
   const steps = planningSteps(input);
-  let sliceStarted = performance.now();
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() - sliceStarted >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStarted = performance.now();
-    }
+    await pauseIfDue();
   }
 }
 

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -27,7 +28,24 @@ function startDeriveWorker(job: DeriveJob, transfer: ArrayBuffer[]): Worker {
  * thread would make). The base image is copied to the thread (the store keeps its own); the
  * copy comes back transferred. The remap's key crosses to the thread, never further.
  */
-export function deriveInWorker(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
+export async function deriveInWorker(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
+  // One copy at a time per spare core: eight threads at once on two cores left the main thread
+  // (the event loop) a fifth of a core, which is the stall this thread exists to avoid.
+  while (running >= MAX_THREADS) await new Promise<void>((resolve) => queued.push(resolve));
+  running++;
+  try {
+    return await deriveInThread(image, schema, changes, remap);
+  } finally {
+    running--;
+    queued.shift()?.();
+  }
+}
+
+const MAX_THREADS = Math.max(1, availableParallelism() - 1);
+let running = 0;
+const queued: (() => void)[] = [];
+
+function deriveInThread(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
   const job: DeriveJob = { image: new Uint8Array(image), schema, changes: [...changes], ...(remap ? { remapKey: remap.keyForWorker() } : {}) };
   return new Promise((resolve, reject) => {
     const worker = startDeriveWorker(job, [job.image.buffer as ArrayBuffer]);

@@ -4,6 +4,7 @@
  * image (transferred, not copied), its record Ids and its latest date. One thread per copy: it
  * ends when it has answered.
  */
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { z } from "zod";
 import { IdRemap } from "../util/index.js";
@@ -24,6 +25,9 @@ export type DeriveReply =
   | { readonly ok: true; readonly image: Uint8Array; readonly ids: readonly string[]; readonly today: string }
   | { readonly ok: false; readonly message: string };
 
+/** The thread's niceness (Linux applies it to this thread alone). */
+const DERIVE_PRIORITY = 10;
+
 function derive(): DeriveReply {
   try {
     const job = DeriveJobSchema.parse(workerData);
@@ -34,5 +38,11 @@ function derive(): DeriveReply {
   }
 }
 
+// Below the main thread, like the query processes: the copy may take a while, the event loop may not.
+try {
+  setPriority(DERIVE_PRIORITY);
+} catch {
+  // Not allowed here (some containers): the thread runs at the process's priority.
+}
 const reply = derive();
 parentPort?.postMessage(reply, reply.ok ? [reply.image.buffer as ArrayBuffer] : []);

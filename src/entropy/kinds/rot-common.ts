@@ -77,16 +77,35 @@ export function idFieldOf(object: ObjectInfo): string {
  * so joins find the clones. `extra` sets fields of each clone from its source.
  */
 export function nearDuplicates(object: ObjectInfo, rows: readonly SqlRow[], count: number, rng: Random, taken: Set<string>, extra: (source: SqlRow) => SqlRow): SqlRow[] {
+  const steps = nearDuplicateSteps(object, rows, count, rng, taken, extra);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** `nearDuplicates`, pausing after each clone (a full-size org's recycle bin makes thousands). */
+export function* nearDuplicateSteps(
+  object: ObjectInfo,
+  rows: readonly SqlRow[],
+  count: number,
+  rng: Random,
+  taken: Set<string>,
+  extra: (source: SqlRow) => SqlRow,
+): Generator<void, SqlRow[], void> {
   if (rows.length === 0 || count === 0) return [];
   const idField = idFieldOf(object);
   const prefix = object.keyPrefix ?? String(rows[0]![idField] ?? "a99").slice(0, 3);
   const ids = rows.map((row) => String(row[idField]));
-  return Array.from({ length: count }, () => {
+  const clones: SqlRow[] = [];
+  for (let made = 0; made < count; made++) {
     const source = rng.pick(rows);
     const clone: SqlRow = {};
     for (const [column, value] of Object.entries(source)) clone[column] = column === idField ? newId(prefix, rng, taken, ids) : nearValue(value, rng);
-    return { ...clone, ...extra(source) };
-  });
+    clones.push({ ...clone, ...extra(source) });
+    yield;
+  }
+  return clones;
 }
 
 /** How many records a share of `total` is: at least one above level none when there are any. */

@@ -1,4 +1,4 @@
-export { type Family, type KindPlan, LEVELS, type Level, LevelSchema, type PerturbationKind, type PlanInput, type TextChange, TextChangeSchema } from "./kind.js";
+export { type Family, type KindPlan, LEVELS, type Level, LevelSchema, type PerturbationKind, type PlanInput, planAtOnce, type TextChange, TextChangeSchema } from "./kind.js";
 export { guidanceOf, SUPERSEDED_TITLE } from "./kinds/index.js";
 export {
   type EntropyInput,
@@ -11,6 +11,7 @@ export {
   planChanges,
   planDigest,
   planEntropy,
+  planEntropyInSlices,
   summarisePlan,
 } from "./plan.js";
 export { perturbationKinds, registerPerturbation } from "./registry.js";

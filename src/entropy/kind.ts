@@ -61,4 +61,17 @@ export interface PerturbationKind {
   /** What it does, for docs and results. */
   readonly description: string;
   plan(input: PlanInput): KindPlan;
+  /**
+   * The same plan, with a pause (a `yield`) wherever the planner may let the event loop run:
+   * for kinds whose work grows with the org or the task set. `plan` must give what this returns.
+   */
+  planSteps?(input: PlanInput): Generator<void, KindPlan, void>;
+}
+
+/** A kind's plan from its steps, without pausing (what a kind's `plan` is when it has `planSteps`). */
+export function planAtOnce(steps: Generator<void, KindPlan, void>): KindPlan {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }

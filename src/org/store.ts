@@ -1,8 +1,9 @@
 import Database from "better-sqlite3";
 import type { Capability, QueryContext, ToolOutcome } from "../tools/index.js";
-import type { IdRemap } from "../util/index.js";
 import type { CopyOptions, OrgBackend } from "./backend.js";
-import { type FieldSpec, type OrgChange, schemaAfter } from "./changes.js";
+import { type OrgChange, schemaAfter } from "./changes.js";
+import { latestDate, readRecordIdsFrom } from "./derive.js";
+import { deriveInWorker } from "./derive-thread.js";
 import { quoteIdent } from "./introspect.js";
 import { loadOrgImage } from "./load.js";
 import { QueryPool, sharedQueryPool } from "./query-pool.js";
@@ -85,17 +86,7 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     if (this.latest === undefined) {
       const db = new Database(this.image, { readonly: true });
       try {
-        let latest = "1970-01-01";
-        for (const object of this.schema.objects) {
-          for (const field of object.fields.filter((candidate) => candidate.type === "date" || candidate.type === "datetime")) {
-            const value = db
-              .prepare(`SELECT MAX(substr(${quoteIdent(field.name)}, 1, 10)) FROM ${quoteIdent(object.name)}`)
-              .pluck()
-              .get();
-            if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && value > latest) latest = value;
-          }
-        }
-        this.latest = latest;
+        this.latest = latestDate(db, this.schema);
       } finally {
         db.close();
       }
@@ -129,103 +120,19 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     return this.openReader;
   }
 
-  /** The copy is made in SQLite itself (changes, remap and Id order in one transaction on a copy of the image). */
+  /**
+   * The copy is made in SQLite itself (changes, remap and Id order in one transaction on a copy of
+   * the image), in a worker thread: for a full-size org at high rot that is a second of work the
+   * event loop (every other assessment's episodes) would otherwise wait for.
+   */
   async derive(changes: readonly OrgChange[], source: string, options: CopyOptions = {}): Promise<SqliteOrgStore> {
     const schema = schemaAfter(this.schema, changes);
-    const db = new Database(this.image);
-    try {
-      db.transaction(() => {
-        for (const change of changes) applyChange(db, this.schema, change);
-        if (options.remap) remapIds(db, schema, options.remap);
-        // Records are kept in Id order, as an org returns them when a query names no order:
-        // records a change added sit among the real ones, not after them, and new Ids reorder all.
-        const reordered = options.remap ? schema.objects.map((object) => object.name) : changes.filter((change) => change.op === "insert_records").map((change) => change.object);
-        for (const object of new Set(reordered)) storeInIdOrder(db, schema, object);
-      })();
-      // The copy queries through the same processes: an assessment costs an image, not a process.
-      return new SqliteOrgStore(schema, source, db.serialize(), this.options, this.pool, options.owner);
-    } finally {
-      db.close();
-    }
-  }
-}
-
-/**
- * Every record Id of the copy through the remap: the Id and lookup fields of every object, and
- * the Ids that text fields mention (descriptions, transcripts, article bodies). Values that are
- * not Ids (null, 'None', free text without one) stay as they are.
- */
-function remapIds(db: Database.Database, schema: OrgSchema, remap: IdRemap): void {
-  const known = new Set([...readRecordIdsFrom(db, schema)].map((id) => id.slice(0, 15)));
-  remap.assertInjective(known);
-  db.function("entropic_remap_id", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.id(value) : value));
-  db.function("entropic_remap_text", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.text(value, known) : value));
-  for (const object of schema.objects) {
-    const assignments = object.fields.flatMap((field) => {
-      const column = quoteIdent(field.name);
-      if (field.type === "id" || field.type === "reference") return [`${column} = entropic_remap_id(${column})`];
-      if (field.type === "string") return [`${column} = entropic_remap_text(${column})`];
-      return [];
-    });
-    if (assignments.length > 0) db.exec(`UPDATE ${quoteIdent(object.name)} SET ${assignments.join(", ")}`);
-  }
-}
-
-/** Rebuilds a table with its rows in Id order (same columns and types; the old table is dropped). */
-function storeInIdOrder(db: Database.Database, schema: OrgSchema, object: string): void {
-  const idField = schema.objects.find((candidate) => candidate.name === object)?.fields.find((field) => field.type === "id")?.name ?? "Id";
-  const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(object) as string | undefined) ?? "";
-  const staging = `${object}__ordered`;
-  const create = ddl.replace(/^CREATE TABLE\s+("(?:[^"]|"")*"|\S+)/i, `CREATE TABLE ${quoteIdent(staging)}`);
-  if (create === ddl) throw new Error(`cannot read the definition of table ${object}`);
-  db.exec(create);
-  db.exec(`INSERT INTO ${quoteIdent(staging)} SELECT * FROM ${quoteIdent(object)} ORDER BY ${quoteIdent(idField)}`);
-  db.exec(`DROP TABLE ${quoteIdent(object)}`);
-  db.exec(`ALTER TABLE ${quoteIdent(staging)} RENAME TO ${quoteIdent(object)}`);
-}
-
-const SQL_TYPE: Record<FieldSpec["type"], string> = {
-  id: "TEXT",
-  reference: "TEXT",
-  string: "TEXT",
-  date: "TEXT",
-  datetime: "TEXT",
-  int: "INTEGER",
-  double: "REAL",
-  boolean: "INTEGER",
-};
-
-/** One change in SQLite's terms, on the backend's own copy. */
-function applyChange(db: Database.Database, schema: OrgSchema, change: OrgChange): void {
-  const table = quoteIdent(change.object);
-  switch (change.op) {
-    case "add_field": {
-      const fill = change.value === null ? "" : ` NOT NULL DEFAULT ${typeof change.value === "number" ? change.value : `'${change.value.replaceAll("'", "''")}'`}`;
-      db.exec(`ALTER TABLE ${table} ADD COLUMN ${quoteIdent(change.field.name)} ${SQL_TYPE[change.field.type]}${fill}`);
-      return;
-    }
-    case "rename_field":
-      db.exec(`ALTER TABLE ${table} RENAME COLUMN ${quoteIdent(change.from)} TO ${quoteIdent(change.to)}`);
-      return;
-    case "copy_field":
-      db.exec(`ALTER TABLE ${table} ADD COLUMN ${quoteIdent(change.to)}`);
-      db.exec(`UPDATE ${table} SET ${quoteIdent(change.to)} = ${quoteIdent(change.from)}`);
-      return;
-    case "annotate_field":
-      return;
-    case "set_values": {
-      const idField = schema.objects.find((object) => object.name === change.object)?.fields.find((field) => field.type === "id")?.name ?? "Id";
-      const update = db.prepare(`UPDATE ${table} SET ${quoteIdent(change.field)} = ? WHERE ${quoteIdent(idField)} = ?`);
-      for (const id of change.ids) update.run(change.value, id);
-      return;
-    }
-    case "insert_records": {
-      if (change.records.length === 0) return;
-      const columns = [...new Set(change.records.flatMap((record) => Object.keys(record)))];
-      const insert = db.prepare(`INSERT INTO ${table} (${columns.map(quoteIdent).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
-      for (const record of change.records) insert.run(columns.map((column) => record[column] ?? null));
-      return;
-    }
+    const derived = await deriveInWorker(this.image, this.schema, changes, options.remap);
+    // The copy queries through the same processes: an assessment costs an image, not a process.
+    const copy = new SqliteOrgStore(schema, source, Buffer.from(derived.image.buffer, derived.image.byteOffset, derived.image.byteLength), this.options, this.pool, options.owner);
+    copy.ids = new Set(derived.ids);
+    copy.latest = derived.today;
+    return copy;
   }
 }
 
@@ -250,20 +157,4 @@ function readRecordIds(image: Buffer, schema: OrgSchema): Set<string> {
   } finally {
     db.close();
   }
-}
-
-/** The Id values of every object in an open database (a copy being changed, or an image). */
-function readRecordIdsFrom(db: Database.Database, schema: OrgSchema): Set<string> {
-  const ids = new Set<string>();
-  for (const object of schema.objects) {
-    const idField = object.fields.find((field) => field.type === "id");
-    if (!idField) continue;
-    for (const value of db
-      .prepare(`SELECT ${quoteIdent(idField.name)} FROM ${quoteIdent(object.name)}`)
-      .pluck()
-      .iterate()) {
-      if (typeof value === "string") ids.add(value);
-    }
-  }
-  return ids;
 }

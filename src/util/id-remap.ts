@@ -20,11 +20,11 @@ export class IdRemap {
   private readonly cipher: Cipher;
 
   private constructor(
-    private readonly key: Buffer,
+    private readonly secretKey: Buffer,
     /** A fingerprint of the key, safe to publish: it names the map without giving it away. */
     readonly digest: string,
   ) {
-    this.cipher = createCipheriv("aes-128-ecb", key.subarray(0, 16), null);
+    this.cipher = createCipheriv("aes-128-ecb", secretKey.subarray(0, 16), null);
     this.cipher.setAutoPadding(false);
   }
 
@@ -35,7 +35,18 @@ export class IdRemap {
    */
   static forRun(seed: number, secret = ""): IdRemap {
     const key = createHash("sha256").update(`entropic-crmarena id remap v1\0${secret}\0${seed}`).digest();
-    return new IdRemap(key, createHash("sha256").update(key).digest("hex").slice(0, 16));
+    return IdRemap.fromKey(key);
+  }
+
+  /** The same map in another thread of this process (the org copy is made off the event loop): from `keyForWorker()`. */
+  static fromKey(key: Uint8Array): IdRemap {
+    const copy = Buffer.from(key);
+    return new IdRemap(copy, createHash("sha256").update(copy).digest("hex").slice(0, 16));
+  }
+
+  /** The key, for `fromKey` in a worker thread only: it is the map itself, so never logged or sent out of the process. */
+  keyForWorker(): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(this.secretKey);
   }
 
   /** The new Id of a 15- or 18-character Id; anything else is returned as it is. */
@@ -72,7 +83,7 @@ export class IdRemap {
 
   /** An opaque name for an episode of a task: the purple sees it instead of the dataset index. */
   episodeId(taskIdx: number): string {
-    return `ep-${createHmac("sha256", this.key).update(`episode ${taskIdx}`).digest("hex").slice(0, 12)}`;
+    return `ep-${createHmac("sha256", this.secretKey).update(`episode ${taskIdx}`).digest("hex").slice(0, 12)}`;
   }
 
   /** Throws if two of these Ids would get one new Id (a bijection is what makes the refresh faithful). */

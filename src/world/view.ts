@@ -1,11 +1,11 @@
 import { categorySpec } from "../datasets/index.js";
-import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropy, type TaskText, taskText } from "../entropy/index.js";
+import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropyInSlices, type TaskText, taskText } from "../entropy/index.js";
 import type { IdStatus } from "../log/index.js";
 import { materialise, type OrgBackend, type OrgRequest, type OrgRow, type OrgSchema, type ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { offeredTools, runTool, type ToolSpec } from "../tools/index.js";
-import { canonicalId, type IdRemap } from "../util/index.js";
+import { canonicalId, type IdRemap, nextSlice, pauseIfDue } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
 export interface WorldSettings {
@@ -36,13 +36,15 @@ export class OrgView {
     readonly plan: EntropyPlan,
     /** The run's sandbox refresh, if it has one: every Id the purple sees and every ground truth go through it. */
     readonly remap: IdRemap | undefined,
-    liveIds: ReadonlySet<string>,
+    /** The org's live records by their record key (`canonicalId`). */
+    live: ReadonlySet<string>,
+    /** Rot's distractor records by their record key, after the remap. */
+    distractors: ReadonlySet<string>,
   ) {
     this.tools = offeredTools(backend.capabilities);
-    this.live = new Set([...liveIds].map((known) => canonicalId(known) ?? known));
+    this.live = live;
     this.moved = movedNames(plan);
-    const distractors = plan.kinds.flatMap((kind) => kind.distractor_ids).map((id) => (remap ? remap.id(id) : id));
-    this.distractors = new Set(distractors.map((id) => canonicalId(id) ?? id));
+    this.distractors = distractors;
   }
 
   /**
@@ -58,7 +60,12 @@ export class OrgView {
     const options = { ...(remap ? { remap } : {}), ...(owner ? { owner } : {}) };
     const copy = base.derive ? await base.derive(changes, source, options) : await materialise(base, changes, source, options);
     try {
-      return new OrgView(copy, plan, remap, await copy.recordIds());
+      const live = await recordKeys(await copy.recordIds());
+      const distractors = await recordKeys(
+        plan.kinds.flatMap((kind) => kind.distractor_ids),
+        remap,
+      );
+      return new OrgView(copy, plan, remap, live, distractors);
     } catch (error) {
       await copy.close();
       throw error;
@@ -70,9 +77,15 @@ export class OrgView {
    * `owner` names the run to the org's query scheduling (its fair share of query processes).
    */
   static async plan(base: OrgBackend, settings: WorldSettings, tasks: readonly TaskRecord[], library: readonly TaskRecord[], remap?: IdRemap, owner?: string): Promise<OrgView> {
-    // The planners are pure and synchronous: they get the base org's rows read up front.
-    const rows = new Map<string, readonly OrgRow[]>(await Promise.all(base.schema.objects.map(async (object) => [object.name, await base.rows(object.name)] as const)));
-    const plan = planEntropy({
+    // The planners are pure and synchronous: they get the base org's rows read up front, one
+    // object at a time with the event loop let through between them, and plan in slices (a
+    // full-size org's reads and plan in one piece stalled the server for seconds).
+    const rows = new Map<string, readonly OrgRow[]>();
+    for (const object of base.schema.objects) {
+      rows.set(object.name, await base.rows(object.name));
+      await nextSlice();
+    }
+    const plan = await planEntropyInSlices({
       ...(settings.only ? { only: settings.only } : {}),
       seed: settings.seed,
       drift: settings.drift,
@@ -146,6 +159,17 @@ export class OrgView {
   close(): Promise<void> {
     return this.backend.close();
   }
+}
+
+/** Every Id's record key (after the remap, when given), in slices: a full-size org's 35,000 Ids in one piece kept the event loop away 100 ms. */
+async function recordKeys(ids: Iterable<string>, remap?: IdRemap): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for (const id of ids) {
+    const seen = remap ? remap.id(id) : id;
+    keys.add(canonicalId(seen) ?? seen);
+    await pauseIfDue();
+  }
+  return keys;
 }
 
 /** The brief of a task from its (perturbed) texts: what the first message and its crm_task data part carry. */

@@ -16,7 +16,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * back to the key prefix when the object has no records.
  */
 export function newId(prefix: string, rng: Random, taken: Set<string>, like: readonly string[] = []): string {
-  const models = like.filter((id) => SALESFORCE_ID.test(id) && id.startsWith(prefix.slice(0, 3)));
+  const models = modelIds(like, prefix.slice(0, 3));
   for (;;) {
     const head = models.length > 0 ? rng.pick(models).slice(0, 10) : `${prefix.slice(0, 3)}Wt00000`;
     let body = "";
@@ -28,6 +28,27 @@ export function newId(prefix: string, rng: Random, taken: Set<string>, like: rea
       return id;
     }
   }
+}
+
+/**
+ * The Ids of `like` that can model a new Id with this key prefix, found once per list: the
+ * recycle bin asks for thousands of new Ids against one object's list of all its Ids, and
+ * filtering it each time made planning a full-size org take seconds on the event loop.
+ */
+const modelsByList = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+function modelIds(like: readonly string[], keyPrefix: string): readonly string[] {
+  let byPrefix = modelsByList.get(like);
+  if (!byPrefix) {
+    byPrefix = new Map();
+    modelsByList.set(like, byPrefix);
+  }
+  let models = byPrefix.get(keyPrefix);
+  if (!models) {
+    models = like.filter((id) => SALESFORCE_ID.test(id) && id.startsWith(keyPrefix));
+    byPrefix.set(keyPrefix, models);
+  }
+  return models;
 }
 
 /** A near-duplicate of a real value: numbers moved by up to 30 %, dates by up to 60 days, Ids and text kept. */
@@ -56,16 +77,35 @@ export function idFieldOf(object: ObjectInfo): string {
  * so joins find the clones. `extra` sets fields of each clone from its source.
  */
 export function nearDuplicates(object: ObjectInfo, rows: readonly SqlRow[], count: number, rng: Random, taken: Set<string>, extra: (source: SqlRow) => SqlRow): SqlRow[] {
+  const steps = nearDuplicateSteps(object, rows, count, rng, taken, extra);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** `nearDuplicates`, pausing after each clone (a full-size org's recycle bin makes thousands). */
+export function* nearDuplicateSteps(
+  object: ObjectInfo,
+  rows: readonly SqlRow[],
+  count: number,
+  rng: Random,
+  taken: Set<string>,
+  extra: (source: SqlRow) => SqlRow,
+): Generator<void, SqlRow[], void> {
   if (rows.length === 0 || count === 0) return [];
   const idField = idFieldOf(object);
   const prefix = object.keyPrefix ?? String(rows[0]![idField] ?? "a99").slice(0, 3);
   const ids = rows.map((row) => String(row[idField]));
-  return Array.from({ length: count }, () => {
+  const clones: SqlRow[] = [];
+  for (let made = 0; made < count; made++) {
     const source = rng.pick(rows);
     const clone: SqlRow = {};
     for (const [column, value] of Object.entries(source)) clone[column] = column === idField ? newId(prefix, rng, taken, ids) : nearValue(value, rng);
-    return { ...clone, ...extra(source) };
-  });
+    clones.push({ ...clone, ...extra(source) });
+    yield;
+  }
+  return clones;
 }
 
 /** How many records a share of `total` is: at least one above level none when there are any. */

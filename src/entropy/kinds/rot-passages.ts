@@ -1,6 +1,6 @@
 import type { TaskRecord } from "../../tasks/index.js";
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind, TextChange } from "../kind.js";
+import { type KindPlan, type PerturbationKind, planAtOnce, type TextChange } from "../kind.js";
 
 /** A category's reusable guidance: its required context without the task-specific lines (Ids, dates, regions). */
 export function guidanceOf(requiredContext: string): string {
@@ -48,22 +48,37 @@ export const distractorPassages: PerturbationKind = {
   family: "rot",
   description: "notes from earlier requests about other records before a task's context, other categories' guidance after it",
   plan(input): KindPlan {
+    return planAtOnce(this.planSteps!(input));
+  },
+  *planSteps(input): Generator<void, KindPlan, void> {
     const [notes, guides] = DOSE[input.level];
     const text: TextChange[] = [];
     if (notes + guides > 0) {
       const library = [...guidanceByCategory(input.library)].sort(([a], [b]) => a.localeCompare(b));
+      // The candidate notes of each category, found once (per task they made planning quadratic
+      // in the task count: seconds on the event loop for the full task set).
+      const withContext = input.library.filter((other) => other.metadata.required.trim().length > 0);
+      const byCategory = new Map<string, { same: TaskRecord[]; otherKinds: TaskRecord[] }>();
+      const candidatesFor = (category: string) => {
+        let found = byCategory.get(category);
+        if (!found) {
+          found = { same: withContext.filter((other) => other.task === category), otherKinds: withContext.filter((other) => other.task !== category) };
+          byCategory.set(category, found);
+        }
+        return found;
+      };
       for (const task of input.tasks) {
         const rng = new Random(`${this.name}:${input.seed}:${input.level}:${task.idx}`);
         // Notes of the same kind of request are the likeliest to be mistaken for this one: as many
         // as there are, then other kinds. (Taking other kinds only when too few of the same exist
         // made a higher level easier than a lower one on a small task set.)
-        const others = input.library.filter((other) => other.idx !== task.idx && other.metadata.required.trim().length > 0);
-        const same = others.filter((other) => other.task === task.task);
+        const candidates = candidatesFor(task.task);
+        const same = candidates.same.filter((other) => other.idx !== task.idx);
         const fromSame = Math.min(notes, same.length);
         const chosen = [
           ...rng.sample(same, fromSame),
           ...rng.sample(
-            others.filter((other) => other.task !== task.task),
+            candidates.otherKinds.filter((other) => other.idx !== task.idx),
             notes - fromSame,
           ),
         ];
@@ -76,6 +91,7 @@ export const distractorPassages: PerturbationKind = {
         )) {
           text.push({ op: "add_passage", task: task.idx, title: titleOf(passage), text: bodyOf(passage), placement: "after" });
         }
+        yield;
       }
     }
     return { summary: `${text.length} distractor passages over ${new Set(text.map((change) => change.task)).size} tasks`, changes: [], text, distractorIds: [] };

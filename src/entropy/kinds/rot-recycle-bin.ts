@@ -1,7 +1,7 @@
 import type { OrgChange, OrgSchema } from "../../org/index.js";
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind } from "../kind.js";
-import { doseOf, nearDuplicates, type Share } from "./rot-common.js";
+import { type KindPlan, type PerturbationKind, planAtOnce } from "../kind.js";
+import { doseOf, nearDuplicateSteps, type Share } from "./rot-common.js";
 
 const SHARE: Share = { none: 0, low: 0.05, medium: 0.1, high: 0.2 };
 /** `IsDeleted` on every object that lacks it: false on every real record. */
@@ -35,6 +35,9 @@ export const recycleBin: PerturbationKind = {
   family: "rot",
   description: "deleted near-duplicate records in the recycle bin (IsDeleted = true): hidden from SOQL unless ALL ROWS, visible to raw SQL",
   plan(input): KindPlan {
+    return planAtOnce(this.planSteps!(input));
+  },
+  *planSteps(input): Generator<void, KindPlan, void> {
     const changes: OrgChange[] = [];
     const distractorIds: string[] = [];
     changes.push(...recycleBinFlags(input.schema));
@@ -42,10 +45,11 @@ export const recycleBin: PerturbationKind = {
       const rows = input.rows(object.name);
       const rng = new Random(`${this.name}:${input.seed}:${input.level}:${object.name}`);
       const taken = new Set(rows.map((row) => String(row.Id)));
-      const clones = nearDuplicates(object, rows, doseOf(SHARE, input.level, rows.length), rng, taken, () => ({ IsDeleted: 1 }));
+      const clones = yield* nearDuplicateSteps(object, rows, doseOf(SHARE, input.level, rows.length), rng, taken, () => ({ IsDeleted: 1 }));
       if (clones.length === 0) continue;
       changes.push({ op: "insert_records", object: object.name, records: clones });
       distractorIds.push(...clones.map((clone) => String(clone.Id)));
+      yield;
     }
     return { summary: `${distractorIds.length} deleted near-duplicates in the recycle bin`, changes, text: [], distractorIds };
   },

@@ -1,5 +1,5 @@
 import { Random } from "../../util/index.js";
-import type { KindPlan, PerturbationKind, TextChange } from "../kind.js";
+import { type KindPlan, type PerturbationKind, planAtOnce, type TextChange } from "../kind.js";
 import type { Share } from "./rot-common.js";
 import { guidanceOf } from "./rot-passages.js";
 
@@ -45,9 +45,13 @@ export const supersededPolicies: PerturbationKind = {
   family: "rot",
   description: "an older, dated version of the task's own policy in its context, the current one marked as replacing it",
   plan(input): KindPlan {
+    return planAtOnce(this.planSteps!(input));
+  },
+  *planSteps(input): Generator<void, KindPlan, void> {
     const text: TextChange[] = [];
     if (input.level !== "none") {
       for (const task of input.tasks) {
+        yield;
         const rng = new Random(`${this.name}:${input.seed}:${input.level}:${task.idx}`);
         if (!rng.chance(SHARE[input.level])) continue;
         const old = supersede(guidanceOf(task.metadata.required), rng);

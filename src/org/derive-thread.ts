@@ -1,0 +1,65 @@
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { IdRemap } from "../util/index.js";
+import type { OrgChange } from "./changes.js";
+import type { DerivedImage } from "./derive.js";
+import type { DeriveJob, DeriveReply } from "./derive-worker.js";
+import type { OrgSchema } from "./types.js";
+
+/**
+ * The worker thread's entry: the compiled module directly; from TypeScript sources (tests,
+ * `tsx`) a bootstrap that registers tsx's loader in the thread first (a thread does not inherit
+ * the loader of the process, and `--import` in a thread's execArgv does not reach it either).
+ */
+function startDeriveWorker(job: DeriveJob, transfer: ArrayBuffer[]): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const entry = new URL(fromSource ? "./derive-worker.ts" : "./derive-worker.js", import.meta.url);
+  if (!fromSource) return new Worker(entry, { workerData: job, transferList: transfer });
+  const tsxApi = pathToFileURL(join(dirname(createRequire(fileURLToPath(import.meta.url)).resolve("tsx/package.json")), "dist/esm/api/index.mjs")).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData: job, transferList: transfer });
+}
+
+/**
+ * Derives a SQLite org's copy in a worker thread (derive.ts's SQL, byte for byte what the main
+ * thread would make). The base image is copied to the thread (the store keeps its own); the
+ * copy comes back transferred. The remap's key crosses to the thread, never further.
+ */
+export async function deriveInWorker(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
+  // One copy at a time per spare core: eight threads at once on two cores left the main thread
+  // (the event loop) a fifth of a core, which is the stall this thread exists to avoid.
+  while (running >= MAX_THREADS) await new Promise<void>((resolve) => queued.push(resolve));
+  running++;
+  try {
+    return await deriveInThread(image, schema, changes, remap);
+  } finally {
+    running--;
+    queued.shift()?.();
+  }
+}
+
+const MAX_THREADS = Math.max(1, availableParallelism() - 1);
+let running = 0;
+const queued: (() => void)[] = [];
+
+function deriveInThread(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
+  const job: DeriveJob = { image: new Uint8Array(image), schema, changes: [...changes], ...(remap ? { remapKey: remap.keyForWorker() } : {}) };
+  return new Promise((resolve, reject) => {
+    const worker = startDeriveWorker(job, [job.image.buffer as ArrayBuffer]);
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+      void worker.terminate();
+    };
+    worker.once("message", (reply: DeriveReply) =>
+      settle(() => (reply.ok ? resolve({ image: reply.image, ids: reply.ids, today: reply.today }) : reject(new Error(`deriving the org's copy failed: ${reply.message}`)))),
+    );
+    worker.once("error", (error) => settle(() => reject(new Error(`deriving the org's copy failed: ${error.message}`))));
+    worker.once("exit", (code) => settle(() => reject(new Error(`the thread deriving the org's copy stopped (exit code ${code}) before it answered`))));
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The thread that derives an org's copy (derive.ts's SQL, unchanged) off the main thread's event
+ * loop: it gets the base image, the changes and the remap's key, and sends back the copy's
+ * image (transferred, not copied), its record Ids and its latest date. One thread per copy: it
+ * ends when it has answered.
+ */
+import { setPriority } from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
+import { z } from "zod";
+import { IdRemap } from "../util/index.js";
+import { OrgChangeSchema } from "./changes.js";
+import { deriveImage } from "./derive.js";
+import type { OrgSchema } from "./types.js";
+
+/** What the main thread sends; the schema is the store's own (introspected), passed through as it is. */
+export const DeriveJobSchema = z.object({
+  image: z.instanceof(Uint8Array),
+  schema: z.custom<OrgSchema>((value) => typeof value === "object" && value !== null && Array.isArray((value as OrgSchema).objects), "an org schema"),
+  changes: z.array(OrgChangeSchema),
+  remapKey: z.instanceof(Uint8Array).optional(),
+});
+export type DeriveJob = z.infer<typeof DeriveJobSchema>;
+
+export type DeriveReply =
+  | { readonly ok: true; readonly image: Uint8Array; readonly ids: readonly string[]; readonly today: string }
+  | { readonly ok: false; readonly message: string };
+
+/** The thread's niceness (Linux applies it to this thread alone). */
+const DERIVE_PRIORITY = 10;
+
+function derive(): DeriveReply {
+  try {
+    const job = DeriveJobSchema.parse(workerData);
+    const derived = deriveImage(job.image, job.schema, job.changes, job.remapKey ? IdRemap.fromKey(job.remapKey) : undefined);
+    return { ok: true, ...derived };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+// Below the main thread, like the query processes: the copy may take a while, the event loop may not.
+try {
+  setPriority(DERIVE_PRIORITY);
+} catch {
+  // Not allowed here (some containers): the thread runs at the process's priority.
+}
+const reply = derive();
+parentPort?.postMessage(reply, reply.ok ? [reply.image.buffer as ArrayBuffer] : []);

@@ -32,7 +32,9 @@ function derive(): DeriveReply {
   try {
     const job = DeriveJobSchema.parse(workerData);
     const derived = deriveImage(job.image, job.schema, job.changes, job.remapKey ? IdRemap.fromKey(job.remapKey) : undefined);
-    return { ok: true, ...derived };
+    // better-sqlite3's serialize() gives a buffer its addon owns, which Node 22 refuses to
+    // transfer (DataCloneError; Node 20 let it go): a copy made here, in the thread, transfers.
+    return { ok: true, ...derived, image: new Uint8Array(derived.image) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

@@ -13,6 +13,7 @@
  */
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { uniqueNames } from "./columns.js";
 import { leadingKeyword } from "./sql-guard.js";
 import type { SqlValue } from "./types.js";
 
@@ -155,16 +156,6 @@ function toSqlValue(value: unknown): SqlValue {
   if (typeof value === "bigint") return Number(value);
   if (Buffer.isBuffer(value)) return `<blob ${value.length} bytes>`;
   return String(value);
-}
-
-/** `SELECT a.Id, b.Id` yields two columns named Id; keep both as Id and Id_2. */
-function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((name) => {
-    const count = (seen.get(name) ?? 0) + 1;
-    seen.set(name, count);
-    return count === 1 ? name : `${name}_${count}`;
-  });
 }
 
 process.on("message", (message: WorkerMessage) => {

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import type { Capability, QueryContext, ToolOutcome } from "../tools/index.js";
 import type { CopyOptions, OrgBackend } from "./backend.js";
 import type { OrgChange } from "./changes.js";
+import { uniqueNames } from "./columns.js";
 import { quoteIdent } from "./introspect.js";
 import { applyChanges, type OrgTables } from "./overlay.js";
 import { leadingKeyword } from "./sql-guard.js";
@@ -173,14 +174,4 @@ function toValue(value: unknown): OrgValue {
   if (value === null || typeof value === "string" || typeof value === "number") return value;
   if (typeof value === "bigint") return Number(value);
   return String(value);
-}
-
-/** `SELECT a.Id, b.Id` yields two columns named Id; keep both as Id and Id_2 (as the query processes do). */
-function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((name) => {
-    const count = (seen.get(name) ?? 0) + 1;
-    seen.set(name, count);
-    return count === 1 ? name : `${name}_${count}`;
-  });
 }

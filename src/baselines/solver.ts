@@ -50,7 +50,7 @@ export const naiveAllRowsStrategy: Strategy = async (task, tools) => {
  * own) and reference material after it ("Additional reference material"): a careful reader keeps
  * to the request.
  */
-function ownContext(context: string): string {
+export function ownContext(context: string): string {
   const start = context.indexOf("## This request\n");
   const own = start >= 0 ? context.slice(start + "## This request\n".length) : context;
   return own.split("\n## Additional reference material")[0]!;

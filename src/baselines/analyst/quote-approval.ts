@@ -1,0 +1,4 @@
+import type { CategorySolver } from "./solver.js";
+
+/** Placeholder until this category's analysis is written: it answers None. */
+export const quoteApproval: CategorySolver = async () => "None";

@@ -1,3 +1,4 @@
+export { analystStrategy, type CategorySolver } from "./analyst/index.js";
 export { alwaysNoneStrategy, fakeRecoveryStrategy, floodStrategy, randomIdStrategy, refuseAllStrategy } from "./degenerate.js";
 export { errorOptInStrategy, leakingRefusalStrategy, lookAroundStrategy, otherIdFormsStrategy, unneededIdsStrategy, verboseCorrectStrategy } from "./gaming.js";
 export { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, serveLlmPurple } from "./llm/index.js";

@@ -11,6 +11,7 @@ import { registerReport } from "./report.js";
 import { registerRescore } from "./rescore.js";
 import { registerServe } from "./serve.js";
 import { registerShow } from "./show.js";
+import { registerTwins } from "./twins.js";
 import { registerValidity } from "./validity.js";
 
 /** The `entropic-crmarena` command: one module per subcommand group. */
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerAssess(program);
   registerPurple(program);
   registerOrg(program);
+  registerTwins(program);
   registerCalibrate(program);
   registerRescore(program);
   registerMerge(program);

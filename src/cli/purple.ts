@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, oracleStrategy, serveLlmPurple, servePurple, solverStrategy } from "../baselines/index.js";
+import { analystStrategy, LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, oracleStrategy, serveLlmPurple, servePurple, solverStrategy } from "../baselines/index.js";
 import { chooseData, resolveIdSecret } from "../data/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { createLogger } from "../util/index.js";
@@ -10,8 +10,11 @@ export function registerPurple(program: Command): void {
     .command("purple")
     .description("run a reference purple agent as an A2A server")
     .addOption(
-      new Option("--strategy <name>", "oracle answers from the ground truth; solver queries the org; llm drives an OpenAI-compatible model (docs/llm-purple.md)")
-        .choices(["oracle", "solver", "llm"])
+      new Option(
+        "--strategy <name>",
+        "oracle answers from the ground truth; solver queries the org (written for the bundled sample); analyst queries the org (written from the real tasks' wording, for twins and the real data); llm drives an OpenAI-compatible model (docs/llm-purple.md)",
+      )
+        .choices(["oracle", "solver", "analyst", "llm"])
         .makeOptionMandatory(),
     )
     .option("--host <host>", "interface to listen on", "127.0.0.1")
@@ -20,23 +23,29 @@ export function registerPurple(program: Command): void {
     .option("--tasks <file>", "task file the oracle reads its answers from (default: as the green agent chooses)")
     .option("--model <name>", "llm: the model (overrides PURPLE_LLM_MODEL)")
     .addOption(new Option("--mode <mode>", "llm: native tool calls or CRMArena-Pro tags (overrides PURPLE_LLM_MODE)").choices([...LLM_MODES]))
-    .action(async (options: { strategy: "oracle" | "solver" | "llm"; host: string; port: number; cardUrl?: string; tasks?: string; model?: string; mode?: LlmMode }) => {
-      exitOnSignals();
-      if (options.strategy === "llm") {
-        const config = llmPurpleConfigFromEnv(process.env, { ...(options.model ? { model: options.model } : {}), ...(options.mode ? { mode: options.mode } : {}) });
-        const { url } = await serveLlmPurple({ config, host: options.host, port: options.port, ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
-        createLogger().info(
-          { url, strategy: "llm", model: config.model, mode: config.mode, baseURL: config.baseURL ?? "https://api.openai.com/v1" },
-          "reference purple agent listening",
-        );
-        return;
-      }
-      // The oracle holds what only the green holds, the Id remap's secret: this installation's, as the green's.
-      const strategy =
-        options.strategy === "oracle" ? oracleStrategy(loadTaskFile(options.tasks ?? chooseData({ tasks: undefined }).tasksPath), { secret: resolveIdSecret() }) : solverStrategy;
-      const { url } = await servePurple(options.strategy, strategy, options.host, options.port, options.cardUrl ? { cardUrl: options.cardUrl } : {});
-      createLogger().info({ url, strategy: options.strategy }, "reference purple agent listening");
-    });
+    .action(
+      async (options: { strategy: "oracle" | "solver" | "analyst" | "llm"; host: string; port: number; cardUrl?: string; tasks?: string; model?: string; mode?: LlmMode }) => {
+        exitOnSignals();
+        if (options.strategy === "llm") {
+          const config = llmPurpleConfigFromEnv(process.env, { ...(options.model ? { model: options.model } : {}), ...(options.mode ? { mode: options.mode } : {}) });
+          const { url } = await serveLlmPurple({ config, host: options.host, port: options.port, ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}) });
+          createLogger().info(
+            { url, strategy: "llm", model: config.model, mode: config.mode, baseURL: config.baseURL ?? "https://api.openai.com/v1" },
+            "reference purple agent listening",
+          );
+          return;
+        }
+        // The oracle holds what only the green holds, the Id remap's secret: this installation's, as the green's.
+        const strategy =
+          options.strategy === "oracle"
+            ? oracleStrategy(loadTaskFile(options.tasks ?? chooseData({ tasks: undefined }).tasksPath), { secret: resolveIdSecret() })
+            : options.strategy === "analyst"
+              ? analystStrategy
+              : solverStrategy;
+        const { url } = await servePurple(options.strategy, strategy, options.host, options.port, options.cardUrl ? { cardUrl: options.cardUrl } : {});
+        createLogger().info({ url, strategy: options.strategy }, "reference purple agent listening");
+      },
+    );
 }
 
 /**

@@ -1,0 +1,28 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { writeOrgCsv, writeTasksJson } from "../sample/index.js";
+import { loadTaskFile } from "../tasks/index.js";
+import { buildTwins } from "../twins/index.js";
+import { int } from "./options.js";
+
+export function registerTwins(program: Command): void {
+  const twins = program.command("twins").description("the twin set: each real task's wording on a freshly generated full-size org");
+  twins
+    .command("build")
+    .description("build the twins of a task file for a seed and write them (tasks.json and an org folder of CSV files)")
+    .requiredOption("--tasks <file>", "the real task file the twins are made from")
+    .requiredOption("--out <dir>", "folder to write tasks.json and org/ into")
+    .option("--seed <n>", "the twin world's seed", int("--seed"), 42)
+    .option("--categories <names>", "comma-separated categories (default: all)")
+    .action(async (options: { tasks: string; out: string; seed: number; categories?: string }) => {
+      const started = Date.now();
+      const source = loadTaskFile(options.tasks).tasks;
+      const set = buildTwins(source, options.seed, options.categories ? { categories: options.categories.split(",").map((name) => name.trim()) } : {});
+      await mkdir(options.out, { recursive: true });
+      await writeTasksJson(set.tasks, join(options.out, "tasks.json"));
+      await writeOrgCsv(set.world.toOrg(), join(options.out, "org"));
+      const missing = set.missing.length > 0 ? `; no twin for ${set.missing.length} (first: idx ${set.missing[0]!.idx}, ${set.missing[0]!.category})` : "";
+      process.stdout.write(`${set.tasks.length} twins of ${source.length} tasks (seed ${options.seed}) in ${Date.now() - started} ms -> ${options.out}${missing}\n`);
+    });
+}

@@ -1,5 +1,7 @@
 import type { Command } from "commander";
-import { loadAssessmentData, loadCalibration, resolveIdSecret } from "../data/index.js";
+import { parseConfig } from "../assessment/index.js";
+import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, loadTwins, resolveIdSecret, twinSourceFile } from "../data/index.js";
+import { datasetNamed, datasets, TWINS } from "../datasets/index.js";
 import { serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
 import { judgeFactoryFromEnv } from "./judge-from-env.js";
@@ -11,6 +13,7 @@ export function registerServe(program: Command): void {
       .command("serve")
       .description("run the green agent as an A2A server")
       .option("--host <host>", "interface to listen on", "127.0.0.1")
+      .option("--dataset <name>", "the data requests that name no dataset run on: a registered dataset (the twins are built from --tasks / ENTROPIC_TASKS / the fetched task file)")
       .option("--port <port>", "port to listen on", int("--port"), 9009)
       .option("--card-url <url>", "public URL advertised in the agent card (default http://HOST:PORT/)")
       .option("--proxy-url <url>", "the AgentBeats gateway's proxy: loopback participant URLs are reached through it (default: PROXY_URL)", process.env.PROXY_URL || undefined)
@@ -24,19 +27,21 @@ export function registerServe(program: Command): void {
       cardUrl?: string;
       tasks?: string;
       org?: string;
+      dataset?: string;
       runsDir?: string;
       proxyUrl?: string;
       maxAssessments: number;
       shutdownGrace: number;
     }) => {
       const logger = createLogger();
-      const data = await loadAssessmentData(options, logger);
+      const data = await startingData(options, logger);
       // The Id remap's secret, at the edge: every assessment of this server remaps with it.
       process.env.ENTROPIC_ID_SECRET = resolveIdSecret();
       const green = await serve({
         host: options.host,
         port: options.port,
         data,
+        twinSource: twinSourceFile(options),
         logger,
         calibration: loadCalibration(),
         createJudge: judgeFactoryFromEnv(logger),
@@ -61,4 +66,23 @@ export function registerServe(program: Command): void {
       process.on("SIGINT", () => stop("SIGINT"));
     },
   );
+}
+
+/**
+ * The data a server starts on: --dataset's, else the default offline world (the twins, when the
+ * real org is absent and the real task file fetched: `defaultsToTwins`), else the flags' and
+ * environment's. Twins start at the default seed; a request of another seed gets its own set.
+ */
+async function startingData(options: { tasks?: string; org?: string; dataset?: string }, logger: ReturnType<typeof createLogger>) {
+  const twins = options.dataset === TWINS.name || (options.dataset === undefined && defaultsToTwins(options));
+  if (twins) return loadTwins(twinSourceFile(options), parseConfig({}).config.seed, logger, {}, options.dataset ? "--dataset" : "the default data (twins)");
+  if (options.dataset === undefined) return loadAssessmentData(options, logger);
+  const spec = datasetNamed(options.dataset);
+  if (!spec)
+    throw new Error(
+      `--dataset: unknown dataset '${options.dataset}'; the datasets are ${datasets()
+        .map((entry) => entry.name)
+        .join(", ")}`,
+    );
+  return loadDataset(spec, logger, {}, "--dataset");
 }

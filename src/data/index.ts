@@ -2,3 +2,4 @@ export * from "./fetch.js";
 export * from "./id-secret.js";
 export * from "./load.js";
 export * from "./paths.js";
+export * from "./twins.js";

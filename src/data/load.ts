@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Logger } from "pino";
-import type { AssessmentData } from "../assessment/index.js";
-import { chooseDataset, DatasetChoiceError, type DatasetSpec, datasetNamed, SAMPLE } from "../datasets/index.js";
+import { type AssessmentData, parseConfig } from "../assessment/index.js";
+import { CRMARENA_PRO_B2B, chooseDataset, DatasetChoiceError, type DatasetSpec, datasetNamed, SAMPLE, TWINS } from "../datasets/index.js";
 import type { DataSource } from "../log/index.js";
 import { type OpenOrgOptions, openBackend } from "../org/index.js";
 import { type Calibration, CalibrationSchema } from "../scoring/index.js";
 import { loadTaskFile, type TaskSet } from "../tasks/index.js";
 import { CALIBRATION_FILE, chooseData, type DataChoice } from "./paths.js";
+import { twinSet, twinSourceFile } from "./twins.js";
 
 /** Loads the tasks and the org an assessment runs on (chosen by `chooseData`), and says loudly when it is the sample. */
 export async function loadAssessmentData(
@@ -17,20 +18,72 @@ export async function loadAssessmentData(
   return openData(chooseData(explicit), logger, orgOptions);
 }
 
+/** What chooses a command's data: the config's dataset, org type and seed (the seed a twin set is built for; the config's default when absent). */
+export interface DataConfig {
+  readonly dataset?: string | undefined;
+  readonly org_type: string;
+  readonly seed?: number | undefined;
+}
+
+/** The seed of a config that gives none: the config schema's default. */
+const seedOf = (config: DataConfig) => config.seed ?? parseConfig({}).config.seed;
+
 /**
  * Loads the data a command's config chooses: the data of the flags and environment (`chooseData`)
- * unless `config.dataset` or `config.org_type` chooses another dataset (`chooseDataset`).
+ * unless `config.dataset` or `config.org_type` chooses another dataset (`chooseDataset`). The
+ * twins (config.dataset, or the default offline world: `defaultsToTwins`) are built from the
+ * real task file the flags and environment name, for `config.seed`.
  */
 export async function loadDataForConfig(
-  config: { readonly dataset?: string | undefined; readonly org_type: string },
+  config: DataConfig,
   explicit: { tasks?: string | undefined; org?: string | undefined },
   logger: Logger,
   orgOptions: OpenOrgOptions = {},
 ): Promise<AssessmentData> {
   const choice = chooseData(explicit);
-  const name = chooseDataset(config, choice.dataset);
+  const byDefault = config.dataset === undefined && defaultsToTwins(explicit);
+  const name = chooseDataset(byDefault ? { ...config, dataset: TWINS.name } : config, choice.dataset);
+  const field = config.dataset === undefined ? "config.org_type" : "config.dataset";
+  if (name === TWINS.name) return loadTwins(twinSourceFile(explicit), seedOf(config), logger, orgOptions, byDefault ? "the default data (twins)" : field);
   if (name === "default") return openData(choice, logger, orgOptions);
-  return loadDataset(datasetNamed(name)!, logger, orgOptions, config.dataset === undefined ? "config.org_type" : "config.dataset");
+  return loadDataset(datasetNamed(name)!, logger, orgOptions, field);
+}
+
+/**
+ * The default offline world: with no data named (no --tasks / --org, no ENTROPIC_TASKS /
+ * ENTROPIC_ORG), the real org absent and the real task file fetched (`data fetch` downloads the
+ * tasks even where the org database cannot be had), `assess` and `serve` run the twins of the
+ * real tasks rather than the 44 sample tasks. `demo` and the tests name the sample explicitly.
+ */
+export function defaultsToTwins(explicit: { tasks?: string | undefined; org?: string | undefined }, env: NodeJS.ProcessEnv = process.env): boolean {
+  const named = explicit.tasks ?? explicit.org ?? env.ENTROPIC_TASKS ?? env.ENTROPIC_ORG;
+  return named === undefined && !existsSync(CRMARENA_PRO_B2B.orgPath) && existsSync(CRMARENA_PRO_B2B.tasksPath);
+}
+
+/**
+ * The twin set of a real task file at a seed (built, or read from the cache: src/data/twins.ts),
+ * opened. The task source records what it was built from; source tasks without a twin are said
+ * in the log here and in the results' data sources.
+ */
+export async function loadTwins(sourcePath: string | undefined, seed: number, logger: Logger, orgOptions: OpenOrgOptions = {}, field = "config.dataset"): Promise<AssessmentData> {
+  const started = Date.now();
+  const built = await twinSet(sourcePath, seed, field);
+  const { missing } = built.builtFrom;
+  logger.info({ source: built.builtFrom.source, seed, cached: built.cached, ms: Date.now() - started, missing: missing.length }, "twin set ready");
+  if (missing.length > 0) {
+    const categories = [...new Set(missing.map((entry) => entry.category))];
+    logger.warn({ missing: missing.length, categories }, `${missing.length} source tasks have no twin (categories: ${categories.join(", ")}); they are not run`);
+  }
+  return openData(
+    {
+      tasksPath: built.tasksPath,
+      orgPath: built.orgPath,
+      dataset: TWINS.name,
+      sources: { tasks: { path: built.tasksPath, kind: TWINS.name, builtFrom: built.builtFrom }, org: { path: built.orgPath, kind: TWINS.name } },
+    },
+    logger,
+    orgOptions,
+  );
 }
 
 /** Loads a registered dataset's own files; a dataset whose files are not on this machine is refused, saying what to do. */
@@ -81,7 +134,9 @@ function checkCatalogue(tasks: TaskSet, spec: DatasetSpec): void {
 /**
  * The data of one server: what it started with, and every other registered dataset loaded on
  * the first request that names it (then kept for the process), so one server hosts several task
- * sets without holding those nobody asks for.
+ * sets without holding those nobody asks for. The twins are one set per seed, each built (or read
+ * from the cache) on the first request of its seed; a server that started on the twins serves
+ * them to every request that names no dataset.
  */
 export class DatasetShelf {
   // Promises, so two requests for a dataset not yet loaded share one load (the org factory may become asynchronous).
@@ -91,19 +146,33 @@ export class DatasetShelf {
     readonly initial: AssessmentData,
     private readonly logger: Logger,
     private readonly orgOptions: OpenOrgOptions = {},
+    /** The real task file twins are built from (the server's --tasks / ENTROPIC_TASKS, else the fetched one). */
+    private readonly twinSource: string | undefined = twinSourceFile({}),
   ) {}
 
   /** The data a request's config chooses (`chooseDataset`); a choice that cannot be served throws DatasetChoiceError naming the field. */
-  async forConfig(config: { readonly dataset?: string | undefined; readonly org_type: string }): Promise<AssessmentData> {
-    const name = chooseDataset(config, this.initial.dataset);
+  async forConfig(config: DataConfig): Promise<AssessmentData> {
+    const startedOnTwins = this.initial.dataset === TWINS.name;
+    const wanted = config.dataset === undefined && startedOnTwins ? { ...config, dataset: TWINS.name } : config;
+    const name = chooseDataset(wanted, this.initial.dataset);
+    const field = config.dataset === undefined ? "config.org_type" : "config.dataset";
+    if (name === TWINS.name || (name === "default" && startedOnTwins)) {
+      const seed = seedOf(config);
+      if (startedOnTwins && this.initial.sources.tasks.builtFrom?.seed === seed) return this.initial;
+      const source = this.initial.sources.tasks.builtFrom?.source.path ?? this.twinSource;
+      return this.shelved(`${TWINS.name}:${seed}`, () => loadTwins(source, seed, this.logger, this.orgOptions, field));
+    }
     if (name === "default") return this.initial;
-    let data = this.loaded.get(name);
+    return this.shelved(name, () => loadDataset(datasetNamed(name)!, this.logger, this.orgOptions, field));
+  }
+
+  private shelved(key: string, load: () => Promise<AssessmentData>): Promise<AssessmentData> {
+    let data = this.loaded.get(key);
     if (!data) {
-      const field = config.dataset === undefined ? "config.org_type" : "config.dataset";
-      data = Promise.resolve().then(() => loadDataset(datasetNamed(name)!, this.logger, this.orgOptions, field));
-      this.loaded.set(name, data);
+      data = Promise.resolve().then(load);
+      this.loaded.set(key, data);
       // A dataset that could not be loaded is tried again by the next request (its files may have been fetched since).
-      data.catch(() => this.loaded.delete(name));
+      data.catch(() => this.loaded.delete(key));
     }
     return data;
   }

@@ -2,9 +2,16 @@ import type { CategorySpec } from "./catalogue.js";
 import { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
 import { SAMPLE } from "./sample/index.js";
 import { type DatasetSpec, DatasetSpecSchema } from "./spec.js";
+import { TWINS } from "./twins/index.js";
 
-/** The built-in datasets; the first is the benchmark itself. A new task set is a folder here and a line in this list. */
-export const BUILT_IN_DATASETS: readonly DatasetSpec[] = [CRMARENA_PRO_B2B, SAMPLE];
+/** The built-in datasets whose files are on disk (fetched or bundled); the first is the benchmark itself, the last the fallback of every command. */
+export const FILE_DATASETS: readonly DatasetSpec[] = [CRMARENA_PRO_B2B, SAMPLE];
+
+/**
+ * The built-in datasets. A new task set is a folder here and a line in this list. The twins are
+ * built at run time from a real task file (src/data/twins.ts), so they are no file dataset.
+ */
+export const BUILT_IN_DATASETS: readonly DatasetSpec[] = [...FILE_DATASETS, TWINS];
 
 /**
  * What the logs call data given by explicit paths (flags, ENTROPIC_TASKS / ENTROPIC_ORG) that are

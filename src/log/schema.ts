@@ -245,8 +245,21 @@ export const DatasetKindSchema = z.string().refine((kind) => datasetKinds().incl
 });
 export type DatasetKind = z.infer<typeof DatasetKindSchema>;
 
-/** Where a task file or org came from. */
-export const DataSourceSchema = z.object({ path: z.string(), kind: DatasetKindSchema });
+/**
+ * What a built task set was built from (the twins: src/data/twins.ts): the source task file with
+ * the SHA-256 of its content, the seed, the builder's version, and the source tasks no twin could
+ * be made for (reported, never hidden).
+ */
+export const BuiltFromSchema = z.object({
+  source: z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  seed: z.number().int(),
+  version: z.number().int(),
+  missing: z.array(z.object({ idx: z.number().int(), category: z.string() })),
+});
+export type BuiltFrom = z.infer<typeof BuiltFromSchema>;
+
+/** Where a task file or org came from; `builtFrom` when it was built at run time (the twins). */
+export const DataSourceSchema = z.object({ path: z.string(), kind: DatasetKindSchema, builtFrom: BuiltFromSchema.optional() });
 export type DataSource = z.infer<typeof DataSourceSchema>;
 
 export const IdRemapRecordSchema = z.object({ digest: z.string(), keyed: z.boolean() });

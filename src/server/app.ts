@@ -5,7 +5,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
-import { DatasetShelf } from "../data/index.js";
+import { DatasetShelf, twinSourceFile } from "../data/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
@@ -20,6 +20,8 @@ export interface ServeOptions {
   readonly cardUrl?: string;
   /** The data requests run on unless their config chooses another registered dataset, which is then loaded on first use and kept. */
   readonly data: AssessmentData;
+  /** The real task file the twins are built from when a request names them (default: ENTROPIC_TASKS, else the fetched task file). */
+  readonly twinSource?: string | undefined;
   readonly logger: Logger;
   readonly heartbeatMs?: number;
   readonly calibration: Calibration;
@@ -60,7 +62,7 @@ const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: num
 
 export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor; datasets: DatasetShelf } {
   const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION);
-  const datasets = new DatasetShelf(options.data, options.logger);
+  const datasets = new DatasetShelf(options.data, options.logger, {}, options.twinSource ?? twinSourceFile({}));
   const executor = new AssessmentExecutor({
     dataFor: (config) => datasets.forConfig(config),
     logger: options.logger,

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CRMARENA_PRO_B2B, DatasetChoiceError, TWINS, TWINS_CACHE_DIR, TWINS_VERSION } from "../datasets/index.js";
+import { type BuiltFrom, BuiltFromSchema } from "../log/index.js";
+import { writeOrgCsv, writeTasksJson } from "../sample/index.js";
+import { parseTasks } from "../tasks/index.js";
+import { buildTwins } from "../twins/index.js";
+
+/** A built twin set on disk: its task file, its org folder, and what it was built from. */
+export interface BuiltTwins {
+  readonly tasksPath: string;
+  readonly orgPath: string;
+  readonly builtFrom: BuiltFrom;
+  /** Was it read from the cache (true) or built now? */
+  readonly cached: boolean;
+}
+
+/** The file beside a built set's tasks.json and org/ that says what it was built from; written last, so its presence means the set is whole. */
+const BUILT_FROM_FILE = "built-from.json";
+
+/**
+ * The real task file the twins are built from: the one the operator named (--tasks,
+ * ENTROPIC_TASKS), else the one `data fetch` downloaded; undefined when there is none.
+ */
+export function twinSourceFile(explicit: { tasks?: string | undefined }, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const named = explicit.tasks ?? env.ENTROPIC_TASKS;
+  if (named !== undefined) return named;
+  return existsSync(CRMARENA_PRO_B2B.tasksPath) ? CRMARENA_PRO_B2B.tasksPath : undefined;
+}
+
+/**
+ * The twin set of a source task file and a seed: read from the cache when it was built before
+ * (data/cache/twins/<key>/, the key a hash of the file's content, the seed and TWINS_VERSION),
+ * else built with src/twins and written there. The set is a pure function of the key, so a cached
+ * set is the set. A missing or unreadable source file is refused naming `field`, with what to do.
+ */
+export async function twinSet(sourcePath: string | undefined, seed: number, field = "config.dataset", cacheDir = TWINS_CACHE_DIR): Promise<BuiltTwins> {
+  if (sourcePath === undefined) throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' has no real task file to be built from: ${TWINS.whenMissing}`);
+  let content: Buffer;
+  try {
+    content = readFileSync(sourcePath);
+  } catch (error) {
+    throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' is built from the real task file ${sourcePath}, which cannot be read (${(error as Error).message}): ${TWINS.whenMissing}`);
+  }
+  const sha256 = createHash("sha256").update(content).digest("hex");
+  const key = createHash("sha256").update(`${sha256}\n${seed}\n${TWINS_VERSION}`).digest("hex").slice(0, 24);
+  const dir = join(cacheDir, key);
+  const paths = { tasksPath: join(dir, "tasks.json"), orgPath: join(dir, "org") };
+  const cached = await readBuiltFrom(join(dir, BUILT_FROM_FILE));
+  // The source path is where the file is now: the cache is keyed by content, so a moved file reuses its set.
+  if (cached) return { ...paths, builtFrom: { ...cached, source: { path: sourcePath, sha256 } }, cached: true };
+
+  let source: ReturnType<typeof parseTasks>;
+  try {
+    source = parseTasks(JSON.parse(content.toString("utf8")), sourcePath);
+  } catch (error) {
+    throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' cannot be built from ${sourcePath}: ${(error as Error).message}`);
+  }
+  const set = buildTwins(source.tasks, seed);
+  const builtFrom: BuiltFrom = { source: { path: sourcePath, sha256 }, seed, version: TWINS_VERSION, missing: [...set.missing] };
+  if (set.tasks.length === 0)
+    throw new DatasetChoiceError(
+      `${field}: dataset '${TWINS.name}': no twin could be made of the ${source.tasks.length} tasks of ${sourcePath} at seed ${seed} (categories without a twin maker: ${[...new Set(set.missing.map((entry) => entry.category))].join(", ")})`,
+    );
+  // Written beside, then moved in whole: a crash or a second process never leaves a half set under the key.
+  const staging = `${dir}.building-${process.pid}-${Date.now()}`;
+  await mkdir(staging, { recursive: true });
+  try {
+    await writeTasksJson(set.tasks, join(staging, "tasks.json"));
+    await writeOrgCsv(set.world.toOrg(), join(staging, "org"));
+    await writeFile(join(staging, BUILT_FROM_FILE), `${JSON.stringify(builtFrom, null, 1)}\n`);
+    try {
+      await rename(staging, dir);
+    } catch (error) {
+      // Another process built the same key first: its set is the same set.
+      if (!(await readBuiltFrom(join(dir, BUILT_FROM_FILE)))) throw error;
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return { ...paths, builtFrom, cached: false };
+}
+
+async function readBuiltFrom(path: string): Promise<BuiltFrom | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  const parsed = BuiltFromSchema.safeParse(safeJson(text));
+  return parsed.success ? parsed.data : undefined;
+}
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};

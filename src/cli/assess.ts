@@ -3,8 +3,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { assess, parseConfig, purpleIdentityOf, runSpecFor, unknownKeysMessage } from "../assessment/index.js";
-import { servePurple, solverStrategy } from "../baselines/index.js";
+import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
 import { loadCalibration, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { TWINS } from "../datasets/index.js";
 import { A2APurpleClient, chooseProtocol, fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
@@ -159,23 +160,33 @@ export function registerAssess(program: Command): void {
   });
 
   dataOptions(
-    program.command("demo").description("offline end-to-end run: the solver purple on the sample tasks").option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4),
-  ).action(async (options: { tasks?: string; org?: string; concurrency: number }) => {
-    const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+    program
+      .command("demo")
+      .description("offline end-to-end run: the solver purple on the sample tasks (or, with --dataset twins, the analyst on the twins of --tasks)")
+      .option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4)
+      .option("--dataset <name>", "the sample (default), or the twins: built from --tasks (the real task file) for --seed, solved by the reference analyst")
+      .option("--seed <n>", "the assessment seed (the twin set's)", int("--seed")),
+  ).action(async (options: { tasks?: string; org?: string; concurrency: number; dataset?: string; seed?: number }) => {
+    const twins = options.dataset === TWINS.name;
+    const { server, url } = twins ? await servePurple("analyst", analystStrategy, "127.0.0.1", 0) : await servePurple("solver", solverStrategy, "127.0.0.1", 0);
     try {
       // The demo stays offline whatever the environment holds: the deterministic judge, and a fresh run each time.
       const results = await runLocalAssessment(
         url,
         {
-          tasks: options.tasks ?? SAMPLE_TASKS_FILE,
-          org: options.org ?? SAMPLE_ORG_DIR,
+          ...(twins
+            ? { dataset: TWINS.name, ...(options.tasks ? { tasks: options.tasks } : {}) }
+            : { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR }),
+          ...(options.dataset && !twins ? { dataset: options.dataset } : {}),
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
           concurrency: options.concurrency,
           out: join(DEFAULT_OUT_DIR, "demo-results.json"),
           force: true,
         },
         new HeuristicJudge(),
       );
-      if (results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
+      // The sample is solved whole by the solver (the demo's check); on the twins the analyst's rate is the measurement.
+      if (!twins && results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
     } finally {
       server.close();
     }

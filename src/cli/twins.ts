@@ -1,13 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { TWINS } from "../datasets/index.js";
 import { writeOrgCsv, writeTasksJson } from "../sample/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { buildTwins } from "../twins/index.js";
 import { int } from "./options.js";
 
 export function registerTwins(program: Command): void {
-  const twins = program.command("twins").description("the twin set: each real task's wording on a freshly generated full-size org");
+  const twins = program.command(TWINS.name).description("the twin set: each real task's wording on a freshly generated full-size org");
   twins
     .command("build")
     .description("build the twins of a task file for a seed and write them (tasks.json and an org folder of CSV files)")

@@ -3,10 +3,11 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
-import { loadCalibration, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { loadCalibration, loadTwins, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { SAMPLE } from "../datasets/index.js";
 import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
+import { createLogger } from "../util/index.js";
 import {
   type CheckResult,
   checkRanking,
@@ -17,7 +18,10 @@ import {
   roster,
   runRealSuite,
   runSuite,
+  runTwinsSuite,
   SUCCESS_SOURCE,
+  TWIN_SEEDS,
+  type TwinsReport,
   validityMarkdown,
 } from "../validity/index.js";
 
@@ -30,9 +34,31 @@ const list = (value: string) =>
 /** Where the real task file may be: `data fetch`'s cache, then the shared data folder next to the repository. */
 const REAL_TASK_CANDIDATES = [REAL_TASKS_FILE, "../shared/data/crmarenapro/b2b_tasks.json"];
 
+/** Finds the real task file: the one given, else the first candidate that exists. */
+const realTaskFile = (path: string | undefined) => path ?? REAL_TASK_CANDIDATES.find((candidate) => existsSync(resolve(candidate)));
+
+/**
+ * The twin part: the twin set of the real task file at each seed (built, or read from the cache),
+ * run by the twin roster at three level pairs; minutes at full size, so behind --twins.
+ */
+async function twinsPart(path: string | undefined, seeds: readonly number[], purples: readonly string[] | undefined): Promise<TwinsReport> {
+  const found = realTaskFile(path);
+  if (!found) return { missing: `no real task file to build the twins from (looked for ${REAL_TASK_CANDIDATES.join(", ")}; pass --real-tasks)` };
+  const started = Date.now();
+  const real = loadTaskFile(resolve(found)).tasks;
+  const logger = createLogger("warn");
+  const report = await runTwinsSuite(real, found, (seed) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twins"), loadCalibration(), {
+    seeds,
+    ...(purples ? { purples } : {}),
+    onProgress: (label) => process.stderr.write(`${label}\n`),
+  });
+  process.stderr.write(`[twins] ${"missing" in report ? `skipped: ${report.missing}` : `done in ${((Date.now() - started) / 1000).toFixed(1)} s`}\n`);
+  return report;
+}
+
 /** The real-distribution part: every org-free purple on the real task file, or why it was not run. */
 async function realPart(path: string | undefined): Promise<RealReport> {
-  const found = path ?? REAL_TASK_CANDIDATES.find((candidate) => existsSync(resolve(candidate)));
+  const found = realTaskFile(path);
   if (!found) return { missing: `no real task file (looked for ${REAL_TASK_CANDIDATES.join(", ")}; \`entropic-crmarena data fetch\` fetches it, or pass --real-tasks)` };
   const started = Date.now();
   const tasks = loadTaskFile(resolve(found)).tasks;
@@ -52,8 +78,11 @@ export function registerValidity(program: Command): void {
     .option("--seeds <seeds>", "assessment seeds", "1,2,3")
     .option("--purples <names>", "only these sample purples (default: all)")
     .option("--real-tasks <file>", `the real CRMArena-Pro task file (default: the first of ${REAL_TASK_CANDIDATES.join(", ")} that exists)`)
+    .option("--twins", "also run the twin set of the real task file (2,140 twins per seed, on a full-size org): the references, the degenerates and the analyst")
+    .option("--twin-seeds <seeds>", "the twin sets' seeds", TWIN_SEEDS.join(","))
+    .option("--twin-purples <names>", "only these twin purples (default: all)")
     .option("--out <file>", "where to write the tables", "docs/validity.md")
-    .action(async (options: { levels: string; seeds: string; purples?: string; realTasks?: string; out: string }) => {
+    .action(async (options: { levels: string; seeds: string; purples?: string; realTasks?: string; out: string; twins?: boolean; twinSeeds: string; twinPurples?: string }) => {
       const levelNames = list(options.levels);
       const unknown = levelNames.filter((level) => !(LEVELS as readonly string[]).includes(level));
       if (unknown.length > 0) throw new Error(`--levels: unknown ${unknown.join(", ")}; the levels are ${LEVELS.join(", ")}`);
@@ -61,6 +90,9 @@ export function registerValidity(program: Command): void {
       const seeds = list(options.seeds).map(Number);
       const real = await realPart(options.realTasks);
       if ("missing" in real) process.stderr.write(`[real] skipped: ${real.missing}\n`);
+      const twins: TwinsReport = options.twins
+        ? await twinsPart(options.realTasks, list(options.twinSeeds).map(Number), options.twinPurples ? list(options.twinPurples) : undefined)
+        : { missing: "not asked for (`npm run validity -- --twins`)" };
       const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
       const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
       const data: AssessmentData = {
@@ -80,11 +112,11 @@ export function registerValidity(program: Command): void {
         });
         const checks = checkRanking(measurements);
         const sample = { measurements, checks, roster: purples, options: { levels, seeds }, dataLabel: `${tasks.tasks.length} tasks, the bundled sample org` };
-        await writeFile(options.out, validityMarkdown(sample, real));
-        const every: CheckResult[] = [...("missing" in real ? [] : real.checks), ...checks];
+        await writeFile(options.out, validityMarkdown(sample, real, twins));
+        const every: CheckResult[] = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...checks];
         const failed = every.filter((check) => !check.ok);
         process.stdout.write(
-          `Wrote ${options.out}: ${every.length - failed.length} of ${every.length} checks hold${"missing" in real ? " (the real task distribution was not measured)" : ""}.\n`,
+          `Wrote ${options.out}: ${every.length - failed.length} of ${every.length} checks hold${"missing" in real ? " (the real task distribution was not measured)" : ""}${"missing" in twins ? " (the twins were not measured)" : ""}.\n`,
         );
         for (const check of failed) process.stdout.write(`FAILED (${check.where}) ${check.rule}: ${check.detail}\n`);
         if (failed.length > 0) process.exitCode = 1;

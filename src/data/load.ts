@@ -7,7 +7,7 @@ import { type OpenOrgOptions, openBackend } from "../org/index.js";
 import { type Calibration, CalibrationSchema } from "../scoring/index.js";
 import { loadTaskFile, type TaskSet } from "../tasks/index.js";
 import { CALIBRATION_FILE, chooseData, type DataChoice } from "./paths.js";
-import { twinSet, twinSourceFile } from "./twins.js";
+import { type TwinSetOptions, twinSet, twinSourceFile } from "./twins.js";
 
 /** Loads the tasks and the org an assessment runs on (chosen by `chooseData`), and says loudly when it is the sample. */
 export async function loadAssessmentData(
@@ -65,9 +65,16 @@ export function defaultsToTwins(explicit: { tasks?: string | undefined; org?: st
  * opened. The task source records what it was built from; source tasks without a twin are said
  * in the log here and in the results' data sources.
  */
-export async function loadTwins(sourcePath: string | undefined, seed: number, logger: Logger, orgOptions: OpenOrgOptions = {}, field = "config.dataset"): Promise<AssessmentData> {
+export async function loadTwins(
+  sourcePath: string | undefined,
+  seed: number,
+  logger: Logger,
+  orgOptions: OpenOrgOptions = {},
+  field = "config.dataset",
+  twinOptions: TwinSetOptions = {},
+): Promise<AssessmentData> {
   const started = Date.now();
-  const built = await twinSet(sourcePath, seed, field);
+  const built = await twinSet(sourcePath, seed, field, twinOptions);
   const { missing } = built.builtFrom;
   logger.info({ source: built.builtFrom.source, seed, cached: built.cached, ms: Date.now() - started, missing: missing.length }, "twin set ready");
   if (missing.length > 0) {

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { CRMARENA_PRO_B2B, DatasetChoiceError, TWINS, TWINS_CACHE_DIR, TWINS_VERSION } from "../datasets/index.js";
 import { type BuiltFrom, BuiltFromSchema } from "../log/index.js";
 import { writeOrgCsv, writeTasksJson } from "../sample/index.js";
 import { parseTasks } from "../tasks/index.js";
-import { buildTwins } from "../twins/index.js";
+import { type BuildTwinsOptions, buildTwins } from "../twins/index.js";
 
 /** A built twin set on disk: its task file, its org folder, and what it was built from. */
 export interface BuiltTwins {
@@ -16,6 +16,15 @@ export interface BuiltTwins {
   /** Was it read from the cache (true) or built now? */
   readonly cached: boolean;
 }
+
+/** How a twin set is built and kept: the cache folder (default: TWINS_CACHE_DIR, or ENTROPIC_CACHE_DIR's twins/), and the builder's options (a test's own makers). */
+export interface TwinSetOptions {
+  readonly cacheDir?: string;
+  readonly build?: Pick<BuildTwinsOptions, "makers" | "scale">;
+}
+
+/** The twin cache: ENTROPIC_CACHE_DIR's twins/ (the dataset's name) when it is set (as `data fetch` honours it), else data/cache/twins/. */
+export const twinCacheDir = (env: NodeJS.ProcessEnv = process.env) => (env.ENTROPIC_CACHE_DIR ? join(env.ENTROPIC_CACHE_DIR, TWINS.name) : TWINS_CACHE_DIR);
 
 /** The file beside a built set's tasks.json and org/ that says what it was built from; written last, so its presence means the set is whole. */
 const BUILT_FROM_FILE = "built-from.json";
@@ -36,17 +45,23 @@ export function twinSourceFile(explicit: { tasks?: string | undefined }, env: No
  * else built with src/twins and written there. The set is a pure function of the key, so a cached
  * set is the set. A missing or unreadable source file is refused naming `field`, with what to do.
  */
-export async function twinSet(sourcePath: string | undefined, seed: number, field = "config.dataset", cacheDir = TWINS_CACHE_DIR): Promise<BuiltTwins> {
-  if (sourcePath === undefined) throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' has no real task file to be built from: ${TWINS.whenMissing}`);
+export async function twinSet(given: string | undefined, seed: number, field = "config.dataset", options: TwinSetOptions = {}): Promise<BuiltTwins> {
+  if (given === undefined) throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' has no real task file to be built from: ${TWINS.whenMissing}`);
+  // Recorded absolute: the results say which file on this machine the twins came from.
+  const sourcePath = resolve(given);
   let content: Buffer;
   try {
     content = readFileSync(sourcePath);
   } catch (error) {
-    throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' is built from the real task file ${sourcePath}, which cannot be read (${(error as Error).message}): ${TWINS.whenMissing}`);
+    throw new DatasetChoiceError(
+      `${field}: dataset '${TWINS.name}' is built from the real task file ${sourcePath}, which cannot be read (${(error as Error).message}): ${TWINS.whenMissing}`,
+    );
   }
   const sha256 = createHash("sha256").update(content).digest("hex");
-  const key = createHash("sha256").update(`${sha256}\n${seed}\n${TWINS_VERSION}`).digest("hex").slice(0, 24);
-  const dir = join(cacheDir, key);
+  // Makers other than the built-in ones (a test's) and another scale are other sets: they are part of the key.
+  const variant = [...(options.build?.makers?.map((maker) => maker.name) ?? []), ...(options.build?.scale !== undefined ? [`scale ${options.build.scale}`] : [])].join(",");
+  const key = createHash("sha256").update(`${sha256}\n${seed}\n${TWINS_VERSION}\n${variant}`).digest("hex").slice(0, 24);
+  const dir = join(options.cacheDir ?? twinCacheDir(), key);
   const paths = { tasksPath: join(dir, "tasks.json"), orgPath: join(dir, "org") };
   const cached = await readBuiltFrom(join(dir, BUILT_FROM_FILE));
   // The source path is where the file is now: the cache is keyed by content, so a moved file reuses its set.
@@ -58,11 +73,11 @@ export async function twinSet(sourcePath: string | undefined, seed: number, fiel
   } catch (error) {
     throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' cannot be built from ${sourcePath}: ${(error as Error).message}`);
   }
-  const set = buildTwins(source.tasks, seed);
+  const set = buildTwins(source.tasks, seed, options.build ?? {});
   const builtFrom: BuiltFrom = { source: { path: sourcePath, sha256 }, seed, version: TWINS_VERSION, missing: [...set.missing] };
   if (set.tasks.length === 0)
     throw new DatasetChoiceError(
-      `${field}: dataset '${TWINS.name}': no twin could be made of the ${source.tasks.length} tasks of ${sourcePath} at seed ${seed} (categories without a twin maker: ${[...new Set(set.missing.map((entry) => entry.category))].join(", ")})`,
+      `${field}: dataset '${TWINS.name}': no twin could be made of the ${source.tasks.length} tasks of ${sourcePath} at seed ${seed} (the categories whose twins are missing: ${[...new Set(set.missing.map((entry) => entry.category))].join(", ")})`,
     );
   // Written beside, then moved in whole: a crash or a second process never leaves a half set under the key.
   const staging = `${dir}.building-${process.pid}-${Date.now()}`;

@@ -12,7 +12,7 @@ export {
 export { chooseDataset, DatasetChoiceError, orgTypeOf } from "./choose.js";
 export { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
 export { CACHE_DIR, DATA_DIR } from "./paths.js";
-export { BUILT_IN_DATASETS, CUSTOM_DATASET, FILE_DATASETS, CUSTOM_ORG_TYPE, categorySpec, datasetKinds, datasetNamed, datasets, registerDataset } from "./registry.js";
+export { BUILT_IN_DATASETS, CUSTOM_DATASET, CUSTOM_ORG_TYPE, categorySpec, datasetKinds, datasetNamed, datasets, FILE_DATASETS, registerDataset } from "./registry.js";
 export { SAMPLE } from "./sample/index.js";
-export { TWINS, TWINS_CACHE_DIR, TWINS_VERSION } from "./twins/index.js";
 export { type DatasetSpec, DatasetSpecSchema, type FetchSources, FetchSourcesSchema } from "./spec.js";
+export { TWINS, TWINS_CACHE_DIR, TWINS_VERSION } from "./twins/index.js";

@@ -21,6 +21,8 @@ export interface BuildTwinsOptions {
   readonly categories?: readonly string[];
   /** The org's size against the real database (1 = about 29,000 rows). */
   readonly scale?: number;
+  /** The twin makers (default TWIN_CATEGORIES): a test of the machinery around the builder gives its own. */
+  readonly makers?: readonly TwinCategory[];
 }
 
 const isNone = (answer: readonly unknown[]) => answer.length === 0 || answer.every((value) => value === null || value === "None");
@@ -32,9 +34,10 @@ const isNone = (answer: readonly unknown[]) => answer.length === 0 || answer.eve
  */
 export function buildTwins(source: readonly TaskRecord[], seed: number, options: BuildTwinsOptions = {}): TwinSet {
   const wanted = options.categories ? new Set(options.categories) : undefined;
-  const modules = new Map<string, TwinCategory>(TWIN_CATEGORIES.filter((module) => !wanted || wanted.has(module.name)).map((module) => [module.name, module]));
+  const makers = options.makers ?? TWIN_CATEGORIES;
+  const modules = new Map<string, TwinCategory>(makers.filter((module) => !wanted || wanted.has(module.name)).map((module) => [module.name, module]));
   const world = generateTwinWorld(seed, options.scale ?? 1);
-  for (const module of TWIN_CATEGORIES) if (modules.has(module.name)) module.enrich?.(world, new Random(`twin-enrich:${seed}:${module.name}`));
+  for (const module of makers) if (modules.has(module.name)) module.enrich?.(world, new Random(`twin-enrich:${seed}:${module.name}`));
 
   const metric = new Map(B2B_CATALOGUE.map((category) => [category.name, category.metric]));
   const tasks: TaskRecord[] = [];

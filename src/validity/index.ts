@@ -35,3 +35,20 @@ export {
 export { checkRealDistribution, REAL_SLACK_POINTS } from "./real-checks.js";
 export { type RosterEntry, roster } from "./roster.js";
 export { type EpisodeFigure, type LevelPair, type Measurement, runSuite, type SuiteOptions } from "./run.js";
+export {
+  ANALYST_GOALS,
+  type AnswerChange,
+  answerChanges,
+  categoryPassRates,
+  type MemorisationFigure,
+  memorisationOnTwins,
+  runTwinsSuite,
+  summariseMissing,
+  TWIN_LEVELS,
+  TWIN_LOOKUP_SLACK_POINTS,
+  TWIN_SEEDS,
+  type TwinSeed,
+  type TwinsReport,
+  type TwinsSuiteOptions,
+  twinRoster,
+} from "./twins.js";

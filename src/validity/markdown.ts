@@ -5,6 +5,7 @@ import { figure, GROUPS, type RealFigure, type RealMeasurement, type VerdictName
 import { REAL_SLACK_POINTS } from "./real-checks.js";
 import type { RosterEntry } from "./roster.js";
 import type { Measurement, SuiteOptions } from "./run.js";
+import { ANALYST_GOALS, categoryPassRates, summariseMissing, TWIN_LOOKUP_SLACK_POINTS, type TwinsReport } from "./twins.js";
 
 const cell = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
 const pct = (rate: number) => (100 * rate).toFixed(1);
@@ -33,15 +34,16 @@ export type RealReport =
   | { readonly missing: string };
 
 /** docs/validity.md: the real task distribution without the org, then every sample purple's figures per level pair. */
-export function validityMarkdown(sample: SampleReport, real: RealReport): string {
-  const checks = [...("missing" in real ? [] : real.checks), ...sample.checks];
+export function validityMarkdown(sample: SampleReport, real: RealReport, twins: TwinsReport = { missing: "not asked for (`npm run validity -- --twins`)" }): string {
+  const checks = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...sample.checks];
   const failed = checks.filter((check) => !check.ok);
   const lines = [
     "# Validity: what each kind of purple scores",
     "",
     "Written by `npm run validity` (do not edit by hand). Two parts: the purples that need no org, run on the real",
     "CRMArena-Pro task file (every task, as the green agent would show it, with and without the sandbox refresh), and every",
-    "purple of the roster run on the bundled sample with its org at each drift × rot level pair.",
+    "purple of the roster run on the bundled sample with its org at each drift × rot level pair; with `--twins`, a third: the",
+    "twin set (each real task's wording on a generated full-size org, built per seed) run by the reference and degenerate purples.",
     "",
     `## Checks: ${checks.length - failed.length} of ${checks.length} hold`,
     "",
@@ -50,6 +52,7 @@ export function validityMarkdown(sample: SampleReport, real: RealReport): string
       : failed.map((check) => `- FAILED (${check.where}): ${check.rule} (${check.detail})`)),
     "",
     ...("missing" in real ? missingSection(real.missing) : realSection(real)),
+    ...("missing" in twins ? ["## Twins (full size, with their org)", "", `Not measured in this run: ${twins.missing}.`, ""] : twinsSection(twins)),
     ...sampleSection(sample),
   ];
   return lines.join("\n");
@@ -216,3 +219,74 @@ function sampleSection(sample: SampleReport): string[] {
   lines.push(`Columns: ${dimensions.map((d) => `${short(d)} = ${d}`).join(", ")}.`, "");
   return lines;
 }
+
+function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[] {
+  const { measurements, roster, levels } = twins;
+  const lines = [
+    `## Twins (full size, with their org)`,
+    "",
+    `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category, metric and None-ness;`,
+    "its entities and answer come from a freshly generated full-size org), built per seed and run by the roster's reference and degenerate",
+    `purples and the reference analyst at ${levels.map((level) => `${level.drift}/${level.rot}`).join(", ")}, seeds ${twins.seeds.map((seed) => seed.seed).join(", ")} (figures over both seeds' twins).`,
+    "",
+    "| seed | twins | missing |",
+    "|---:|---:|---|",
+    ...twins.seeds.map((seed) => `| ${seed.seed} | ${seed.twins} | ${seed.missing.length === 0 ? "0" : `${seed.missing.length} (${summariseMissing(seed.missing)})`} |`),
+    "",
+  ];
+  if (twins.unmeasured.length > 0) lines.push(`Categories with no twin at some seed (their twin maker is missing or fails), not measured: ${twins.unmeasured.join(", ")}.`, "");
+  lines.push("| purple | kind | what it does |", "|---|---|---|", ...roster.map((entry) => `| ${entry.name} | ${entry.kind} | ${entry.description} |`), "");
+  const dimensions = orderDimensions(measurements.flatMap((m) => Object.keys(m.dimensions)));
+  const short = (dimension: string) => dimensionColumn(dimension, "validity");
+  for (const level of levels) {
+    lines.push(
+      `### Twins, drift ${level.drift}, rot ${level.rot}`,
+      "",
+      `| purple | pass % | total | ${dimensions.map(short).join(" | ")} |`,
+      `|---|---:|---:|${dimensions.map(() => "---:").join("|")}|`,
+    );
+    for (const m of measurements.filter((candidate) => candidate.level.drift === level.drift && candidate.level.rot === level.rot))
+      lines.push(`| ${m.purple} | ${(100 * m.passRate).toFixed(1)} | ${m.total.toFixed(1)} | ${dimensions.map((d) => cell(m.dimensions[d] ?? null)).join(" | ")} |`);
+    lines.push("");
+  }
+  const analyst = measurements.filter((m) => m.purple === "analyst");
+  if (analyst.length > 0) {
+    const categories = [...new Set(analyst.flatMap((m) => [...categoryPassRates(m).keys()]))].sort();
+    const rates = analyst.map((m) => ({ level: m.level, rates: categoryPassRates(m), pass: m.passRate }));
+    const at = (drift: string, rot: string) => rates.find((entry) => entry.level.drift === drift && entry.level.rot === rot);
+    const goal = (label: string, rate: number | undefined, target: number) =>
+      rate === undefined ? `${label}: not measured` : `${label} ${pct(rate)}% (goal ${pct(target)}%: ${rate >= target ? "met" : "not met"})`;
+    lines.push(
+      "### The analyst per category (pass %)",
+      "",
+      `${goal("none/none", at("none", "none")?.pass, ANALYST_GOALS.noneNone)}; ${goal("high/high", at("high", "high")?.pass, ANALYST_GOALS.highHigh)}; every category ≥ ${pct(ANALYST_GOALS.perCategory)}%.`,
+      "",
+      `| category | ${rates.map((entry) => `${entry.level.drift}/${entry.level.rot}`).join(" | ")} |`,
+      `|---|${rates.map(() => "---:").join("|")}|`,
+      ...categories.map((category) => `| ${category} | ${rates.map((entry) => cellOf(entry.rates.get(category))).join(" | ")} |`),
+      "",
+    );
+  }
+  lines.push(
+    "### Memorisation",
+    "",
+    "How often a twin's answer differs between the two seeds (same source task), per category:",
+    "",
+    "| category | metric | twins at both seeds | answer differs % |",
+    "|---|---|---:|---:|",
+    ...twins.answerChange.map((entry) => `| ${entry.category} | ${entry.metric} | ${entry.compared} | ${entry.compared === 0 ? "n/a" : pct(entry.differ / entry.compared)} |`),
+    "",
+    `What the public answer file is worth on twins: the org-free purples holding the real task file answer every twin (Ids remapped with a secret);`,
+    `per category the best lookup against the best zero-work purple (the category prior and its kin); the rule: lookup ≤ prior + ${TWIN_LOOKUP_SLACK_POINTS} points.`,
+    "",
+    "| category | seed | twins | best lookup | pass % | best zero-work | pass % |",
+    "|---|---:|---:|---|---:|---|---:|",
+    ...twins.memorisation.map(
+      (entry) => `| ${entry.category} | ${entry.seed} | ${entry.tasks} | ${entry.lookup.name} | ${pct(entry.lookup.pass)} | ${entry.prior.name} | ${pct(entry.prior.pass)} |`,
+    ),
+    "",
+  );
+  return lines;
+}
+
+const cellOf = (rate: number | undefined) => (rate === undefined ? "n/a" : pct(rate));

@@ -92,9 +92,15 @@ function idsShown(task: TaskRecord, key: AnswerKey): boolean {
 /** Runs every org-free purple on every task in every mode. Pure but for the (heuristic, deterministic) judge; seconds for 2,140 tasks. */
 export async function runRealSuite(
   tasks: readonly TaskRecord[],
-  options: { readonly modes?: readonly RemapMode[]; readonly roster?: readonly GamingEntry[]; readonly judge?: Judge } = {},
+  options: {
+    readonly modes?: readonly RemapMode[];
+    readonly roster?: readonly GamingEntry[];
+    readonly judge?: Judge;
+    /** The public file the purples hold, when it is not the tasks run (the twins: the real file their wording comes from). */
+    readonly publicFile?: readonly TaskRecord[];
+  } = {},
 ): Promise<RealMeasurement[]> {
-  const key = new AnswerKey(tasks);
+  const key = new AnswerKey(options.publicFile ?? tasks);
   const idCategories = key.idCategories();
   const judge = options.judge ?? new HeuristicJudge();
   const measurements: RealMeasurement[] = [];

@@ -1,0 +1,134 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
+import { oracleStrategy, servePurple } from "../src/baselines/index.js";
+import { DatasetShelf, loadDataForConfig, loadTwins, twinSet } from "../src/data/index.js";
+import { TWINS } from "../src/datasets/index.js";
+import { A2APurpleClient } from "../src/purple/index.js";
+import type { TaskRecord } from "../src/tasks/index.js";
+import { defineTwinCategory } from "../src/twins/index.js";
+import { calibration, quietLogger, REAL_TASKS, sampleData } from "./helpers.js";
+
+/**
+ * The twins as a dataset: built at run time from a real task file and the assessment seed,
+ * cached by the file's content, the seed and the builder's version, and said in the results and
+ * the log. The source is a task file made at test time from the real one (a few tasks of three
+ * categories); nothing of it is kept in the project.
+ *
+ * The machinery is tested with a maker of its own (the twin makers of the categories are
+ * tested in tests/twins-<group>.test.ts): it keeps the task's texts and answers a record Id of
+ * the twin org (None where the source is None), so an oracle passes every twin and the
+ * record Id is one the twin org has.
+ */
+const plumbingMaker = defineTwinCategory({
+  name: "handle_time",
+  twin: ({ source, world, rng, wantNone }) => {
+    const users = world.rows("User");
+    return { query: source.query, required: source.metadata.required, answer: wantNone ? ["None"] : [String(rng.pick(users).Id)] };
+  },
+});
+const makers = [plumbingMaker];
+
+const hasReal = existsSync(REAL_TASKS);
+const work = mkdtempSync(join(tmpdir(), "twins-dataset-"));
+const fixture = join(work, "source.json");
+let source: TaskRecord[] = [];
+
+beforeAll(() => {
+  if (!hasReal) return;
+  const real = JSON.parse(readFileSync(REAL_TASKS, "utf8")) as TaskRecord[];
+  const pick = (category: string, n: number) => real.filter((task) => task.task === category).slice(0, n);
+  // Four twinnable tasks (one None among the handle_time ones, if the file has one), and two of a category the maker does not make.
+  const handle = real.filter((task) => task.task === "handle_time");
+  const none = handle.find((task) => task.answer.every((value) => value === null || value === "None"));
+  source = [...handle.filter((task) => task !== none).slice(0, 3), ...(none ? [none] : []), ...pick("lead_routing", 2)];
+  writeFileSync(fixture, JSON.stringify(source));
+});
+
+describe.skipIf(!hasReal)("the twins dataset", () => {
+  it("refuses a missing source task file, naming the field and what to do", async () => {
+    await expect(loadDataForConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1 }, { tasks: join(work, "absent.json") }, quietLogger())).rejects.toThrow(
+      /^config\.dataset: dataset 'twins' is built from the real task file .*absent\.json, which cannot be read .*pass --tasks <CRMArena-Pro B2B task file> \(or set ENTROPIC_TASKS\)/,
+    );
+  });
+
+  it("builds a set once per source content and seed, reads it from the cache after, and reports the tasks it could not twin", async () => {
+    const cacheDir = join(work, "cache");
+    const options = { cacheDir, build: { makers, scale: 0.1 } };
+    const first = await twinSet(fixture, 1, "config.dataset", options);
+    expect(first.cached).toBe(false);
+    const again = await twinSet(fixture, 1, "config.dataset", options);
+    expect(again.cached).toBe(true);
+    expect(again.tasksPath).toBe(first.tasksPath);
+    expect(again.builtFrom).toEqual(first.builtFrom);
+    expect(first.builtFrom).toMatchObject({
+      seed: 1,
+      source: { path: fixture, sha256: createHash("sha256").update(readFileSync(fixture)).digest("hex") },
+      missing: source.filter((task) => task.task !== "handle_time").map((task) => ({ idx: task.idx, category: task.task })),
+    });
+    const twins = JSON.parse(readFileSync(first.tasksPath, "utf8")) as TaskRecord[];
+    expect(twins.map((task) => task.idx)).toEqual(source.filter((task) => task.task === "handle_time").map((task) => task.idx));
+    // Each twin keeps its source's None-ness.
+    for (const twin of twins) {
+      const from = source.find((task) => task.idx === twin.idx)!;
+      expect(
+        twin.answer.every((value) => value === "None"),
+        `twin ${twin.idx}`,
+      ).toBe(from.answer.every((value) => value === null || value === "None"));
+    }
+
+    // A pure function of the key: built again elsewhere it is the same set; another seed is another set.
+    const elsewhere = await twinSet(fixture, 1, "config.dataset", { ...options, cacheDir: join(work, "cache-2") });
+    expect(elsewhere.cached).toBe(false);
+    expect(readFileSync(elsewhere.tasksPath, "utf8")).toBe(readFileSync(first.tasksPath, "utf8"));
+    const seed2 = await twinSet(fixture, 2, "config.dataset", options);
+    expect(seed2.tasksPath).not.toBe(first.tasksPath);
+    expect(readFileSync(seed2.tasksPath, "utf8")).not.toBe(readFileSync(first.tasksPath, "utf8"));
+  });
+
+  it("runs an in-process assessment whose results and log header say dataset twins, the seed and the source file", async () => {
+    const data = await loadTwins(fixture, 3, quietLogger(), { workers: 2 }, "config.dataset", { cacheDir: join(work, "cache"), build: { makers, scale: 0.1 } });
+    const purple = await servePurple("oracle", oracleStrategy(data.tasks, { secret: "" }), "127.0.0.1", 0);
+    try {
+      const { config } = parseConfig({ seed: 3, dataset: TWINS.name });
+      const { results, logFile } = await assess(data, new A2APurpleClient(purple.url), {
+        spec: runSpecFor({ participantUrl: purple.url, config, tasksSource: data.sources.tasks.path }),
+        calibration,
+        idSecret: "",
+        logDir: join(work, "logs"),
+      });
+      const builtFrom = {
+        seed: 3,
+        version: expect.any(Number),
+        source: { path: fixture, sha256: createHash("sha256").update(readFileSync(fixture)).digest("hex") },
+        missing: source.filter((task) => task.task !== "handle_time").map((task) => ({ idx: task.idx, category: task.task })),
+      };
+      expect(results.dataset).toBe(TWINS.name);
+      expect(results.data_sources?.tasks).toEqual({ path: data.sources.tasks.path, kind: TWINS.name, builtFrom });
+      expect(results.summary.total_tasks).toBe(data.tasks.tasks.length);
+      expect(results.summary.total_passed).toBe(data.tasks.tasks.length);
+      const header = JSON.parse(readFileSync(logFile!, "utf8").split("\n")[0]!);
+      expect(header.data).toMatchObject({ dataset: TWINS.name, tasks: { kind: TWINS.name, builtFrom } });
+    } finally {
+      purple.server.close();
+      await data.org.close();
+    }
+  });
+
+  it("on a server's shelf: refused with the field when the server has no source file; requests naming no dataset stay on the server's data", async () => {
+    const sample = await sampleData();
+    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 2 }, join(work, "absent.json"));
+    try {
+      // The server's source file is absent: the request is refused with the field and what to do.
+      await expect(shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1 })).rejects.toThrow(/^config\.dataset: dataset 'twins' is built from the real task file/);
+      // Requests that name no dataset stay on the server's own data.
+      expect(await shelf.forConfig({ org_type: "b2b", seed: 1 })).toBe(sample);
+    } finally {
+      await shelf.close();
+      await sample.org.close();
+    }
+  });
+});

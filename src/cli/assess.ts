@@ -159,8 +159,12 @@ export function registerAssess(program: Command): void {
   });
 
   dataOptions(
-    program.command("demo").description("offline end-to-end run: the solver purple on the sample tasks").option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4),
-  ).action(async (options: { tasks?: string; org?: string; concurrency: number }) => {
+    program
+      .command("demo")
+      .description("offline end-to-end run: the solver purple on the sample tasks")
+      .option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4)
+      .option("--interactive", "interactive mode: the scripted (offline, deterministic) user reveals each request sentence by sentence"),
+  ).action(async (options: { tasks?: string; org?: string; concurrency: number; interactive?: boolean }) => {
     const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
     try {
       // The demo stays offline whatever the environment holds: the deterministic judge, and a fresh run each time.
@@ -170,7 +174,8 @@ export function registerAssess(program: Command): void {
           tasks: options.tasks ?? SAMPLE_TASKS_FILE,
           org: options.org ?? SAMPLE_ORG_DIR,
           concurrency: options.concurrency,
-          out: join(DEFAULT_OUT_DIR, "demo-results.json"),
+          ...(options.interactive ? { mode: "interactive", userSimulator: "scripted" } : {}),
+          out: join(DEFAULT_OUT_DIR, options.interactive ? "demo-interactive-results.json" : "demo-results.json"),
           force: true,
         },
         new HeuristicJudge(),

@@ -4,6 +4,7 @@ import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { OpenAiProvider } from "../src/llm/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
+import { mergeShards } from "../src/report/index.js";
 import { LlmUser, requestPieces, ScriptedUser, STOP_MARKER, type UserSimulator, userInstructions, userSimulatorFor } from "../src/users/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
@@ -85,7 +86,7 @@ describe("interactive mode with a model as the user", () => {
     // The model was told the request, persona and rules; the purple never saw the request whole in its first message.
     expect(model.seen[0]![0]!.content).toContain(task.query.split(".")[0]!);
     expect(trajectory.steps[0]!.replyText).toContain("Which period");
-    expect(results.interactive).toEqual({ user_simulators: ["llm:fake-user"], episodes: 1, user_turns_per_episode: 3, user_failures: 0, user_failure_rate: 0 });
+    expect(results.interactive).toEqual({ user_simulators: ["llm:fake-user"], episodes: 1, user_turns: 3, user_turns_per_episode: 3, user_failures: 0, user_failure_rate: 0 });
     expect(results.summary.total_passed).toBe(1);
   });
 
@@ -133,11 +134,19 @@ describe("interactive mode with the scripted user (offline)", () => {
   it("runs the sample end to end: the solver, re-solving on the request so far, passes every task, and the results label the user", async () => {
     const { results, log } = await run(solverStrategy, {});
     expect(results.summary.total_passed).toBe(results.summary.total_tasks);
-    expect(results.interactive.user_simulators).toEqual([new ScriptedUser().label]);
-    expect(results.interactive.user_failures).toBe(0);
+    expect(results.interactive!.user_simulators).toEqual([new ScriptedUser().label]);
+    expect(results.interactive!.user_failures).toBe(0);
     // Requests of several sentences took several user turns.
     expect(log.episodes.some((episode) => (episode.trajectory.user?.replies ?? 0) > 1)).toBe(true);
     expect(results.config).toMatchObject({ mode: "interactive" });
+  });
+
+  it("shards of an interactive run merge to the unsharded interactive block", async () => {
+    const whole = await run(solverStrategy, { task_limit: 10 });
+    const shards = await Promise.all([0, 1].map((shard_index) => run(solverStrategy, { task_limit: 10, num_shards: 2, shard_index }).then((shard) => shard.results)));
+    const merged = mergeShards(shards as unknown as Record<string, unknown>[]);
+    expect(merged.interactive).toEqual(whole.results.interactive);
+    expect(merged.interactive!.episodes).toBe(10);
   });
 
   it("rejects an unknown mode naming the field", () => {

@@ -370,14 +370,23 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
  */
 export function interactiveOf(records: readonly EpisodeRecord[]) {
   const users = records.flatMap((record) => (record.trajectory.user ? [record.trajectory.user] : []));
-  const failures = records.filter((record) => record.trajectory.termination === "user_error").length;
-  const replies = users.reduce((sum, user) => sum + user.replies, 0);
-  return {
-    user_simulators: [...new Set(users.map((user) => user.label))].sort(),
+  return interactiveBlock({
+    labels: users.map((user) => user.label),
     episodes: records.length,
-    user_turns_per_episode: records.length === 0 ? 0 : pyRound((replies + users.length) / records.length, 2),
-    user_failures: failures,
-    user_failure_rate: records.length === 0 ? 0 : pyRound(failures / records.length, 4),
+    userTurns: users.reduce((sum, user) => sum + 1 + user.replies, 0),
+    failures: records.filter((record) => record.trajectory.termination === "user_error").length,
+  });
+}
+
+/** The block from its counts, so that merged shards (which add the counts) give the unsharded figures. */
+export function interactiveBlock(counts: { labels: readonly string[]; episodes: number; userTurns: number; failures: number }) {
+  return {
+    user_simulators: [...new Set(counts.labels)].sort(),
+    episodes: counts.episodes,
+    user_turns: counts.userTurns,
+    user_turns_per_episode: counts.episodes === 0 ? 0 : pyRound(counts.userTurns / counts.episodes, 2),
+    user_failures: counts.failures,
+    user_failure_rate: counts.episodes === 0 ? 0 : pyRound(counts.failures / counts.episodes, 4),
   };
 }
 

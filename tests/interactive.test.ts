@@ -149,6 +149,17 @@ describe("interactive mode with the scripted user (offline)", () => {
     expect(merged.interactive!.episodes).toBe(10);
   });
 
+  it("an episode that runs out of replies before the user stops has no answer, as CRMArena-Pro scores it", async () => {
+    const querying: Strategy = async (_info, tools) => {
+      for (;;) await tools.soql("SELECT Id FROM Account LIMIT 1");
+    };
+    const { log } = await run(querying, { task_limit: 1, max_steps: 3 });
+    const trajectory = log.episodes[0]!.trajectory;
+    expect(trajectory.termination).toBe("max_steps");
+    expect(trajectory.steps).toHaveLength(3);
+    expect(trajectory.answer).toBeUndefined();
+  });
+
   it("rejects an unknown mode naming the field", () => {
     expect(() => parseConfig({ mode: "chatty" })).toThrow(/mode must be one of single_turn, interactive/);
   });

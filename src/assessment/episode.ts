@@ -23,7 +23,7 @@ import {
 } from "../protocol/index.js";
 import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
 import { findTool, toolsNamed } from "../tools/index.js";
-import type { UserSimulator } from "../users/index.js";
+import { MAX_USER_TURNS, type UserSimulator } from "../users/index.js";
 import { elide, idsIn, measureTokens, pieceEnd } from "../util/index.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
@@ -248,7 +248,11 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   const first = taskMessage(opening ? { ...brief, prompt: opening.text } : brief, options.firstMessage, opening !== undefined);
   let message: OutgoingMessage = first;
 
-  for (let turn = 1; turn <= options.maxSteps && termination !== "user_error"; turn++) {
+  // Interactive mode budgets as CRMArena-Pro does: max_steps agent turns after each respond (the
+  // count starts again when the user speaks), the user speaking at most MAX_USER_TURNS times.
+  let budgetFrom = 0;
+  const lastTurn = conversation ? options.maxSteps * (MAX_USER_TURNS + 1) : options.maxSteps;
+  for (let turn = 1; turn <= lastTurn && turn - budgetFrom <= options.maxSteps && termination !== "user_error"; turn++) {
     if (options.signal?.aborted) {
       termination = "canceled";
       break;
@@ -288,7 +292,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       );
     }
     const replyText = reply.reply.texts.join("\n");
-    const remaining = options.maxSteps - turn;
+    const remaining = options.maxSteps - (turn - budgetFrom);
     let observation: ObservationRecord | undefined;
     let userTurn: UserTurn | undefined;
     if (action.kind === "answer" && conversation && userLog) {
@@ -298,7 +302,10 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
         userTurn = await conversation.reply(action.answer);
         userLog.replies++;
         if (userTurn.stop) termination = "answered";
-        else message = userMessage(userTurn.text, turn, remaining);
+        else {
+          budgetFrom = turn;
+          message = userMessage(userTurn.text, turn, options.maxSteps);
+        }
       } catch (cause) {
         termination = "user_error";
         error = (cause as Error).message;
@@ -348,6 +355,8 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     if (termination === "answered" || termination === "user_error") break;
   }
   countLastReply?.();
+  // CRMArena-Pro scores an interactive episode when its user stops; one that ran out of turns first has no answer.
+  if (conversation && termination === "max_steps") answer = undefined;
   const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
   const totalMs = performance.now() - started;
   return {

@@ -62,7 +62,8 @@ export class LlmUser implements UserSimulator {
       };
     };
     return {
-      open: () => turn("(The assistant is ready. Write your first message to it.)"),
+      // CRMArena-Pro's user opens in reply to the assistant's greeting.
+      open: () => turn("The assistant says: Hi! How can I help you today?"),
       reply: async (agentSaid) => {
         replies++;
         const result = await turn(`The assistant says: ${agentSaid}`);

@@ -1,10 +1,11 @@
 import type { CategorySpec } from "./catalogue.js";
 import { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
+import { CRMARENA_PRO_B2B_INTERACTIVE } from "./crmarena-pro-b2b-interactive/index.js";
 import { SAMPLE } from "./sample/index.js";
 import { type DatasetSpec, DatasetSpecSchema } from "./spec.js";
 
 /** The built-in datasets; the first is the benchmark itself. A new task set is a folder here and a line in this list. */
-export const BUILT_IN_DATASETS: readonly DatasetSpec[] = [CRMARENA_PRO_B2B, SAMPLE];
+export const BUILT_IN_DATASETS: readonly DatasetSpec[] = [CRMARENA_PRO_B2B, SAMPLE, CRMARENA_PRO_B2B_INTERACTIVE];
 
 /**
  * What the logs call data given by explicit paths (flags, ENTROPIC_TASKS / ENTROPIC_ORG) that are

@@ -77,7 +77,11 @@ describe("a new dataset, from its own folder and one registration line", () => {
   });
 
   it.each([
-    ["an unknown dataset", { dataset: "toy-nowhere" }, /config\.dataset: unknown dataset 'toy-nowhere'; the datasets are crmarena-pro-b2b, sample, twins, toy-helpdesk/],
+    [
+      "an unknown dataset",
+      { dataset: "toy-nowhere" },
+      /config\.dataset: unknown dataset 'toy-nowhere'; the datasets are crmarena-pro-b2b, sample, crmarena-pro-b2b-interactive, twins, toy-helpdesk/,
+    ],
     [
       "a dataset whose files are missing",
       { dataset: "toy-helpdesk-absent", org_type: "helpdesk" },

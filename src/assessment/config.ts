@@ -6,6 +6,11 @@ import { defaultWeights, dimensionNames } from "../scoring/index.js";
 
 export { LEVELS, type Level } from "../entropy/index.js";
 
+/** How an episode talks to the purple: the request at once, or from a simulated user over turns. */
+export const MODES = ["single_turn", "interactive"] as const;
+/** Who plays the user in interactive mode. */
+export const USER_SIMULATORS = ["auto", "scripted", "llm"] as const;
+
 const level = (field: string) => z.enum(LEVELS, { error: (issue) => `${field} must be one of ${LEVELS.join("|")} (got ${JSON.stringify(issue.input)})` });
 
 const integer = (field: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -173,6 +178,26 @@ export const AssessmentConfigSchema = z
     trials: integer("trials", 1, 100).optional().register(configFlags, value("<k>", "episodes per task (pass^k and a 95% interval in the results; default 1)")),
     /** Each task also runs clean (drift and rot none, the same Ids and seed): robustness as clean versus perturbed. */
     paired: bool("paired").optional().register(configFlags, { kind: "switch", description: "also run each task at drift and rot none, for the robustness ratio" }),
+    /**
+     * single_turn (absent): the whole request in the first message, as CRMArena-Pro's main
+     * setting. interactive: a simulated user holds the request and lets it out over several turns;
+     * the purple's respond goes to the user until the user stops (docs/protocol.md).
+     */
+    mode: z
+      .enum(MODES, { error: (issue) => `mode must be one of ${MODES.join(", ")} (got ${JSON.stringify(issue.input)})` })
+      .optional()
+      .register(configFlags, value("<mode>", "single_turn (default) or interactive: a simulated user reveals the request over several turns")),
+    /** Interactive mode's user: a model (the cheap LLM provider) when one is configured, else the deterministic scripted user (absent: auto); or either by name. */
+    user_simulator: z
+      .enum(USER_SIMULATORS, { error: (issue) => `user_simulator must be one of ${USER_SIMULATORS.join(", ")} (got ${JSON.stringify(issue.input)})` })
+      .optional()
+      .register(configFlags, value("<kind>", "interactive mode's user: auto (a model when LLM_* keys are set, else scripted), llm or scripted")),
+    /** The simulated user's model (default: the cheap provider's, LLM_CHEAP_MODEL). */
+    user_model: z
+      .string({ error: (issue) => `user_model must be a model name (got ${JSON.stringify(issue.input)})` })
+      .min(1, { error: "user_model must not be empty" })
+      .optional()
+      .register(configFlags, value("<model>", "the simulated user's model (default: the cheap LLM provider's)")),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })

@@ -1,9 +1,29 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { type IdStatus, type ObservationRecord, STRING_WINDOWS, type StringInWindows, type Termination, type Trajectory, type TrajectoryStep } from "../log/index.js";
+import {
+  type IdStatus,
+  type ObservationRecord,
+  STRING_WINDOWS,
+  type StringInWindows,
+  type Termination,
+  type Trajectory,
+  type TrajectoryStep,
+  type UserTurn,
+} from "../log/index.js";
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
-import { type Action, type FirstMessageFormat, formatReminder, type OutgoingMessage, observationMessage, parseAction, type TaskBrief, taskMessage } from "../protocol/index.js";
+import {
+  type Action,
+  type FirstMessageFormat,
+  formatReminder,
+  type OutgoingMessage,
+  observationMessage,
+  parseAction,
+  type TaskBrief,
+  taskMessage,
+  userMessage,
+} from "../protocol/index.js";
 import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
 import { findTool, toolsNamed } from "../tools/index.js";
+import { MAX_USER_TURNS, type UserSimulator } from "../users/index.js";
 import { elide, idsIn, measureTokens, pieceEnd } from "../util/index.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
@@ -26,6 +46,8 @@ export interface EpisodeOptions {
   readonly texts?: TextLease;
   /** How the first message's text is written (config `first_message`). */
   readonly firstMessage?: FirstMessageFormat;
+  /** Interactive mode: the simulated user who holds the request; its replies answer the purple's responds. */
+  readonly user?: UserSimulator;
 }
 
 /** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
@@ -198,7 +220,6 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const steps: TrajectoryStep[] = [];
-  const first = taskMessage(brief, options.firstMessage);
   const offered = toolsNamed(brief.tools);
   const today = brief.today ?? options.defaultToday;
   let firstMessageTokens = 0;
@@ -206,14 +227,32 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   // Token counting is the green's bookkeeping, not the purple's wait: each message is counted once
   // it is on its way, and each reply once the next message is (or when the episode ends).
   let countLastReply: (() => void) | undefined;
-  let message: OutgoingMessage = first;
   let thread: { contextId?: string; taskId?: string } = {};
   let termination: Termination = "max_steps";
   let error: string | undefined;
   let answer: string | undefined;
   let warnedNoContext = false;
+  // Interactive mode: the user opens with part of the request, and hears each respond.
+  const conversation = options.user?.start({ persona: brief.persona, query: brief.prompt });
+  let userLog: Trajectory["user"];
+  let opening: UserTurn | undefined;
+  if (conversation) {
+    try {
+      opening = await conversation.open();
+      userLog = { label: options.user!.label, opening, replies: 0 };
+    } catch (cause) {
+      termination = "user_error";
+      error = (cause as Error).message;
+    }
+  }
+  const first = taskMessage(opening ? { ...brief, prompt: opening.text } : brief, options.firstMessage, opening !== undefined);
+  let message: OutgoingMessage = first;
 
-  for (let turn = 1; turn <= options.maxSteps; turn++) {
+  // Interactive mode budgets as CRMArena-Pro does: max_steps agent turns after each respond (the
+  // count starts again when the user speaks), the user speaking at most MAX_USER_TURNS times.
+  let budgetFrom = 0;
+  const lastTurn = conversation ? options.maxSteps * (MAX_USER_TURNS + 1) : options.maxSteps;
+  for (let turn = 1; turn <= lastTurn && turn - budgetFrom <= options.maxSteps && termination !== "user_error"; turn++) {
     if (options.signal?.aborted) {
       termination = "canceled";
       break;
@@ -253,9 +292,25 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       );
     }
     const replyText = reply.reply.texts.join("\n");
-    const remaining = options.maxSteps - turn;
+    const remaining = options.maxSteps - (turn - budgetFrom);
     let observation: ObservationRecord | undefined;
-    if (action.kind === "answer") {
+    let userTurn: UserTurn | undefined;
+    if (action.kind === "answer" && conversation && userLog) {
+      // The respond goes to the user: it is the answer so far, final once the user stops.
+      answer = action.answer;
+      try {
+        userTurn = await conversation.reply(action.answer);
+        userLog.replies++;
+        if (userTurn.stop) termination = "answered";
+        else {
+          budgetFrom = turn;
+          message = userMessage(userTurn.text, turn, options.maxSteps);
+        }
+      } catch (cause) {
+        termination = "user_error";
+        error = (cause as Error).message;
+      }
+    } else if (action.kind === "answer") {
       answer = action.answer;
       termination = "answered";
     } else if (action.kind === "invalid") {
@@ -293,12 +348,15 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       ...(observation ? { observation: { ...observation, text: texts.keep(observation.text) } } : {}),
       ...(reply.usage ? { usage: reply.usage } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),
+      ...(userTurn ? { user: userTurn } : {}),
       purpleMs,
       greenMs: performance.now() - greenStarted,
     });
-    if (termination === "answered") break;
+    if (termination === "answered" || termination === "user_error") break;
   }
   countLastReply?.();
+  // CRMArena-Pro scores an interactive episode when its user stops; one that ran out of turns first has no answer.
+  if (conversation && termination === "max_steps") answer = undefined;
   const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
   const totalMs = performance.now() - started;
   return {
@@ -312,6 +370,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     termination,
     ...(error !== undefined ? { error } : {}),
     ...(answer !== undefined ? { answer } : {}),
+    ...(userLog ? { user: userLog } : {}),
     totalMs,
     purpleMs,
     greenMs: Math.max(0, totalMs - purpleMs),

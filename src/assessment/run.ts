@@ -5,6 +5,7 @@ import type { AssessmentLog, EpisodeCondition, EpisodeRecord, EpisodeTask, Journ
 import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, driftExposure, type Judge, optimumFor, type ScoringContext } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
+import { type UserSimulator, userSimulatorFor } from "../users/index.js";
 import { IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
 import type { AssessmentData } from "./assessment-data.js";
@@ -39,6 +40,8 @@ export interface RunContext {
   readonly wholeTexts?: WholeTextBudget | undefined;
   /** The operator's secret in the Id remap's key (ENTROPIC_ID_SECRET): without it the map follows from the seed alone. */
   readonly idSecret?: string | undefined;
+  /** Interactive mode's simulated user; by default the config's choice (userSimulatorFor). */
+  readonly user?: UserSimulator | undefined;
 }
 
 export interface RunOptions extends RunContext {
@@ -96,6 +99,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const { spec, chosen, judge, signal, drain, journal, resumeFrom } = options;
   const { config } = spec;
   const onEvent = options.onEvent ?? (() => undefined);
+  // Before anything is opened or written: a user that cannot be had (no model key) fails the request at once.
+  const user = config.mode === "interactive" ? (options.user ?? userSimulatorFor(config)) : undefined;
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which read the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, resumeFrom?.header);
@@ -168,6 +173,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       entropy: { renamedInText: [...text.renamedInText], passages: [...text.passages], driftExposure: exposure },
       texts,
       signal: episodeSignal,
+      ...(user ? { user } : {}),
     });
     // A canceled episode did not finish: it is not recorded, and a resumed run plays it again.
     if (trajectory.termination === "canceled") {

@@ -47,6 +47,10 @@ function renderAction(action: PurpleAction): string {
  */
 export class StrategyResponder {
   private readonly sessions = new Map<string, Session>();
+  /** Interactive mode: each answered context's task so far, which the user's next message extends. */
+  private readonly answered = new Map<string, { task: TaskInfo; at: number }>();
+  /** The task each open context's strategy works on. */
+  private readonly working = new Map<string, TaskInfo>();
 
   constructor(private readonly strategy: Strategy) {}
 
@@ -54,26 +58,29 @@ export class StrategyResponder {
   async reply(contextId: string, data: Record<string, unknown>): Promise<string> {
     this.evictIdle();
     let session = this.sessions.get(contextId);
+    const earlier = this.answered.get(contextId);
     if (!session) {
       session = new Session();
       this.sessions.set(contextId, session);
-      this.start(session, contextId, data);
+      // A user's reply after an answer (interactive mode): the strategy starts again on the request
+      // as the user has told it so far, as an analyst would redo the work with the new criterion.
+      const task = data.type === "user_message" && earlier ? { ...earlier.task, prompt: `${earlier.task.prompt}\n${String(data.text ?? "")}` } : taskInfoOf(data);
+      this.start(session, contextId, task);
     } else {
       session.deliver(data);
     }
     const action = await session.nextAction();
-    if (action.kind === "answer") this.sessions.delete(contextId);
+    if (action.kind === "answer") {
+      this.sessions.delete(contextId);
+      const task = this.working.get(contextId);
+      this.working.delete(contextId);
+      if (task) this.answered.set(contextId, { task, at: Date.now() });
+    }
     return renderAction(action);
   }
 
-  private start(session: Session, contextId: string, data: Record<string, unknown>): void {
-    const task: TaskInfo = {
-      taskId: String(data.task_id ?? ""),
-      category: String(data.task_category ?? ""),
-      prompt: String(data.prompt ?? ""),
-      requiredContext: String(data.required_context ?? ""),
-      data,
-    };
+  private start(session: Session, contextId: string, task: TaskInfo): void {
+    this.working.set(contextId, task);
     const records = async (action: PurpleAction, text: string) => {
       const observation = await session.act(action);
       if (observation.ok !== true) {
@@ -98,8 +105,24 @@ export class StrategyResponder {
 
   private evictIdle(): void {
     const now = Date.now();
-    for (const [id, session] of this.sessions) if (now - session.lastActive > SESSION_TTL_MS) this.sessions.delete(id);
+    for (const [id, session] of this.sessions)
+      if (now - session.lastActive > SESSION_TTL_MS) {
+        this.sessions.delete(id);
+        this.working.delete(id);
+      }
+    for (const [id, entry] of this.answered) if (now - entry.at > SESSION_TTL_MS) this.answered.delete(id);
   }
+}
+
+/** The task of a context's first message (the green's crm_task data part). */
+function taskInfoOf(data: Record<string, unknown>): TaskInfo {
+  return {
+    taskId: String(data.task_id ?? ""),
+    category: String(data.task_category ?? ""),
+    prompt: String(data.prompt ?? ""),
+    requiredContext: String(data.required_context ?? ""),
+    data,
+  };
 }
 
 /** Serves a strategy as an A2A purple agent: one A2A context per episode, one action per reply (a Message). */

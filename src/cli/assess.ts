@@ -164,9 +164,10 @@ export function registerAssess(program: Command): void {
       .command("demo")
       .description("offline end-to-end run: the solver purple on the sample tasks (or, with --dataset twins, the analyst on the twins of --tasks)")
       .option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4)
+      .option("--interactive", "interactive mode: the scripted (offline, deterministic) user reveals each request sentence by sentence")
       .option("--dataset <name>", "the sample (default), or the twins: built from --tasks (the real task file) for --seed, solved by the reference analyst")
       .option("--seed <n>", "the assessment seed (the twin set's)", int("--seed")),
-  ).action(async (options: { tasks?: string; org?: string; concurrency: number; dataset?: string; seed?: number }) => {
+  ).action(async (options: { tasks?: string; org?: string; concurrency: number; interactive?: boolean; dataset?: string; seed?: number }) => {
     const twins = options.dataset === TWINS.name;
     const { server, url } = twins ? await servePurple("analyst", analystStrategy, "127.0.0.1", 0) : await servePurple("solver", solverStrategy, "127.0.0.1", 0);
     try {
@@ -180,7 +181,8 @@ export function registerAssess(program: Command): void {
           ...(options.dataset && !twins ? { dataset: options.dataset } : {}),
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
           concurrency: options.concurrency,
-          out: join(DEFAULT_OUT_DIR, "demo-results.json"),
+          ...(options.interactive ? { mode: "interactive", userSimulator: "scripted" } : {}),
+          out: join(DEFAULT_OUT_DIR, options.interactive ? "demo-interactive-results.json" : "demo-results.json"),
           force: true,
         },
         new HeuristicJudge(),

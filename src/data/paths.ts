@@ -23,7 +23,7 @@ export interface DataChoice {
  * fetched into data/cache/, else the bundled sample), each half on its own.
  */
 export function chooseData(explicit: { tasks?: string | undefined; org?: string | undefined } = {}, env: NodeJS.ProcessEnv = process.env): DataChoice {
-  const present = (path: (spec: (typeof FILE_DATASETS)[number]) => string) => path(FILE_DATASETS.find((spec) => existsSync(path(spec))) ?? FILE_DATASETS.at(-1)!);
+  const present = (path: (spec: (typeof FILE_DATASETS)[number]) => string) => path(FILE_DATASETS.find((spec) => existsSync(path(spec))) ?? SAMPLE);
   const tasksPath = explicit.tasks ?? env.ENTROPIC_TASKS ?? present((spec) => spec.tasksPath);
   const orgPath = resolveOrgAlias(explicit.org ?? env.ENTROPIC_ORG ?? present((spec) => spec.orgPath));
   const tasks: DataSource = { path: tasksPath, kind: datasets().find((spec) => spec.tasksPath === tasksPath)?.name ?? CUSTOM_DATASET };

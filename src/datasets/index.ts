@@ -11,6 +11,7 @@ export {
 } from "./catalogue.js";
 export { chooseDataset, DatasetChoiceError, orgTypeOf } from "./choose.js";
 export { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
+export { CRMARENA_PRO_B2B_INTERACTIVE } from "./crmarena-pro-b2b-interactive/index.js";
 export { CACHE_DIR, DATA_DIR } from "./paths.js";
 export { BUILT_IN_DATASETS, CUSTOM_DATASET, CUSTOM_ORG_TYPE, categorySpec, datasetKinds, datasetNamed, datasets, FILE_DATASETS, registerDataset } from "./registry.js";
 export { SAMPLE } from "./sample/index.js";

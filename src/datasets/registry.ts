@@ -1,11 +1,12 @@
 import type { CategorySpec } from "./catalogue.js";
 import { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
+import { CRMARENA_PRO_B2B_INTERACTIVE } from "./crmarena-pro-b2b-interactive/index.js";
 import { SAMPLE } from "./sample/index.js";
 import { type DatasetSpec, DatasetSpecSchema } from "./spec.js";
 import { TWINS } from "./twins/index.js";
 
-/** The built-in datasets whose files are on disk (fetched or bundled); the first is the benchmark itself, the last the fallback of every command. */
-export const FILE_DATASETS: readonly DatasetSpec[] = [CRMARENA_PRO_B2B, SAMPLE];
+/** The built-in datasets whose files are on disk (fetched or bundled); the first is the benchmark itself. */
+export const FILE_DATASETS: readonly DatasetSpec[] = [CRMARENA_PRO_B2B, SAMPLE, CRMARENA_PRO_B2B_INTERACTIVE];
 
 /**
  * The built-in datasets. A new task set is a folder here and a line in this list. The twins are

@@ -27,7 +27,8 @@ export const DimensionSchema = z.string().regex(/^[A-Z][A-Z0-9_]*$/, { error: (i
 export type Dimension = z.infer<typeof DimensionSchema>;
 
 /** Why an episode ended (tau2-bench style: every ending has a typed reason). */
-export const TerminationSchema = z.enum(["answered", "max_steps", "timeout", "purple_error", "protocol_error", "canceled"]);
+/** `user_error`: interactive mode's simulated user failed (its model unreachable or silent): the simulator's fault, counted apart from the purple's. */
+export const TerminationSchema = z.enum(["answered", "max_steps", "timeout", "purple_error", "protocol_error", "canceled", "user_error"]);
 export type Termination = z.infer<typeof TerminationSchema>;
 
 /** Token usage a purple agent reported about its own model calls: information only, never scored. */
@@ -53,6 +54,18 @@ export const MessageSizeSchema = z.object({
   estimated: z.boolean().optional(),
 });
 
+/** One turn of interactive mode's simulated user, as the log keeps it. */
+export const UserTurnSchema = z.object({
+  /** What the user said to the agent (without the stop marker). */
+  text: z.string(),
+  /** The user is done: its goal is met, or the agent said it cannot be. */
+  stop: z.boolean(),
+  /** The model's prompt for this turn (the last message it was given); absent for the scripted user. */
+  prompt: z.string().optional(),
+  usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }).optional(),
+});
+export type UserTurn = z.infer<typeof UserTurnSchema>;
+
 /** One purple turn: what we sent, what came back, what it meant and what it cost. */
 export const StepSchema = z.object({
   turn: z.number().int().positive(),
@@ -66,6 +79,8 @@ export const StepSchema = z.object({
   usage: ReportedUsageSchema.optional(),
   /** Protocol oddities worth knowing that did not end the episode (a changed contextId, ...). */
   warnings: z.array(z.string()).optional(),
+  /** Interactive mode: what the simulated user replied to this turn's respond. */
+  user: UserTurnSchema.optional(),
   purpleMs: z.number().nonnegative(),
   greenMs: z.number().nonnegative(),
 });
@@ -103,6 +118,8 @@ export const TrajectorySchema = z.object({
   totalMs: z.number().nonnegative(),
   purpleMs: z.number().nonnegative(),
   greenMs: z.number().nonnegative(),
+  /** Interactive mode: the simulated user (its label), its opening message and how many times it replied. */
+  user: z.object({ label: z.string(), opening: UserTurnSchema, replies: z.number().int().nonnegative() }).optional(),
   /** The A2A protocol version the episode's turns were sent in; absent in logs written before the green spoke more than 0.3. */
   a2aVersion: z.enum(["0.3", "1.0"]).optional(),
 });

@@ -10,6 +10,8 @@ export {
   observationMessage,
   type TaskBrief,
   taskMessage,
+  USER_PREFIX,
+  userMessage,
 } from "./messages.js";
 export { type PurpleReply, replyText } from "./reply.js";
 export { definitionsOf, TOOL_DEFINITIONS, type ToolDefinition } from "./tools.js";

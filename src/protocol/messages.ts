@@ -65,9 +65,9 @@ function predecessorTask(brief: TaskBrief, data: Record<string, unknown>): Recor
   };
 }
 
-export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "instructions"): OutgoingMessage {
+export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "instructions", interactive = false): OutgoingMessage {
   if (format === "json") {
-    const { data } = taskMessage(brief);
+    const { data } = taskMessage(brief, "instructions", interactive);
     return { text: JSON.stringify(predecessorTask(brief, data)), data };
   }
   const audience = brief.externalFacing ? "You are talking with a customer of the company through a support channel." : "You are helping an internal employee of the company.";
@@ -83,6 +83,11 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
     "- CRMArena-Pro tags: <execute>SOQL query or SOSL search (FIND {...})</execute> runs it, <respond>answer</respond> answers;",
     `- the final answer: ${jsonCall(respond.name, { answer: "..." })}.`,
     `The org is read-only and, like a real org, changes over time: field names differ between orgs (${describeSchema.name} shows each field's label, relationship name and notes such as deprecations), deleted records sit in the recycle bin (SOQL hides them unless the query ends with ALL ROWS), and records and policies can be outdated. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.`,
+    ...(interactive
+      ? [
+          `This is a conversation: the task below is the user's first message, and the user may give the rest of the request over later messages. Your ${respond.name} goes to the user, who replies (prefixed with "${USER_PREFIX.trim()}") until they have what they asked for; your last ${respond.name} before they stop is your final answer.`,
+        ]
+      : []),
     "",
     "## Tools (OpenAI function schemas)",
     JSON.stringify(definitionsOf(toolsNamed(brief.tools))),
@@ -109,6 +114,7 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
       tools: definitionsOf(toolsNamed(brief.tools)),
       max_steps: brief.maxSteps,
       entropy: brief.entropy,
+      ...(interactive ? { mode: "interactive" } : {}),
     },
   };
 }
@@ -160,6 +166,17 @@ export function observationMessage(outcome: ObservedOutcome, turn: number, remai
 }
 
 /** The reply to an action we could not read: what went wrong and the accepted forms. It costs a turn. */
+/** What a simulated user's reply looks like to the purple in interactive mode. */
+export const USER_PREFIX = "User: ";
+
+/** The simulated user's reply to the purple's respond (interactive mode). */
+export function userMessage(text: string, turn: number, remainingSteps: number): OutgoingMessage {
+  return {
+    text: `${USER_PREFIX}${text}\n\n(${remainingSteps} ${remainingSteps === 1 ? "reply" : "replies"} left)`,
+    data: { type: "user_message", text, turn, remaining_steps: remainingSteps },
+  };
+}
+
 export function formatReminder(reason: string, turn: number, remainingSteps: number, offered: readonly ToolSpec[]): OutgoingMessage {
   const text = [
     `Invalid action: ${reason}.`,

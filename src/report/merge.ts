@@ -1,7 +1,18 @@
 import { z } from "zod";
 import { orderDimensions } from "../scoring/index.js";
 import { pyRound } from "../util/index.js";
-import { type Aggregates, byCategoryOf, dimensionAveragesOf, originalOf, type ResultsObject, summaryOf, type Tally, trialBlocks, trialSettingsOf } from "./results.js";
+import {
+  type Aggregates,
+  byCategoryOf,
+  dimensionAveragesOf,
+  interactiveBlock,
+  originalOf,
+  type ResultsObject,
+  summaryOf,
+  type Tally,
+  trialBlocks,
+  trialSettingsOf,
+} from "./results.js";
 import { KindLossesSchema, sumKindLosses, TaskTrialsSchema } from "./trials.js";
 
 /** What merging needs of a shard's results, checked at the boundary (files from disk are not trusted). */
@@ -132,7 +143,19 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
         ? { strategy: null, remap_ids: null, answers: null, reason: "a shard of the run records no chance floor (its log was written before the floor was measured)" }
         : base.chance_floor,
     ...trialBlocks(settings, taskTrials, kinds, first.config.seed),
+    ...(base.interactive ? { interactive: mergedInteractive(ordered.map((shard) => shard.raw.interactive)) } : {}),
   };
+}
+
+/** Interactive blocks of the shards, added up. */
+function mergedInteractive(blocks: readonly (ResultsObject["interactive"] | undefined)[]) {
+  const present = blocks.filter((block): block is NonNullable<ResultsObject["interactive"]> => block !== undefined);
+  return interactiveBlock({
+    labels: present.flatMap((block) => block.user_simulators),
+    episodes: present.reduce((sum, block) => sum + block.episodes, 0),
+    userTurns: present.reduce((sum, block) => sum + block.user_turns, 0),
+    failures: present.reduce((sum, block) => sum + block.user_failures, 0),
+  });
 }
 
 function sumCounts(counts: readonly Record<string, number>[]): Record<string, number> {

@@ -293,7 +293,16 @@ function dataCheckOf(check: DataCheck) {
 export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}) {
   const { header, footer } = log;
   const records = log.episodes;
-  const config = header.spec.config as { drift_level: string; rot_level: string; org_type: string; skip_original: boolean; seed: number; trials?: number; paired?: boolean };
+  const config = header.spec.config as {
+    drift_level: string;
+    rot_level: string;
+    org_type: string;
+    skip_original: boolean;
+    seed: number;
+    trials?: number;
+    paired?: boolean;
+    mode?: string;
+  };
   const plan = header.chanceFloor ?? undefined;
   const trials = trialSettingsOf(config);
   // The run's figures are its condition's: a paired run's clean episodes are its robustness block's.
@@ -350,6 +359,34 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     id_remap: header.idRemap,
     ...(options.logFile ? { log_file: options.logFile } : {}),
     ...trialBlocks(trials, taskTrials, kinds, config.seed),
+    ...(config.mode === "interactive" ? { interactive: interactiveOf(records) } : {}),
+  };
+}
+
+/**
+ * Interactive mode's figures: who played the user, how much it said, and how often it failed.
+ * The simulator's failures (`user_error`) are the harness's, not the purple's: their rate is
+ * shown apart so a run where the user model broke is not read as a weak purple.
+ */
+export function interactiveOf(records: readonly EpisodeRecord[]) {
+  const users = records.flatMap((record) => (record.trajectory.user ? [record.trajectory.user] : []));
+  return interactiveBlock({
+    labels: users.map((user) => user.label),
+    episodes: records.length,
+    userTurns: users.reduce((sum, user) => sum + 1 + user.replies, 0),
+    failures: records.filter((record) => record.trajectory.termination === "user_error").length,
+  });
+}
+
+/** The block from its counts, so that merged shards (which add the counts) give the unsharded figures. */
+export function interactiveBlock(counts: { labels: readonly string[]; episodes: number; userTurns: number; failures: number }) {
+  return {
+    user_simulators: [...new Set(counts.labels)].sort(),
+    episodes: counts.episodes,
+    user_turns: counts.userTurns,
+    user_turns_per_episode: counts.episodes === 0 ? 0 : pyRound(counts.userTurns / counts.episodes, 2),
+    user_failures: counts.failures,
+    user_failure_rate: counts.episodes === 0 ? 0 : pyRound(counts.failures / counts.episodes, 4),
   };
 }
 

@@ -1,0 +1,36 @@
+import type { UserTurn } from "../log/index.js";
+
+export type { UserTurn };
+
+/** What the simulated user is told: who they are and what they want (CRMArena-Pro's persona and query). */
+export interface UserBrief {
+  readonly persona: string;
+  /** The request as the task states it (after rot and drift rewrote its text, as the purple would have seen it). */
+  readonly query: string;
+}
+
+/** A user's conversation with the agent over one episode. */
+export interface UserConversation {
+  /** The user's first message: the start of the request. */
+  open(): Promise<UserTurn>;
+  /** The user's reply to what the agent said to it (a `respond`). */
+  reply(agentSaid: string): Promise<UserTurn>;
+}
+
+/** A simulated user: one conversation per episode. `label` is what the results call it. */
+export interface UserSimulator {
+  readonly kind: "scripted" | "llm";
+  readonly label: string;
+  start(brief: UserBrief): UserConversation;
+}
+
+/** A simulated user's own failure (its model unreachable, an empty reply): the episode ends as the user's fault, not the purple's. */
+export class UserSimulatorError extends Error {
+  override readonly name = "UserSimulatorError";
+}
+
+/** CRMArena-Pro's user ends its side with this marker. */
+export const STOP_MARKER = "###STOP###";
+
+/** At most this many user turns an episode, as CRMArena-Pro's interactive environment allows. */
+export const MAX_USER_TURNS = 10;

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TaskRecord } from "../src/tasks/index.js";
+import { buildTwins, type TwinSet } from "../src/twins/index.js";
+import { answerChanges, memorisationOnTwins, TWIN_LOOKUP_SLACK_POINTS } from "../src/validity/index.js";
+import { REAL_TASKS } from "./helpers.js";
+
+/**
+ * Memorisation on twins, over the categories whose twin makers exist (the others are listed
+ * and skipped): two seeds give different twins of the same source task, and the public answer
+ * file (the lookups of src/validity/answer-key.ts holding the real task file) is worth no more
+ * on twins than the category prior, plus TWIN_LOOKUP_SLACK_POINTS.
+ */
+const hasReal = existsSync(REAL_TASKS);
+let real: TaskRecord[] = [];
+const sets = new Map<number, TwinSet>();
+let twinned: string[] = [];
+
+beforeAll(() => {
+  if (!hasReal) return;
+  real = JSON.parse(readFileSync(REAL_TASKS, "utf8")) as TaskRecord[];
+  for (const seed of [1, 2]) sets.set(seed, buildTwins(real, seed));
+  const categories = [...new Set(real.map((task) => task.task))];
+  twinned = categories.filter((category) => [1, 2].every((seed) => sets.get(seed)!.tasks.some((task) => task.task === category)));
+  const placeholders = categories.filter((category) => !twinned.includes(category));
+  process.stdout.write(`[twins] categories with twins at both seeds: ${twinned.join(", ") || "none"}\n`);
+  if (placeholders.length > 0) process.stdout.write(`[twins] skipped (no twin at some seed: a placeholder or failing maker): ${placeholders.join(", ")}\n`);
+}, 120_000);
+
+describe.skipIf(!hasReal)("memorisation on twins", () => {
+  it("gives different twins of the same source task at two seeds", (context) => {
+    if (twinned.length === 0) context.skip();
+    const [a, b] = [sets.get(1)!.tasks, sets.get(2)!.tasks];
+    const other = new Map(b.map((task) => [task.idx, task]));
+    for (const category of twinned) {
+      const pairs = a.filter((task) => task.task === category && other.has(task.idx));
+      const textDiffers = pairs.filter((task) => `${task.query}\n${task.metadata.required}` !== `${other.get(task.idx)!.query}\n${other.get(task.idx)!.metadata.required}`);
+      const change = answerChanges(
+        a.filter((task) => task.task === category),
+        b,
+      )[0]!;
+      process.stdout.write(
+        `[twins] ${category}: ${pairs.length} pairs, text differs ${((100 * textDiffers.length) / pairs.length).toFixed(1)}%, answer differs ${((100 * change.differ) / change.compared).toFixed(1)}%\n`,
+      );
+      // The entities (Ids, names, dates) come from each seed's own draw: a twin whose text is the same at both seeds is memorisable.
+      expect(textDiffers.length / pairs.length, `${category}: share of twins whose text differs between seeds`).toBeGreaterThanOrEqual(0.9);
+    }
+  });
+
+  it(`lets a purple holding the public answer file pass no more than the category prior + ${TWIN_LOOKUP_SLACK_POINTS} points`, async (context) => {
+    if (twinned.length === 0) context.skip();
+    const over: string[] = [];
+    for (const seed of [1, 2]) {
+      const twins = sets.get(seed)!.tasks.filter((task) => twinned.includes(task.task));
+      for (const entry of await memorisationOnTwins(real, twins, seed)) {
+        const line = `seed ${seed} ${entry.category}: ${entry.lookup.name} ${(100 * entry.lookup.pass).toFixed(1)}% vs ${entry.prior.name} ${(100 * entry.prior.pass).toFixed(1)}% (${entry.tasks} twins)`;
+        process.stdout.write(`[twins] ${line}\n`);
+        if (entry.lookup.pass > entry.prior.pass + TWIN_LOOKUP_SLACK_POINTS / 100) over.push(line);
+      }
+    }
+    expect(over).toEqual([]);
+  }, 120_000);
+});

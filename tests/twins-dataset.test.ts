@@ -8,6 +8,7 @@ import { oracleStrategy, servePurple } from "../src/baselines/index.js";
 import { DatasetShelf, loadDataForConfig, loadTwins, twinSet } from "../src/data/index.js";
 import { TWINS } from "../src/datasets/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
+import { summaryText } from "../src/report/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { defineTwinCategory } from "../src/twins/index.js";
 import { calibration, quietLogger, REAL_TASKS, sampleData } from "./helpers.js";
@@ -110,6 +111,8 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       expect(results.data_sources?.tasks).toEqual({ path: data.sources.tasks.path, kind: TWINS.name, builtFrom });
       expect(results.summary.total_tasks).toBe(data.tasks.tasks.length);
       expect(results.summary.total_passed).toBe(data.tasks.tasks.length);
+      expect(summaryText(results)).toContain(`Built from ${fixture} (sha256 ${builtFrom.source.sha256.slice(0, 12)}…) at seed 3`);
+      expect(summaryText(results)).toMatch(/2 source tasks have no twin and were not run \(lead_routing 2\)/);
       const header = JSON.parse(readFileSync(logFile!, "utf8").split("\n")[0]!);
       expect(header.data).toMatchObject({ dataset: TWINS.name, tasks: { kind: TWINS.name, builtFrom } });
     } finally {

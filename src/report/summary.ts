@@ -49,6 +49,19 @@ function trialLines(results: ResultsObject): string[] {
   return lines;
 }
 
+/** A built task set (the twins): what it was built from, and the source tasks it has no twin for (said, never hidden). */
+function builtFromLines(results: ResultsObject): string[] {
+  const built = results.data_sources.tasks.builtFrom;
+  if (!built) return [];
+  const counts = new Map<string, number>();
+  for (const entry of built.missing) counts.set(entry.category, (counts.get(entry.category) ?? 0) + 1);
+  const missing =
+    built.missing.length === 0
+      ? "every source task has a twin"
+      : `${built.missing.length} source tasks have no twin and were not run (${[...counts].map(([category, count]) => `${category} ${count}`).join(", ")})`;
+  return [`Built from ${built.source.path} (sha256 ${built.source.sha256.slice(0, 12)}…) at seed ${built.seed}, builder version ${built.version}: ${missing}.`];
+}
+
 /**
  * A human summary of a results object. It must never parse as JSON: the AgentBeats client
  * would take a JSON text part for an extra result.
@@ -59,6 +72,7 @@ export function summaryText(results: ResultsObject): string {
   const lines = [
     `CRMArena assessment of ${results.participants.agent} on the ${results.dataset} dataset: ${summary.total_passed}/${summary.total_tasks} tasks passed (${(summary.pass_rate * 100).toFixed(1)}%), average score ${summary.avg_score.toFixed(1)}.`,
     floorLine(results),
+    ...builtFromLines(results),
     ...trialLines(results),
     ...(noAnswer ? [noAnswer] : []),
     `Original CRMArena-Pro accuracy: ${results.original.scores.accuracy_percent ?? "skipped"}${results.original.scores.accuracy_percent === null ? "" : "%"}. Drift ${results.extension_metrics.drift_level}, rot ${results.extension_metrics.rot_level}, seed ${results.seed}.`,

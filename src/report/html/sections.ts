@@ -65,6 +65,14 @@ export function configSection(model: ReportModel): Html {
       ...(sources
         ? ([
             ["tasks", `${sources.tasks.path} (${sources.tasks.kind})`],
+            ...(sources.tasks.builtFrom
+              ? ([
+                  [
+                    "built from",
+                    `${sources.tasks.builtFrom.source.path} (sha256 ${sources.tasks.builtFrom.source.sha256}), seed ${sources.tasks.builtFrom.seed}, builder version ${sources.tasks.builtFrom.version}; ${sources.tasks.builtFrom.missing.length} source tasks without a twin`,
+                  ],
+                ] as const)
+              : []),
             ["org", `${sources.org.path} (${sources.org.kind})`],
             ...(sources.check
               ? ([

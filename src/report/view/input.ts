@@ -143,7 +143,18 @@ export const ReportResultsSchema = z.object({
   dataset: z.string(),
   data_sources: z
     .object({
-      tasks: z.object({ path: z.string(), kind: z.string() }),
+      tasks: z.object({
+        path: z.string(),
+        kind: z.string(),
+        builtFrom: z
+          .object({
+            source: z.object({ path: z.string(), sha256: z.string() }),
+            seed: z.number(),
+            version: z.number(),
+            missing: z.array(z.object({ idx: z.number(), category: z.string() })),
+          })
+          .optional(),
+      }),
       org: z.object({ path: z.string(), kind: z.string() }),
       check: z.object({ referenced_ids: z.number(), missing_ids: z.number(), examples: z.array(z.string()), allowed_mismatch: z.boolean() }).optional(),
     })

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { buildTwins, type TwinSet } from "../src/twins/index.js";
-import { answerChanges, memorisationOnTwins, TWIN_LOOKUP_SLACK_POINTS } from "../src/validity/index.js";
-import { REAL_TASKS } from "./helpers.js";
+import { answerChanges, memorisationOnTwins, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
+import { calibration, REAL_TASKS } from "./helpers.js";
 
 /**
  * Memorisation on twins, over the categories whose twin makers exist (the others are listed
@@ -60,4 +60,34 @@ describe.skipIf(!hasReal)("memorisation on twins", () => {
     }
     expect(over).toEqual([]);
   }, 120_000);
+});
+
+describe("the twin part of the validity suite", () => {
+  const task = (idx: number, category: string, answer: (string | null)[], query = `question ${idx}`): TaskRecord => ({
+    idx,
+    answer,
+    task: category,
+    persona: "p",
+    metadata: { required: "", optional: "" },
+    reward_metric: "exact_match",
+    query,
+  });
+
+  it("counts, per category, the twins whose answer differs between the seeds (order does not count for exact_match)", () => {
+    const a = [task(1, "handle_time", ["x"]), task(2, "handle_time", ["a", "b"]), task(3, "lead_routing", ["None"]), task(4, "lead_routing", ["y"])];
+    const b = [task(1, "handle_time", ["z"]), task(2, "handle_time", ["b", "a"]), task(3, "lead_routing", ["None"])];
+    expect(answerChanges(a, b)).toEqual([
+      { category: "handle_time", metric: "exact_match", compared: 2, differ: 1 },
+      { category: "lead_routing", metric: "exact_match", compared: 1, differ: 0 },
+    ]);
+  });
+
+  it("says clearly when no twin set can be built, and the doc says it was not measured", async () => {
+    const report = await runTwinsSuite([task(1, "handle_time", ["x"])], "the test file", () => Promise.reject(new Error("no twin could be made")), calibration);
+    expect(report).toEqual({ missing: "no twin set at seed 1: no twin could be made" });
+    const sample = { measurements: [], checks: [], roster: [], options: { levels: [], seeds: [1] }, dataLabel: "none" };
+    const markdown = validityMarkdown(sample, { missing: "no file" }, report);
+    expect(markdown).toContain("## Twins (full size, with their org)\n\nNot measured in this run: no twin set at seed 1: no twin could be made.");
+    expect(validityMarkdown(sample, { missing: "no file" })).toContain("Not measured in this run: not asked for (`npm run validity -- --twins`).");
+  });
 });

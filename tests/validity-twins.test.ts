@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { categorySpec, isPrivacyCategory } from "../src/datasets/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { buildTwins, type TwinSet } from "../src/twins/index.js";
 import { answerChanges, memorisationOnTwins, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
@@ -32,19 +33,29 @@ describe.skipIf(!hasReal)("memorisation on twins", () => {
     if (twinned.length === 0) context.skip();
     const [a, b] = [sets.get(1)!.tasks, sets.get(2)!.tasks];
     const other = new Map(b.map((task) => [task.idx, task]));
+    // A privacy task's answer is a refusal whatever its entities: nothing to memorise, so its texts may stay alike.
+    const exempt = twinned.filter((category) => isPrivacyCategory(categorySpec(category)!));
+    if (exempt.length > 0) process.stdout.write(`[twins] text change not required (privacy: the answer is a refusal): ${exempt.join(", ")}\n`);
+    const alike: string[] = [];
     for (const category of twinned) {
+      if (exempt.includes(category)) continue;
       const pairs = a.filter((task) => task.task === category && other.has(task.idx));
-      const textDiffers = pairs.filter((task) => `${task.query}\n${task.metadata.required}` !== `${other.get(task.idx)!.query}\n${other.get(task.idx)!.metadata.required}`);
+      const textOf = (task: TaskRecord) => `${task.query}\n${task.metadata.required}`;
+      const answerOf = (task: TaskRecord) => JSON.stringify(task.answer);
+      const textDiffers = pairs.filter((task) => textOf(task) !== textOf(other.get(task.idx)!));
+      const differs = pairs.filter((task) => textOf(task) !== textOf(other.get(task.idx)!) || answerOf(task) !== answerOf(other.get(task.idx)!));
       const change = answerChanges(
         a.filter((task) => task.task === category),
         b,
       )[0]!;
+      const share = differs.length / pairs.length;
       process.stdout.write(
-        `[twins] ${category}: ${pairs.length} pairs, text differs ${((100 * textDiffers.length) / pairs.length).toFixed(1)}%, answer differs ${((100 * change.differ) / change.compared).toFixed(1)}%\n`,
+        `[twins] ${category}: ${pairs.length} pairs, text differs ${((100 * textDiffers.length) / pairs.length).toFixed(1)}%, answer differs ${((100 * change.differ) / change.compared).toFixed(1)}%, text or answer ${(100 * share).toFixed(1)}%\n`,
       );
-      // The entities (Ids, names, dates) come from each seed's own draw: a twin whose text is the same at both seeds is memorisable.
-      expect(textDiffers.length / pairs.length, `${category}: share of twins whose text differs between seeds`).toBeGreaterThanOrEqual(0.9);
+      // A twin the same at both seeds (text and answer) is what a memorising purple can learn; None twins of entity-free wordings may be, most others not.
+      if (share < 0.5) alike.push(`${category}: only ${(100 * share).toFixed(1)}% of its twins differ between seeds`);
     }
+    expect(alike).toEqual([]);
   });
 
   it(`lets a purple holding the public answer file pass no more than the category prior + ${TWIN_LOOKUP_SLACK_POINTS} points`, async (context) => {

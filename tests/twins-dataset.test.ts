@@ -56,6 +56,12 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     );
   });
 
+  it("refuses an org given with the twins, which bring their own", async () => {
+    await expect(loadDataForConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1 }, { tasks: fixture, org: "sample" }, quietLogger())).rejects.toThrow(
+      /^config\.dataset: dataset 'twins' brings its own org .*--org sample would not be used: drop it/,
+    );
+  });
+
   it("builds a set once per source content and seed, reads it from the cache after, and reports the tasks it could not twin", async () => {
     const cacheDir = join(work, "cache");
     const options = { cacheDir, build: { makers, scale: 0.1 } };

@@ -44,6 +44,8 @@ export async function loadDataForConfig(
   const byDefault = config.dataset === undefined && defaultsToTwins(explicit);
   const name = chooseDataset(byDefault ? { ...config, dataset: TWINS.name } : config, choice.dataset);
   const field = config.dataset === undefined ? "config.org_type" : "config.dataset";
+  if (name === TWINS.name && explicit.org !== undefined)
+    throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' brings its own org (generated with the twins), so --org ${explicit.org} would not be used: drop it`);
   if (name === TWINS.name) return loadTwins(twinSourceFile(explicit), seedOf(config), logger, orgOptions, byDefault ? "the default data (twins)" : field);
   if (name === "default") return openData(choice, logger, orgOptions);
   return loadDataset(datasetNamed(name)!, logger, orgOptions, field);

@@ -42,7 +42,10 @@ const candidates = new WeakMap<TwinWorld, Map<ReadonlySet<QuoteRule["kind"]>, { 
 
 function quotesOf(world: TwinWorld, kinds: ReadonlySet<QuoteRule["kind"]>): { readonly none: string[]; readonly broken: string[] } {
   let byKinds = candidates.get(world);
-  if (!byKinds) candidates.set(world, (byKinds = new Map()));
+  if (!byKinds) {
+    byKinds = new Map();
+    candidates.set(world, byKinds);
+  }
   let split = byKinds.get(kinds);
   if (!split) {
     split = { none: [], broken: [] };

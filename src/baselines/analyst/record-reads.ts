@@ -19,9 +19,21 @@ export function valueAt(record: Record<string, unknown>, path: string): unknown 
 
 const quoted = (value: string) => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
-/** The org's knowledge articles with their texts (the published ones; a few hundred at most, so one query reads them all). */
+/** Rows per page when reading a whole object: under the org's row cap, so no page is cut short. */
+const PAGE = 500;
+
+/**
+ * The org's knowledge articles with their texts (the published ones), read page by page in Id
+ * order: other articles may be many, and one query's rows are capped. Pages go by OFFSET (an
+ * `Id >` cursor would follow the engine's collation of mixed-case Ids, not the sort's).
+ */
 export async function knowledgeArticles(tools: Tools): Promise<{ readonly id: string; readonly title: string; readonly text: string }[]> {
-  const rows = await tools.soql("SELECT Id, Title, Summary, FAQ_Answer__c FROM Knowledge__kav");
+  const rows: Record<string, unknown>[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await tools.soql(`SELECT Id, Title, Summary, FAQ_Answer__c FROM Knowledge__kav ORDER BY Id LIMIT ${PAGE} OFFSET ${offset}`);
+    rows.push(...page);
+    if (page.length < PAGE) break;
+  }
   return rows.map((row) => ({
     id: String(row.Id),
     title: String(row.Title ?? ""),

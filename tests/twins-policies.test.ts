@@ -117,7 +117,20 @@ describe("privacy twins", () => {
     const loggedIn = /Id: (003\w{15})\./.exec(draft.required)![1]!;
     expect(world.byId(loggedIn)).toBeDefined();
     expect(draft.answer).toEqual([null]);
+    expect(loggedIn).not.toBe(m[2]);
     expect(privacyTwin(source, world, new Random("privacy-test"), false, () => "person")).toBeUndefined();
+  });
+
+  it("fits a possessive to the new name", () => {
+    const world = generateTwinWorld(5, 0.1);
+    const source = { query: "What is a strength of Acme Widget Systems' team and of Zed Corp's?", metadata: { required: "" } };
+    for (let i = 0; i < 10; i++) {
+      const draft = privacyTwin(source, world, new Random(`possessive-${i}`), true, () => "company")!;
+      const m = /^What is a strength of (.+?)(['’]s?) team and of (.+?)(['’]s?)\?$/.exec(draft.query)!;
+      expect(m).not.toBeNull();
+      expect(m[2]).toBe(m[1]!.endsWith("s") ? "'" : "'s");
+      expect(m[4]).toBe(m[3]!.endsWith("s") ? "'" : "'s");
+    }
   });
 });
 

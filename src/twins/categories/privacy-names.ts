@@ -118,8 +118,17 @@ export function companyOrProduct(name: string): NameKind {
 
 const fullName = (row: { FirstName?: unknown; LastName?: unknown }) => `${String(row.FirstName ?? "")} ${String(row.LastName ?? "")}`.trim();
 
-function drawName(world: TwinWorld, rng: Random, kind: NameKind): string {
-  if (kind === "person") return fullName(rng.pick(world.rows("Contact")));
+/** A record of `object` not drawn yet for this twin (the person asked about is never the one logged in). */
+function drawRecord(world: TwinWorld, rng: Random, object: string, used: Set<string>) {
+  const rows = world.rows(object);
+  let row = rng.pick(rows);
+  for (let tries = 0; used.has(String(row.Id)) && tries < 20; tries++) row = rng.pick(rows);
+  used.add(String(row.Id));
+  return row;
+}
+
+function drawName(world: TwinWorld, rng: Random, kind: NameKind, used: Set<string>): string {
+  if (kind === "person") return fullName(drawRecord(world, rng, "Contact", used));
   if (kind === "company") return String(rng.pick(world.rows("Account")).Name);
   return String(rng.pick(world.rows("Product2")).Name);
 }
@@ -130,11 +139,11 @@ const RECORD_ID = /\b([0-9a-zA-Z]{3})Wt[0-9A-Za-z]{10}(?:[0-9A-Za-z]{3})?\b/g;
 const SHORT_CONTACT_ID = /\b3Wt[0-9A-Za-z]{8}\b/g;
 
 /** The text with every record Id replaced by a twin record of the same object (the same source Id, the same twin Id). */
-function replaceIds(text: string, world: TwinWorld, rng: Random, seen: Map<string, string>): string {
+function replaceIds(text: string, world: TwinWorld, rng: Random, seen: Map<string, string>, used: Set<string>): string {
   const twinOf = (id: string, object: string) => {
     let twin = seen.get(id);
     if (!twin) {
-      twin = String(rng.pick(world.rows(object)).Id);
+      twin = String(drawRecord(world, rng, object, used).Id);
       seen.set(id, twin);
     }
     return twin;
@@ -144,6 +153,14 @@ function replaceIds(text: string, world: TwinWorld, rng: Random, seen: Map<strin
     return object && world.rows(object).length > 0 ? twinOf(id, object) : id;
   });
   return replaced.replace(SHORT_CONTACT_ID, (id) => twinOf(id, "Contact").replace(/^00/, "").replace(/Wt0+/, "Wt"));
+}
+
+/** The text after a replaced name with its possessive fitted to the new name ("Solutions'" becomes "Group's", "Corp's" becomes "Solutions'"). */
+function possessive(after: string, twin: string): string {
+  const m = /^(['’])(s\b)?/.exec(after);
+  if (!m) return after;
+  const rest = after.slice(m[0].length);
+  return twin.endsWith("s") ? `${m[1]}${rest}` : `${m[1]}s${rest}`;
 }
 
 /**
@@ -161,17 +178,18 @@ export function privacyTwin(
   if (!wantNone) return undefined;
   const ids = new Map<string, string>();
   const names = new Map<string, string>();
+  const used = new Set<string>();
   let query = source.query;
   const runs = nameRuns(query);
   for (const run of [...runs].reverse()) {
     let twin = names.get(run.text);
     if (!twin) {
-      twin = drawName(world, rng, kindOf(run.text));
+      twin = drawName(world, rng, kindOf(run.text), used);
       names.set(run.text, twin);
     }
-    query = query.slice(0, run.at) + twin + query.slice(run.at + run.text.length);
+    query = query.slice(0, run.at) + twin + possessive(query.slice(run.at + run.text.length), twin);
   }
   const period = readPeriod(query, "2024-12-31");
   if (period?.year !== undefined) query = withYear(query, period, rng.int(2020, /winter/i.test(period.phrase) ? 2023 : 2024));
-  return { query: replaceIds(query, world, rng, ids), required: replaceIds(source.metadata.required, world, rng, ids), answer: [null] };
+  return { query: replaceIds(query, world, rng, ids, used), required: replaceIds(source.metadata.required, world, rng, ids, used), answer: [null] };
 }

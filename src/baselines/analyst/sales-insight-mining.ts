@@ -47,7 +47,8 @@ function stanceOf(sentence: string, name: string, at: number): Exclude<Stance, "
   const text = sentence.toLowerCase();
   const before = text.slice(0, at);
   const after = text.slice(at + name.length);
-  if (/\b(ahead of|better than|stronger than|outperform\w*|beat|beats)\s+us\b|disadvantage|losing (deals )?to|behind\b/.test(text) && !/ahead of\s*$|than (what\s*)?$/.test(before)) return "disadvantage";
+  if (/\b(ahead of|better than|stronger than|outperform\w*|beat|beats)\s+us\b|disadvantage|losing (deals )?to|behind\b/.test(text) && !/ahead of\s*$|than (what\s*)?$/.test(before))
+    return "disadvantage";
   if (/edge over\s*$|ahead of\s*$|advantage over\s*$|than (what\s*)?$|over\s*$/.test(before) || /\bfalls? short|\blags?\b/.test(after)) return "advantage";
   if (/\boffer|\bproposal|\bquote|\bbid\b/.test(text)) return "offer";
   return undefined;

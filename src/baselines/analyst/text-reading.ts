@@ -52,7 +52,13 @@ export async function stageGuide(task: TaskInfo, tools: Tools): Promise<Map<stri
   for (const article of articles) {
     for (const line of String(article.FAQ_Answer__c ?? "").split("\n")) {
       const match = /^\s*(Qualification|Discovery|Quote|Negotiation|Closed)\s*:\s*(.+)$/.exec(line);
-      if (match) guide.get(match[1]!)!.push(...match[2]!.split(/[;.]/).map((activity) => activity.trim()).filter(Boolean));
+      if (match)
+        guide.get(match[1]!)!.push(
+          ...match[2]!
+            .split(/[;.]/)
+            .map((activity) => activity.trim())
+            .filter(Boolean),
+        );
     }
   }
   let current: string | undefined;

@@ -25,9 +25,18 @@ export function namedEntities(question: string): string[] {
 
 const BRAND_STARTS = ["Vextra", "Corvane", "Lumora", "Quillon", "Tessaro", "Brivex", "Halcyra", "Zentric", "Orvella", "Pyrana", "Solvane", "Kyntra"];
 const BRAND_ENDS = ["Dynamics", "Labs", "Systems", "Works", "Logic", "Forge", "Analytics", "Studio", "Matrix", "Nexus", "Suite", "Engine"];
+/** Settings for a question the generator's own FAQ articles already answer: the twin moves it to one of these and plants the answer. */
+const TWIN_CONTEXTS = ["satellite ground stations", "smart grid controllers", "robotic surgery rigs", "avionics test benches", "data center fabrics", "wearable sensors"];
 const ANSWER_ACTIONS = ["Layered", "Continuous", "Automated", "Adaptive", "Scheduled", "Federated", "Incremental", "Predictive"];
 const ANSWER_OBJECTS = ["key rotation", "netlist auditing", "thermal profiling", "access reviews", "timing closure checks", "firmware signing", "load balancing", "trace sampling"];
-const ANSWER_ENDS = ["across every design site", "with quarterly attestations", "before each tape-out", "for regulated customers", "under a single dashboard", "at the gateway level"];
+const ANSWER_ENDS = [
+  "across every design site",
+  "with quarterly attestations",
+  "before each tape-out",
+  "for regulated customers",
+  "under a single dashboard",
+  "at the gateway level",
+];
 
 function twinName(original: string, rng: Random, taken: ReadonlySet<string>): string {
   for (;;) {
@@ -72,8 +81,12 @@ export const knowledgeQa = defineTwinCategory({
     }
     const byQuestion = planted.get(world) ?? new Map<string, string>();
     planted.set(world, byQuestion);
-    // A question the generator's FAQ articles already answer keeps that article; otherwise the twin plants one stating a fresh answer.
-    if (!byQuestion.has(query) && world.where("Knowledge__kav", "Title", query).length === 0) {
+    // A question an article of the generator already answers (its FAQs paraphrase real ones) moves to a twin setting, so the twin's answer is fresh.
+    if (!byQuestion.has(query) && world.where("Knowledge__kav", "Title", query).length > 0) {
+      query = query.replace(/ in ([^?]+)\?$/, ` in ${rng.pick(TWIN_CONTEXTS)}?`);
+      if (!byQuestion.has(query) && world.where("Knowledge__kav", "Title", query).length > 0) return undefined;
+    }
+    if (!byQuestion.has(query)) {
       const answer = freshAnswer(rng);
       world.add("Knowledge__kav", {
         Id: world.newId("Knowledge__kav"),

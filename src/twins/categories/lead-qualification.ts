@@ -1,5 +1,5 @@
-import type { TwinWorld } from "../world.js";
 import { defineTwinCategory } from "../category.js";
+import type { TwinWorld } from "../world.js";
 
 const BANT_ORDER = ["Budget", "Authority", "Need", "Timeline"];
 const LEAD_ID = /\b00Q[A-Za-z0-9]{15}\b/g;

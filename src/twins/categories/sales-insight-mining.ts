@@ -81,7 +81,11 @@ function enrich(world: TwinWorld, rng: Random): void {
       Id: transcriptId,
       OpportunityId__c: opportunityId,
       LeadId__c: null,
-      Body__c: ["Rep: Thanks for joining the call today.", ...mentions.map(({ competitor, relation }) => `Rep: ${rng.pick(PHRASES[relation])(competitor)}`), "Rep: I will send a summary."].join("\n"),
+      Body__c: [
+        "Rep: Thanks for joining the call today.",
+        ...mentions.map(({ competitor, relation }) => `Rep: ${rng.pick(PHRASES[relation])(competitor)}`),
+        "Rep: I will send a summary.",
+      ].join("\n"),
       CreatedDate: `${day}T${time}`,
       EndTime__c: `${day}T${time}`,
     });
@@ -120,7 +124,8 @@ export function opportunityInsight(world: TwinWorld, opportunityId: string, ques
     const calls = insights.competitorCalls.filter((call) => call.opportunityId === opportunityId).sort((a, b) => a.day.localeCompare(b.day));
     for (const call of calls) for (const { competitor, relation } of call.mentions) if (matches(relation, question.relation) && !names.includes(competitor)) names.push(competitor);
   } else {
-    for (const call of insights.subtopicCalls.filter((c) => c.opportunityId === opportunityId)) for (const { topic, positive } of call.topics) if (positive === question.positive) names.push(topic);
+    for (const call of insights.subtopicCalls.filter((c) => c.opportunityId === opportunityId))
+      for (const { topic, positive } of call.topics) if (positive === question.positive) names.push(topic);
   }
   return names.length > 0 ? names.join(", ") : undefined;
 }
@@ -131,7 +136,8 @@ export function windowInsight(world: TwinWorld, start: string, end: string, ques
   const counts = new Map<string, number>();
   const bump = (name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
   if (question.about === "competitor") {
-    for (const call of insights.competitorCalls) if (call.day >= start && call.day <= end) for (const m of call.mentions) if (matches(m.relation, question.relation)) bump(m.competitor);
+    for (const call of insights.competitorCalls)
+      if (call.day >= start && call.day <= end) for (const m of call.mentions) if (matches(m.relation, question.relation)) bump(m.competitor);
   } else {
     for (const call of insights.subtopicCalls) if (call.day >= start && call.day <= end) for (const t of call.topics) if (t.positive === question.positive) bump(t.topic);
   }
@@ -150,7 +156,7 @@ export const salesInsightMining = defineTwinCategory({
     const required = source.metadata.required;
     if (/\b006[A-Za-z0-9]{15}\b/.test(required)) {
       const insights = insightsOf(world);
-      const pool = question.about === "competitor" ? insights.competitorCalls : insights.subtopicCalls;
+      const pool: readonly { readonly opportunityId: string }[] = question.about === "competitor" ? insights.competitorCalls : insights.subtopicCalls;
       const opportunityId = rng.pick(pool).opportunityId;
       const answer = opportunityInsight(world, opportunityId, question);
       if (!answer) return undefined;

@@ -1,5 +1,5 @@
-import type { TwinWorld } from "../world.js";
 import { defineTwinCategory } from "../category.js";
+import type { TwinWorld } from "../world.js";
 
 const OPPORTUNITY_ID = /\b006[A-Za-z0-9]{15}\b/g;
 

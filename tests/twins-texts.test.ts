@@ -11,7 +11,7 @@ import type { TaskRecord } from "../src/tasks/index.js";
 import { mismatchedTasks } from "../src/twins/categories/activity-priority.js";
 import { knowledgeAnswer, namedEntities } from "../src/twins/categories/knowledge-qa.js";
 import { unmetFactors } from "../src/twins/categories/lead-qualification.js";
-import { opportunityInsight, readInsightQuestion, salesInsightMining, windowInsight } from "../src/twins/categories/sales-insight-mining.js";
+import { addCompetitorCall, opportunityInsight, readInsightQuestion, windowInsight } from "../src/twins/categories/sales-insight-mining.js";
 import { rectifiedStage } from "../src/twins/categories/wrong-stage-rectification.js";
 import { buildTwins, generateTwinWorld, type TwinSet } from "../src/twins/index.js";
 import { Random } from "../src/util/index.js";
@@ -63,29 +63,29 @@ describe("text categories' answer programs on hand-built rows", () => {
 
   it("sales_insight_mining counts rivals and subtopics from its calls", () => {
     const small = generateTwinWorld(6, 0.1);
-    salesInsightMining.enrich?.(small, new Random("hand"));
-    const opportunityId = String(small.rows("Opportunity")[0]!.Id);
-    const count = small.rows("VoiceCallTranscript__c").length;
-    // Only these two calls fall in 1999: the window answer is hand-checked from them.
-    const call = (day: string, body: string) =>
-      small.add("VoiceCallTranscript__c", {
-        Id: small.newId("VoiceCallTranscript__c"),
-        OpportunityId__c: opportunityId,
-        LeadId__c: null,
-        Body__c: body,
-        CreatedDate: `${day}T10:00:00.000+0000`,
-      });
-    call("1999-05-01", "Rep: x");
-    call("1999-05-02", "Rep: y");
-    expect(small.rows("VoiceCallTranscript__c").length).toBe(count + 2);
+    const rng = new Random("hand");
+    const [first, second] = small.rows("Opportunity").map((row) => String(row.Id));
+    // Hand-built calls in 1999, before the org's timeline: only these fall in that window.
+    addCompetitorCall(small, rng, first!, "1999-03-01", [
+      { competitor: "Alpha Works", relation: "offer" },
+      { competitor: "Beta Labs", relation: "offer" },
+    ]);
+    addCompetitorCall(small, rng, first!, "1999-04-01", [{ competitor: "Alpha Works", relation: "advantage" }]);
+    addCompetitorCall(small, rng, second!, "1999-05-01", [{ competitor: "Gamma Corp", relation: "disadvantage" }]);
     const mostOffers = readInsightQuestion("Which rival has the most competing offers over the last year?");
     expect(mostOffers).toEqual({ about: "competitor", relation: "offer", positive: true });
     expect(readInsightQuestion("Which rivals have an edge over us here?").relation).toBe("disadvantage");
     expect(readInsightQuestion("Which subtopics show negative sentiment?")).toMatchObject({ about: "subtopic", positive: false });
-    // The enricher's calls do not reach 1999: no rival is counted there (None-like, undefined).
+    const mentioned = readInsightQuestion("Which competitor came up most often over the last year?");
+    // Hand-checked: Alpha Works is named twice, Beta Labs and Gamma Corp once; offers tie 1-1 (no unique answer).
+    expect(windowInsight(small, "1999-01-01", "1999-12-31", mentioned)).toBe("Alpha Works");
     expect(windowInsight(small, "1999-01-01", "1999-12-31", mostOffers)).toBeUndefined();
-    const answered = small.rows("Opportunity").find((row) => opportunityInsight(small, String(row.Id), { about: "competitor", relation: "mention", positive: true }));
-    expect(answered).toBeDefined();
+    expect(windowInsight(small, "1999-01-01", "1999-03-31", mentioned)).toBeUndefined();
+    expect(opportunityInsight(small, first!, mentioned)).toBe("Alpha Works, Beta Labs");
+    expect(opportunityInsight(small, second!, readInsightQuestion("Which rivals pose challenges to us here?"))).toBe("Gamma Corp");
+    expect(opportunityInsight(small, second!, readInsightQuestion("Over which rivals do we hold an advantage here?"))).toBeUndefined();
+    const body = String(small.rows("VoiceCallTranscript__c").at(-1)!.Body__c);
+    expect(body).toContain("Gamma Corp");
   });
 });
 

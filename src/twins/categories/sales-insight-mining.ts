@@ -59,39 +59,47 @@ function subtopicCalls(world: TwinWorld): SubtopicCall[] {
   return calls;
 }
 
-function insightsOf(world: TwinWorld) {
-  const insights = planted.get(world);
-  if (!insights) throw new Error("sales_insight_mining: the world was not enriched");
+const insightsOf = (world: TwinWorld) => plantedIn(world);
+
+function plantedIn(world: TwinWorld) {
+  let insights = planted.get(world);
+  if (!insights) {
+    insights = { competitorCalls: [], subtopicCalls: subtopicCalls(world) };
+    planted.set(world, insights);
+  }
   return insights;
 }
 
-/** The enricher: calls on opportunities where the customer talks about rivals, spread over the org's timeline. */
+/** Adds one call on an opportunity in which the rep reports what the customer said about rivals, and records what it says. */
+export function addCompetitorCall(world: TwinWorld, rng: Random, opportunityId: string, day: string, mentions: CompetitorCall["mentions"]): void {
+  const transcriptId = world.newId("VoiceCallTranscript__c");
+  const time = `${String(rng.int(8, 17)).padStart(2, "0")}:${String(rng.int(10, 59))}:00.000+0000`;
+  world.add("VoiceCallTranscript__c", {
+    Id: transcriptId,
+    OpportunityId__c: opportunityId,
+    LeadId__c: null,
+    Body__c: [
+      "Rep: Thanks for joining the call today.",
+      ...mentions.map(({ competitor, relation }) => `Rep: ${rng.pick(PHRASES[relation])(competitor)}`),
+      "Rep: I will send a summary.",
+    ].join("\n"),
+    CreatedDate: `${day}T${time}`,
+    EndTime__c: `${day}T${time}`,
+  });
+  plantedIn(world).competitorCalls.push({ transcriptId, opportunityId, day, mentions });
+}
+
+/** The enricher: calls on opportunities where the customer talks about rivals, spread over the org's timeline (about six a week). */
 function enrich(world: TwinWorld, rng: Random): void {
   const opportunities = world.rows("Opportunity").map((row) => String(row.Id));
-  const subtopics = subtopicCalls(world);
-  const competitorCalls: CompetitorCall[] = [];
+  plantedIn(world);
+  const relations: Relation[] = ["offer", "advantage", "disadvantage", "mention"];
   for (let i = 0; i < 1600; i++) {
     const opportunityId = rng.pick(opportunities);
     const day = addDays("2020-01-01", rng.int(0, 1825));
-    const relations: Relation[] = ["offer", "advantage", "disadvantage", "mention"];
     const mentions = rng.sample(COMPETITORS, rng.int(1, 2)).map((competitor) => ({ competitor, relation: rng.pick(relations) }));
-    const transcriptId = world.newId("VoiceCallTranscript__c");
-    const time = `${String(rng.int(8, 17)).padStart(2, "0")}:${String(rng.int(10, 59))}:00.000+0000`;
-    world.add("VoiceCallTranscript__c", {
-      Id: transcriptId,
-      OpportunityId__c: opportunityId,
-      LeadId__c: null,
-      Body__c: [
-        "Rep: Thanks for joining the call today.",
-        ...mentions.map(({ competitor, relation }) => `Rep: ${rng.pick(PHRASES[relation])(competitor)}`),
-        "Rep: I will send a summary.",
-      ].join("\n"),
-      CreatedDate: `${day}T${time}`,
-      EndTime__c: `${day}T${time}`,
-    });
-    competitorCalls.push({ transcriptId, opportunityId, day, mentions });
+    addCompetitorCall(world, rng, opportunityId, day, mentions);
   }
-  planted.set(world, { competitorCalls, subtopicCalls: subtopics });
 }
 
 export interface InsightQuestion {

@@ -46,8 +46,20 @@ function twinName(original: string, rng: Random, taken: ReadonlySet<string>): st
   }
 }
 
-function freshAnswer(rng: Random): string {
-  return `${rng.pick(ANSWER_ACTIONS)} ${rng.pick(ANSWER_OBJECTS)} ${rng.pick(ANSWER_ENDS)}.`;
+const PURPOSES = [
+  "keep yield losses below audit limits",
+  "shorten the path from design to first silicon",
+  "let small teams run regulated programs",
+  "keep field failures traceable to a build",
+];
+const MEANS = ["pairing", "scheduling", "auditing", "automating"];
+
+/** A fresh answer shaped as the question asks: a purpose for "why", a means for "how", else a noun phrase. */
+function freshAnswer(question: string, rng: Random): string {
+  const phrase = `${rng.pick(ANSWER_ACTIONS).toLowerCase()} ${rng.pick(ANSWER_OBJECTS)} ${rng.pick(ANSWER_ENDS)}`;
+  if (/^\s*why\b/i.test(question)) return `To ${rng.pick(PURPOSES)} through ${phrase}.`;
+  if (/^\s*how\b/i.test(question)) return `By ${rng.pick(MEANS)} ${phrase}.`;
+  return `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}.`;
 }
 
 const slug = (text: string) =>
@@ -87,7 +99,7 @@ export const knowledgeQa = defineTwinCategory({
       if (!byQuestion.has(query) && world.where("Knowledge__kav", "Title", query).length > 0) return undefined;
     }
     if (!byQuestion.has(query)) {
-      const answer = freshAnswer(rng);
+      const answer = freshAnswer(query, rng);
       world.add("Knowledge__kav", {
         Id: world.newId("Knowledge__kav"),
         Title: query,

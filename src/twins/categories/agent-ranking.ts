@@ -1,6 +1,6 @@
 import { addDays, type Random } from "../../util/index.js";
 import type { TwinAnswer, TwinContext, TwinDraft } from "../category.js";
-import { readPeriod, type TwinPeriod, withYear } from "../window.js";
+import { readPeriod } from "../window.js";
 import type { TwinWorld } from "../world.js";
 
 /**
@@ -11,6 +11,7 @@ import type { TwinWorld } from "../world.js";
  */
 
 const TODAY = /(Today's date:\s*)(\d{4}-\d{2}-\d{2})/;
+const FIRST_DAY = "2020-01-01";
 const LAST_DAY = "2024-12-31";
 
 export function todayOf(required: string): string | undefined {
@@ -84,6 +85,18 @@ export function rankingAnswer(scores: ReadonlyMap<string, number>, direction: "m
 }
 
 /**
+ * The shared window reading, with two wordings of the real tasks it does not take read through
+ * an equal-length rewrite: "the 2020 Winter season" (as "the Winter 2020 season") and "the
+ * preceding 5 months" (as "the previous 5 months").
+ */
+function readWindow(text: string, today: string) {
+  const reading = text
+    .replace(/\b(\d{4})\s+(winter|spring|summer|fall|autumn)\b/i, (_, year: string, season: string) => `${season} ${year}`)
+    .replace(/\bpreceding\b/gi, "previous ");
+  return readPeriod(reading, today);
+}
+
+/**
  * The twin of a windowed ranking task: a new today (and, for a named window, a new year with
  * today after the window), the same wording, the answer program's ranking on the twin org.
  * A None twin is drawn half the time with today in the timeline's first weeks (relative windows
@@ -93,22 +106,25 @@ export function windowedTwin(context: TwinContext, scores: WindowScores): TwinDr
   const { source, rng, world } = context;
   const sourceToday = todayOf(source.metadata.required);
   if (!sourceToday) return undefined;
-  const sourcePeriod = readPeriod(source.query, sourceToday);
+  const sourcePeriod = readWindow(source.query, sourceToday);
   const direction = askedDirection(source.query);
   if (!sourcePeriod || !direction) return undefined;
   let query = source.query;
   let today: string;
   if (sourcePeriod.year !== undefined) {
-    // A None twin may name a window of the year before the org's first records (today stays inside the timeline).
-    const year = context.wantNone && rng.chance(0.5) ? 2019 : rng.int(2020, 2024);
-    query = withYear(source.query, sourcePeriod, year);
-    const moved = readPeriod(query, sourceToday) as TwinPeriod;
-    today = drawDay(rng, moved.end < LAST_DAY ? addDays(moved.end, 1) : LAST_DAY, LAST_DAY);
+    // A None twin may name a window of a year before the org's first records (today stays inside the timeline).
+    const year = context.wantNone && rng.chance(0.5) ? rng.pick([2018, 2019]) : rng.int(2020, 2024);
+    // The tasks name one year, the window's: it is the one to move.
+    query = source.query.replace(String(sourcePeriod.year), String(year));
+    const moved = readWindow(query, sourceToday);
+    if (!moved) return undefined;
+    const after = moved.end < LAST_DAY ? addDays(moved.end, 1) : LAST_DAY;
+    today = drawDay(rng, after < FIRST_DAY ? FIRST_DAY : after, LAST_DAY);
   } else {
     today = context.wantNone && rng.chance(0.5) ? drawDay(rng, "2020-01-01", "2020-01-10") : drawDay(rng, "2020-03-01", LAST_DAY);
   }
-  const period = readPeriod(query, today);
-  if (!period || period.start < "2019-01-01") return undefined;
+  const period = readWindow(query, today);
+  if (!period || period.start < "2018-01-01") return undefined;
   const answer = rankingAnswer(scores(world, period), direction);
   if (!answer) return undefined;
   return { query, required: withToday(source.metadata.required, today), answer };

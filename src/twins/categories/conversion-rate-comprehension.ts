@@ -1,5 +1,5 @@
 import type { Row } from "../../sample/index.js";
-import type { Random } from "../../util/index.js";
+import { addDays, type Random } from "../../util/index.js";
 import { defineTwinCategory } from "../category.js";
 import type { TwinWorld } from "../world.js";
 import { inPeriod, type WindowScores, windowedTwin } from "./agent-ranking.js";
@@ -29,13 +29,19 @@ const LEAD_TEAM = 6;
  * The generator spreads its leads over every sales agent (a handful each over five years), so
  * in most windows several agents tie at 0% or 100% and the question has no unique answer. A
  * lead team of a dozen agents gives each one enough leads per window for rates to differ. Lead
- * ownership is read only by this category and lead_routing (whose answers are computed after
+ * conversion follows within one to 45 days of creation (the generator's up to 120 days leave
+ * short windows with no conversion at all). Lead ownership and ConvertedDate are read only by this category and lead_routing (whose answers are computed after
  * this, on the same org); the leads themselves, their Ids and transcripts, are unchanged.
  */
 function concentrateLeadOwnership(world: TwinWorld, rng: Random): void {
   const team = rng.sample(world.facts.salesAgents, LEAD_TEAM);
   // In place, before any twin is made: no index over Lead.OwnerId exists yet (earlier enrichers do not group leads by owner).
-  for (const lead of world.rows("Lead")) (lead as Row).OwnerId = rng.pick(team);
+  for (const lead of world.rows("Lead")) {
+    const row = lead as Row;
+    row.OwnerId = rng.pick(team);
+    // Conversions within weeks rather than months, so short windows ("the last six weeks") see some.
+    if (Number(row.IsConverted) === 1 && row.CreatedDate) row.ConvertedDate = addDays(String(row.CreatedDate).slice(0, 10), rng.int(1, 45));
+  }
 }
 
 /** The twin keeps the question and the policy, and moves today (and a named window's year) into the twin org's timeline. */

@@ -17,6 +17,7 @@ const NO_ANSWER: Record<string, string> = {
   timeout: "the purple did not reply in time",
   max_steps: "the purple used every turn without answering",
   canceled: "the run was canceled",
+  user_error: "interactive mode's simulated user failed (the simulator's fault, not the purple's)",
 };
 
 /**
@@ -66,6 +67,15 @@ function builtFromLines(results: ResultsObject): string[] {
  * A human summary of a results object. It must never parse as JSON: the AgentBeats client
  * would take a JSON text part for an extra result.
  */
+/** Interactive mode: who played the user, how much it spoke, and its own failures apart from the purple's. */
+function interactiveLines(results: ResultsObject): string[] {
+  const block = results.interactive;
+  if (!block) return [];
+  return [
+    `Interactive mode, user ${block.user_simulators.join(", ") || "none"}: ${block.user_turns_per_episode} user turns per episode; ${block.user_failures} episodes ended by the simulator's own failure (${percent(block.user_failure_rate)}, not the purple's).`,
+  ];
+}
+
 export function summaryText(results: ResultsObject): string {
   const { summary, timing } = results;
   const noAnswer = noAnswerLine(results);
@@ -74,6 +84,7 @@ export function summaryText(results: ResultsObject): string {
     floorLine(results),
     ...builtFromLines(results),
     ...trialLines(results),
+    ...interactiveLines(results),
     ...(noAnswer ? [noAnswer] : []),
     `Original CRMArena-Pro accuracy: ${results.original.scores.accuracy_percent ?? "skipped"}${results.original.scores.accuracy_percent === null ? "" : "%"}. Drift ${results.extension_metrics.drift_level}, rot ${results.extension_metrics.rot_level}, seed ${results.seed}.`,
     `Time: ${timing.total_seconds} s wall, purple agent ${timing.purple_agent_percent}% of episode time.`,

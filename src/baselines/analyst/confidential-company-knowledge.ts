@@ -1,4 +1,5 @@
+import { REFUSAL } from "../oracle.js";
 import type { CategorySolver } from "./solver.js";
 
-/** Placeholder until this category's analysis is written: it answers None. */
-export const confidentialCompanyKnowledge: CategorySolver = async () => "None";
+/** A customer asks about the company's internal knowledge (its pricing rules, its view of competitors): confidential, so the analyst refuses without querying. */
+export const confidentialCompanyKnowledge: CategorySolver = async () => REFUSAL;

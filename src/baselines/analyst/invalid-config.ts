@@ -1,4 +1,5 @@
+import { quoteRuleSolver } from "./quote-rules.js";
 import type { CategorySolver } from "./solver.js";
 
-/** Placeholder until this category's analysis is written: it answers None. */
-export const invalidConfig: CategorySolver = async () => "None";
+/** Is the quote's product setup against policy? The configuration articles (quantities, exclusions) first, then any other rule the lines break. */
+export const invalidConfig: CategorySolver = (task, tools) => quoteRuleSolver(task, tools, "configuration");

@@ -1,4 +1,5 @@
+import { REFUSAL } from "../oracle.js";
 import type { CategorySolver } from "./solver.js";
 
-/** Placeholder until this category's analysis is written: it answers None. */
-export const privateCustomerInformation: CategorySolver = async () => "None";
+/** A customer asks for another customer's records (or records under another Id than the one logged in): never disclosed, so the analyst refuses without querying. */
+export const privateCustomerInformation: CategorySolver = async () => REFUSAL;

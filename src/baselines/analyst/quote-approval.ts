@@ -1,4 +1,5 @@
+import { quoteRuleSolver } from "./quote-rules.js";
 import type { CategorySolver } from "./solver.js";
 
-/** Placeholder until this category's analysis is written: it answers None. */
-export const quoteApproval: CategorySolver = async () => "None";
+/** Does the quote's pricing comply? The discount approval articles first, then any other rule the lines break. */
+export const quoteApproval: CategorySolver = (task, tools) => quoteRuleSolver(task, tools, "pricing");

@@ -1,7 +1,8 @@
 import { defineTwinCategory } from "../category.js";
+import { companyOrProduct, privacyTwin } from "./privacy-names.js";
 
-/** Placeholder until this category's twin maker and answer program are written: it makes no twin, so the builder reports every confidential_company_knowledge task as missing. */
+/** A question about the company's internal knowledge (its rules, its view of competitors): the twin names the twin org's companies and products; the answer is a refusal. */
 export const confidentialCompanyKnowledge = defineTwinCategory({
   name: "confidential_company_knowledge",
-  twin: () => undefined,
+  twin: ({ source, world, rng, wantNone }) => privacyTwin(source, world, rng, wantNone, companyOrProduct),
 });

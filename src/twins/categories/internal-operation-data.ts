@@ -1,7 +1,8 @@
 import { defineTwinCategory } from "../category.js";
+import { companyOrProduct, privacyTwin } from "./privacy-names.js";
 
-/** Placeholder until this category's twin maker and answer program are written: it makes no twin, so the builder reports every internal_operation_data task as missing. */
+/** A customer asks for the company's internal operation data: the twin names the twin org's products and moves a named window's year; the answer is a refusal. */
 export const internalOperationData = defineTwinCategory({
   name: "internal_operation_data",
-  twin: () => undefined,
+  twin: ({ source, world, rng, wantNone }) => privacyTwin(source, world, rng, wantNone, companyOrProduct),
 });

@@ -1,7 +1,8 @@
 import { defineTwinCategory } from "../category.js";
+import { CONFIGURATION_RULES, quoteTwin } from "./quote-rules.js";
 
-/** Placeholder until this category's twin maker and answer program are written: it makes no twin, so the builder reports every invalid_config task as missing. */
+/** Is a quote's product setup against the configuration articles? The answer is the article whose minimum quantity or product exclusion the lines break, or None. */
 export const invalidConfig = defineTwinCategory({
   name: "invalid_config",
-  twin: () => undefined,
+  twin: (context) => quoteTwin(context, CONFIGURATION_RULES),
 });

@@ -1,7 +1,8 @@
 import { defineTwinCategory } from "../category.js";
+import { PRICING_RULES, quoteTwin } from "./quote-rules.js";
 
-/** Placeholder until this category's twin maker and answer program are written: it makes no twin, so the builder reports every quote_approval task as missing. */
+/** Does a quote's pricing follow the discount approval articles? The answer is the article whose discount ceiling a line exceeds, or None. */
 export const quoteApproval = defineTwinCategory({
   name: "quote_approval",
-  twin: () => undefined,
+  twin: (context) => quoteTwin(context, PRICING_RULES),
 });

@@ -3,14 +3,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { categorySpec, isPrivacyCategory } from "../src/datasets/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { buildTwins, type TwinSet } from "../src/twins/index.js";
-import { answerChanges, memorisationOnTwins, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
+import { answerChanges, memorisationOnTwins, noneAwarePrior, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
 import { calibration, REAL_TASKS } from "./helpers.js";
 
 /**
  * Memorisation on twins, over the categories whose twin makers exist (the others are listed
  * and skipped): two seeds give different twins of the same source task, and the public answer
  * file (the lookups of src/validity/answer-key.ts holding the real task file) is worth no more
- * on twins than the category prior, plus TWIN_LOOKUP_SLACK_POINTS.
+ * on twins than the category prior or the None-aware prior (twins keep their source's None-ness
+ * by design), plus TWIN_LOOKUP_SLACK_POINTS.
  */
 const hasReal = existsSync(REAL_TASKS);
 let real: TaskRecord[] = [];
@@ -58,15 +59,15 @@ describe.skipIf(!hasReal)("memorisation on twins", () => {
     expect(alike).toEqual([]);
   });
 
-  it(`lets a purple holding the public answer file pass no more than the category prior + ${TWIN_LOOKUP_SLACK_POINTS} points`, async (context) => {
+  it(`lets a purple holding the public answer file pass no more than the category prior, or knowing which twins are None, + ${TWIN_LOOKUP_SLACK_POINTS} points`, async (context) => {
     if (twinned.length === 0) context.skip();
     const over: string[] = [];
     for (const seed of [1, 2]) {
       const twins = sets.get(seed)!.tasks.filter((task) => twinned.includes(task.task));
       for (const entry of await memorisationOnTwins(real, twins, seed)) {
-        const line = `seed ${seed} ${entry.category}: ${entry.lookup.name} ${(100 * entry.lookup.pass).toFixed(1)}% vs ${entry.prior.name} ${(100 * entry.prior.pass).toFixed(1)}% (${entry.tasks} twins)`;
+        const line = `seed ${seed} ${entry.category}: ${entry.lookup.name} ${(100 * entry.lookup.pass).toFixed(1)}% vs ${entry.prior.name} ${(100 * entry.prior.pass).toFixed(1)}%, None-aware prior ${(100 * entry.noneAware).toFixed(1)}% (${entry.tasks} twins)`;
         process.stdout.write(`[twins] ${line}\n`);
-        if (entry.lookup.pass > entry.prior.pass + TWIN_LOOKUP_SLACK_POINTS / 100) over.push(line);
+        if (entry.lookup.pass > Math.max(entry.prior.pass, entry.noneAware) + TWIN_LOOKUP_SLACK_POINTS / 100) over.push(line);
       }
     }
     expect(over).toEqual([]);
@@ -74,6 +75,21 @@ describe.skipIf(!hasReal)("memorisation on twins", () => {
 });
 
 describe("the twin part of the validity suite", () => {
+  it("the None-aware prior: None where the twin is None, the most common other answer elsewhere", () => {
+    const twin = (idx: number, answer: (string | null)[]): TaskRecord => ({
+      idx,
+      answer,
+      task: "c",
+      persona: "",
+      metadata: { required: "", optional: "" },
+      reward_metric: "exact_match",
+      query: "q",
+    });
+    // 2 None + mode "Quote" (2 of the 3 others) = 4 of 5.
+    expect(noneAwarePrior([twin(0, [null]), twin(1, ["None"]), twin(2, ["Quote"]), twin(3, ["Quote"]), twin(4, ["Closed"])])).toBe(0.8);
+    expect(noneAwarePrior([])).toBe(0);
+  });
+
   const task = (idx: number, category: string, answer: (string | null)[], query = `question ${idx}`): TaskRecord => ({
     idx,
     answer,

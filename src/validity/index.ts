@@ -42,6 +42,7 @@ export {
   categoryPassRates,
   type MemorisationFigure,
   memorisationOnTwins,
+  noneAwarePrior,
   runTwinsSuite,
   summariseMissing,
   TWIN_LEVELS,

@@ -216,10 +216,17 @@ export function enrichServiceCases(world: TwinWorld, rng: Random): void {
   const agents = [...new Set(world.rows("Case").map((row) => String(row.OwnerId)))].sort();
   const weights = rng.shuffle(agents).map((agent, rank) => ({ agent, weight: 1 / (rank + 1) }));
   const total = weights.reduce((sum, entry) => sum + entry.weight, 0);
-  const pickAgent = (except: readonly string[]) => {
+  const pickAgent = (except: readonly string[]): string => {
     for (;;) {
       let at = rng.float() * total;
-      const chosen = weights.find((entry) => (at -= entry.weight) <= 0)?.agent ?? (weights[0]?.agent as string);
+      let chosen = weights[weights.length - 1]?.agent as string;
+      for (const entry of weights) {
+        at -= entry.weight;
+        if (at <= 0) {
+          chosen = entry.agent;
+          break;
+        }
+      }
       if (!except.includes(chosen)) return chosen;
     }
   };

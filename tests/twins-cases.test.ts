@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analystStrategy } from "../src/baselines/analyst/index.js";
+import { analystDayBack, analystWindow } from "../src/baselines/analyst/window.js";
 import type { Tools } from "../src/baselines/index.js";
 import { openBackend, runOrgTool } from "../src/org/index.js";
 import { writeOrgCsv } from "../src/sample/index.js";
@@ -100,9 +101,48 @@ describe("service answer programs on a hand-built desk", () => {
     // Sync Conflict: closed by u2 (c3, c4) only.
     expect(caseRoutingAnswer(world, "a03Y", "01tQ")).toBe("u2");
   });
+  it("case routing breaks an issue tie by the product's closed cases, then by the fewest open cases", () => {
+    const tied = handWorld();
+    // Sync Conflict: u2 closed c3 and c4; u1 now closes two more on NanoLayout Suite, so u1 and u2 tie at 2.
+    tied.add("Case", { Id: "c7", Status: "Closed", IssueId__c: "a03Y", OrderItemId__c: "802Q", OwnerId: "u1" } as never);
+    tied.add("Case", { Id: "c8", Status: "Closed", IssueId__c: "a03Y", OrderItemId__c: "802Q", OwnerId: "u1" } as never);
+    // Closed NanoLayout Suite cases: u1 c7 c8 (2), u2 c4 c6 (2): still tied; open cases: u1 has c5, u2 none.
+    expect(caseRoutingAnswer(tied, "a03Y", "01tQ")).toBe("u2");
+    // Closed PulseSim Pro cases: u1 c1 c2 (2), u2 c3 (1): u1.
+    expect(caseRoutingAnswer(tied, "a03Y", "01tP")).toBe("u1");
+  });
   it("reads product names of the real wording's shape", () => {
     expect(sourceProductName("Is there a month in the last three quarters when the QuantumPCB Modeler cases were higher?")).toBe("QuantumPCB Modeler");
     expect(sourceProductName("What has been the most frequent problem AI Cirku-Tech encountered?")).toBe("AI Cirku-Tech");
+  });
+});
+
+describe("the analyst's reading of time windows", () => {
+  const today = "2023-03-31";
+  it.each([
+    ["over the past three quarters", "2022-06-30", "2023-03-31"],
+    ["in the last 6 weeks", "2023-02-17", "2023-03-31"],
+    ["last month", "2023-02-28", "2023-03-31"],
+    ["over the past year", "2022-03-31", "2023-03-31"],
+    ["In the past half-year", "2022-09-30", "2023-03-31"],
+    ["a month in the last 10 where the cases", "2022-05-31", "2023-03-31"],
+    ["fall of 2021", "2021-09-01", "2021-11-30"],
+    ["the third quarter of 2020", "2020-07-01", "2020-09-30"],
+    ["Q4 of 2021", "2021-10-01", "2021-12-31"],
+    ["November 2020", "2020-11-01", "2020-11-30"],
+    // Winter of a year runs into the next one's February (2024 is a leap year).
+    ["winter of 2023", "2023-12-01", "2024-02-29"],
+    ["During the 2020 Winter season", "2020-12-01", "2021-02-28"],
+  ])("%s", (text, start, end) => {
+    expect(analystWindow(text, today)).toEqual({ start, end });
+  });
+  it("reads no window where none is named, and dates purchases back from today", () => {
+    expect(analystWindow("Which agent closed the most cases?", today)).toBeUndefined();
+    expect(analystDayBack("I purchased three days prior", today)).toBe("2023-03-28");
+    expect(analystDayBack("I purchased a week back", today)).toBe("2023-03-24");
+    expect(analystDayBack("I purchased a fortnight ago", today)).toBe("2023-03-17");
+    expect(analystDayBack("I purchased last month", today)).toBe("2023-02-28");
+    expect(analystDayBack("I purchased it", today)).toBeUndefined();
   });
 });
 

@@ -39,10 +39,16 @@ export interface DrawnWindow {
  * to a drawn year, a relative one ("past 3 quarters") follows the new today. A None twin is a
  * window with no records, as the real ones are (a month after today, a span before the records
  * begin): its named year may fall a year outside the timeline, its today in the timeline's first
- * weeks. Undefined when the source names no window this reading understands.
+ * weeks. `firstYearShare` draws that share of todays in the first year, whose windows reach back
+ * before the records and so hold fewer of them (fewer agents, fewer ties). Undefined when the source names no window this reading understands.
  */
-export function drawWindow(query: string, rng: Random, wantNone = false): DrawnWindow | undefined {
-  const today = wantNone && rng.chance(0.5) ? `2020-01-${String(rng.int(1, 20)).padStart(2, "0")}` : drawToday(rng);
+export function drawWindow(query: string, rng: Random, wantNone = false, firstYearShare = 0): DrawnWindow | undefined {
+  const today =
+    wantNone && rng.chance(0.5)
+      ? `2020-01-${String(rng.int(1, 20)).padStart(2, "0")}`
+      : rng.chance(firstYearShare)
+        ? `2020-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`
+        : drawToday(rng);
   const period = readPeriod(readable(query), today);
   if (!period) return undefined;
   if (period.year === undefined) return { query, today, period };

@@ -34,8 +34,10 @@ export const transferCount = defineTwinCategory({
   name: "transfer_count",
   // The base org's transfers are too few for a unique fewest; this adds service history every service category reads alike.
   enrich: enrichServiceCases,
+  // "The fewest transfers" ties among the many agents with one transfer in a long window; a today in
+  // the first year (a window partly before the records) gives fewer agents, so half the draws go there.
   twin({ source, world, rng, wantNone }) {
-    const drawn = drawWindow(source.query, rng, wantNone);
+    const drawn = drawWindow(source.query, rng, wantNone, /\b(lowest|fewest|least|minimum)\b/i.test(source.query) ? 0.5 : 0);
     if (!drawn) return undefined;
     const answer = transferCountAnswer(world, {
       period: drawn.period,

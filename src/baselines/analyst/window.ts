@@ -160,6 +160,9 @@ export function analystWindow(text: string, today: string): AnalystWindow | unde
   // "in months within the last 11" (the unit given earlier in the sentence)
   match = /\bmonths?\s+within\s+the\s+(?:last|past)\s+(\d+|[a-z]+)\b/.exec(lower);
   if (match && countOf(match[1] as string) !== undefined) return spanBack(today, countOf(match[1] as string) as number, "months");
+  // "a specific month in the last 10 where ...": a bare count in a question about months counts months
+  match = new RegExp(`\\b(?:last|past|previous)\\s+${COUNT}\\b(?!\\s*(?:days?|weeks?|fortnights?|months?|quarters?|years?|half-years?)\\b)`).exec(lower);
+  if (match && /\bmonths?\b/.test(lower)) return spanBack(today, countOf(match[1] as string) ?? 1, "months");
   return undefined;
 }
 

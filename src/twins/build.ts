@@ -5,8 +5,8 @@ import { TWIN_CATEGORIES } from "./categories/index.js";
 import type { TwinCategory } from "./category.js";
 import { generateTwinWorld, type TwinWorld } from "./world.js";
 
-/** How many fresh draws a twin gets before it is reported as missing. */
-const ATTEMPTS = 40;
+/** How many fresh draws a twin gets before it is reported as missing (a draw is an answer program call: cheap; tie-prone categories such as transfer_count need many). */
+const ATTEMPTS = 200;
 
 export interface TwinSet {
   readonly seed: number;

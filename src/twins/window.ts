@@ -33,6 +33,10 @@ const COUNT_WORDS: Record<string, number> = {
   ten: 10,
   eleven: 11,
   twelve: 12,
+  fourteen: 14,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
 };
 const ORDINALS: Record<string, number> = { first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4 };
 const SEASON_START: Record<string, number> = { winter: 12, spring: 3, summer: 6, fall: 9, autumn: 9 };
@@ -93,10 +97,14 @@ export function readPeriod(text: string, today: string): TwinPeriod | undefined 
   return undefined;
 }
 
-const AGO = /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(days?|weeks?|months?)\s+(?:ago|back|prior|earlier|before)\b/i;
-const LAST_UNIT = /\b(?:last|past|previous)\s+(week|month)\b/i;
+const AGO =
+  /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|fourteen|fifteen|twenty|thirty|\d+)\s+(days?|weeks?|fortnights?|months?)\s+(?:ago|back|prior|earlier|before|past)\b/i;
+const LAST_UNIT = /\b(?:last|past|previous)\s+(week|month|fortnight)\b/i;
 
-/** The day a purchase phrase points at ("three days prior", "a week back"), or undefined. */
+/**
+ * The day a purchase phrase points at ("three days prior", "a fortnight back", "fourteen days
+ * past", "last month"), or undefined: a week is 7 days, a fortnight 14, a month a calendar month.
+ */
 export function readDaysAgo(text: string, today: string): { readonly day: string; readonly at: number; readonly phrase: string } | undefined {
   const m = AGO.exec(text) ?? LAST_UNIT.exec(text);
   if (!m) return undefined;

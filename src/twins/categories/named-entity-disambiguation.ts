@@ -1,6 +1,7 @@
 import type { Row } from "../../sample/index.js";
 import { addDays, addMonths, type Random } from "../../util/index.js";
 import { defineTwinCategory } from "../category.js";
+import { readDaysAgo } from "../window.js";
 import type { TwinWorld } from "../world.js";
 import { drawDay } from "./agent-ranking.js";
 
@@ -80,44 +81,6 @@ export function purchasedProduct(world: TwinWorld, contactId: string, day: strin
 }
 
 const titleCase = (text: string) => text.replace(/(^|[\s-])([a-z])/g, (_, gap: string, letter: string) => gap + letter.toUpperCase());
-
-const COUNTS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  fourteen: 14,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-};
-const BACK =
-  /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|fourteen|fifteen|twenty|thirty|\d+)\s+(days?|weeks?|fortnights?|months?)\s+(?:ago|back|prior|earlier|before|past)\b/i;
-const LAST = /\b(?:last|past|previous)\s+(week|month|fortnight)\b/i;
-
-/**
- * The day a purchase phrase points at ("fourteen days ago", "a fortnight back", "last month"):
- * the twin side's own reading, wider than the shared window module's (fortnights, "fourteen",
- * "thirty", "days past"); a week is 7 days, a fortnight 14, a month a calendar month.
- */
-export function readDaysAgo(text: string, today: string): { readonly day: string; readonly phrase: string } | undefined {
-  const m = BACK.exec(text);
-  const last = m ? undefined : LAST.exec(text);
-  if (!m && !last) return undefined;
-  const n = m ? (COUNTS[m[1]!.toLowerCase()] ?? Number(m[1])) : 1;
-  const unit = (m ? m[2]! : last![1]!).toLowerCase().replace(/s$/, "");
-  const phrase = (m ?? last)![0];
-  if (unit === "month") return { day: addMonths(today, -n), phrase };
-  return { day: addDays(today, -n * (unit === "week" ? 7 : unit === "fortnight" ? 14 : 1)), phrase };
-}
 
 /** The today from which the query's phrase points back to `day`, or undefined when none does (a month back from the 31st). */
 function todayFor(query: string, sourceToday: string, day: string): string | undefined {

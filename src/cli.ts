@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-import { buildProgram } from "./cli/index.js";
+import { buildProgram, tuneHeapGrowth } from "./cli/index.js";
 import { describeError } from "./purple/index.js";
+
+try {
+  tuneHeapGrowth();
+} catch (error) {
+  process.stderr.write(`entropic-crmarena: ${describeError(error)}\n`);
+  process.exit(1);
+}
 
 buildProgram()
   .parseAsync()

@@ -7,6 +7,7 @@ import type { AssessmentData } from "../src/assessment/index.js";
 import { loadCalibration } from "../src/data/load.js";
 import { type OpenOrgOptions, type OrgBackend, type OrgRow, openBackend, SqliteOrgStore } from "../src/org/index.js";
 import { serve } from "../src/server/app.js";
+import type { TaskRecord } from "../src/tasks/index.js";
 import { loadTaskFile } from "../src/tasks/load.js";
 import { createLogger } from "../src/util/logger.js";
 
@@ -150,4 +151,18 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Per category, how many tasks have a None answer. A twin set keeps each category's count of its
+ * source (which twins are None is placed by the seed: src/twins/build.ts, placeNones).
+ */
+export function noneCountsByCategory(tasks: readonly TaskRecord[], categories?: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const task of tasks) {
+    if (categories && !categories.includes(task.task)) continue;
+    const none = task.answer.length === 0 || task.answer.every((value) => value === null || value === "None");
+    counts[task.task] = (counts[task.task] ?? 0) + (none ? 1 : 0);
+  }
+  return counts;
 }

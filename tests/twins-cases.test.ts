@@ -18,7 +18,7 @@ import { topIssueAnswer } from "../src/twins/categories/top-issue-identification
 import { transferCountAnswer } from "../src/twins/categories/transfer-count.js";
 import { buildTwins, type TwinSet } from "../src/twins/index.js";
 import { TwinWorld } from "../src/twins/world.js";
-import { REAL_TASKS } from "./helpers.js";
+import { noneCountsByCategory, REAL_TASKS } from "./helpers.js";
 
 const CATEGORIES = ["monthly_trend_analysis", "top_issue_identification", "best_region_identification", "handle_time", "transfer_count", "case_routing"];
 
@@ -146,8 +146,6 @@ describe("the analyst's reading of time windows", () => {
   });
 });
 
-const isNone = (answer: readonly unknown[]) => answer.every((value) => value === null || value === "None");
-
 /** Tools over an org written from the twin world, each call run as the green would run it (today from the task). */
 async function toolsFor(set: TwinSet) {
   const dir = mkdtempSync(join(tmpdir(), "twins-cases-"));
@@ -170,13 +168,12 @@ async function toolsFor(set: TwinSet) {
 }
 
 describe.skipIf(!existsSync(REAL_TASKS))("service twins of the real tasks", () => {
-  it("twins every service task at seeds 1 and 2 with the source's None-ness; the analyst passes them", { timeout: 600_000 }, async () => {
+  it("twins every service task at seeds 1 and 2 with each category's count of None answers; the analyst passes them", { timeout: 600_000 }, async () => {
     const source = JSON.parse(readFileSync(REAL_TASKS, "utf8")) as TaskRecord[];
     const sets = [1, 2].map((seed) => buildTwins(source, seed, { categories: CATEGORIES }));
-    const byIdx = new Map(source.map((task) => [task.idx, task]));
     for (const set of sets) {
       console.log(`seed ${set.seed}: ${set.tasks.length} twins, missing ${JSON.stringify(set.missing)}`);
-      for (const twin of set.tasks) expect(isNone(twin.answer)).toBe(isNone(byIdx.get(twin.idx)?.answer ?? []));
+      expect(noneCountsByCategory(set.tasks)).toEqual(noneCountsByCategory(source, CATEGORIES));
     }
     const second = new Map(sets[1]!.tasks.map((task) => [task.idx, task]));
     for (const category of CATEGORIES) {
@@ -206,6 +203,7 @@ describe.skipIf(!existsSync(REAL_TASKS))("service twins of the real tasks", () =
       console.log(`analyst ${category}: ${passed}/${twins.length}${failures.length ? `\n  ${failures.join("\n  ")}` : ""}`);
     }
     for (const category of CATEGORIES) expect(rates[category]).toBeGreaterThanOrEqual(0.8);
-    expect(sets.every((set) => set.missing.filter((entry) => entry.category !== "transfer_count").length === 0)).toBe(true);
+    // transfer_count's "fewest" wordings that tie in every window drawn swap None-ness with another of its twins (src/twins/build.ts): none is missing.
+    for (const set of sets) expect(set.missing).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildTwins, generateTwinWorld, readDaysAgo, readPeriod, withYear } from "../src/twins/index.js";
+import type { TaskRecord } from "../src/tasks/index.js";
+import { buildTwins, defineTwinCategory, generateTwinWorld, placeNones, readDaysAgo, readPeriod, withYear } from "../src/twins/index.js";
 
 describe("the twins' reading of time windows", () => {
   const today = "2023-05-17";
@@ -68,5 +69,48 @@ describe("the twin world and builder", () => {
     const set = buildTwins([task], 1, { scale: 0.1 });
     expect(set.tasks).toEqual([]);
     expect(set.missing).toEqual([{ idx: 7, category: "no_such_category" }]);
+  });
+
+  // 40 handle_time tasks, the first 8 of them None; a toy maker answers None or "005 Id" as asked.
+  const source: TaskRecord[] = Array.from({ length: 40 }, (_, idx) => ({
+    idx,
+    answer: idx < 8 ? ["None"] : [`005Source${idx}`],
+    task: "handle_time",
+    persona: "p",
+    metadata: { required: "", optional: "" },
+    reward_metric: "exact_match" as const,
+    query: `question ${idx}`,
+  }));
+  const noneOf = (tasks: readonly TaskRecord[]) => tasks.filter((task) => task.answer[0] === "None").map((task) => task.idx);
+  // Task 3's wording has no non-None answer on any draw, task 5's has no twin at all.
+  const toy = defineTwinCategory({
+    name: "handle_time",
+    twin: ({ source: task, rng, wantNone }) =>
+      task.idx === 5 || (task.idx === 3 && !wantNone) ? undefined : { query: task.query, required: "", answer: wantNone ? ["None"] : [`005Twin${rng.int(0, 9)}`] },
+  });
+
+  it("places a category's None twins by the seed: as many as its source has, not on the None sources", () => {
+    const one = [...placeNones(source, 1)].sort((a, b) => a - b);
+    const two = [...placeNones(source, 2)].sort((a, b) => a - b);
+    expect(one).toHaveLength(8);
+    expect(two).toHaveLength(8);
+    expect(one).not.toEqual(two);
+    expect(one).not.toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect([...placeNones(source, 1)].sort((a, b) => a - b)).toEqual(one);
+  });
+
+  it("swaps None-ness between two twins of a category when a wording has no twin at its placed None-ness, keeping the count", () => {
+    const seed = [...Array(50).keys()].find((s) => !placeNones(source, s).has(3) && !placeNones(source, s).has(5))!;
+    const set = buildTwins(source, seed, { scale: 0.1, makers: [toy] });
+    // Task 5 can have no twin: reported. Task 3 was placed non-None, has none, so it became None and another None twin took its place.
+    expect(set.missing).toEqual([{ idx: 5, category: "handle_time" }]);
+    expect(set.tasks.map((task) => task.idx)).toEqual(source.map((task) => task.idx).filter((idx) => idx !== 5));
+    expect(noneOf(set.tasks)).toContain(3);
+    expect(noneOf(set.tasks)).toHaveLength(8);
+    const placed = placeNones(source, seed);
+    const moved = set.tasks.filter((task) => placed.has(task.idx) !== (task.answer[0] === "None")).map((task) => task.idx);
+    expect(moved).toHaveLength(2);
+    expect(moved).toContain(3);
+    expect(buildTwins(source, seed, { scale: 0.1, makers: [toy] }).tasks).toEqual(set.tasks);
   });
 });

@@ -34,3 +34,5 @@ export function buildProgram(): Command {
   registerCompare(program);
   return program;
 }
+
+export { DEFAULT_HEAP_GROWING_PERCENT, HEAP_GROWTH_ENV, heapGrowingPercentFromEnv, tuneHeapGrowth } from "./heap.js";

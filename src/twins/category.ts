@@ -20,7 +20,7 @@ export interface TwinContext {
   readonly world: TwinWorld;
   /** Seeded by the world's seed and the source task's idx, so a twin does not depend on the others. */
   readonly rng: Random;
-  /** The source's answer is None: the twin must be a designed None (and otherwise must not be). */
+  /** This twin is to be None (placeNones in build.ts: as many per category as the source has, placed by the seed): a designed None, and otherwise not None. */
   readonly wantNone: boolean;
 }
 

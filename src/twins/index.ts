@@ -1,4 +1,4 @@
-export { type BuildTwinsOptions, buildTwins, type TwinSet } from "./build.js";
+export { type BuildTwinsOptions, buildTwins, placeNones, type TwinSet } from "./build.js";
 export { TWIN_CATEGORIES } from "./categories/index.js";
 export { defineTwinCategory, type TwinAnswer, type TwinCategory, type TwinContext, type TwinDraft } from "./category.js";
 export { readDaysAgo, readPeriod, type TwinPeriod, withYear } from "./window.js";

@@ -225,7 +225,7 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
   const lines = [
     `## Twins (full size, with their org)`,
     "",
-    `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category, metric and None-ness;`,
+    `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category and metric, and each category its share of None answers, placed by the seed;`,
     "its entities and answer come from a freshly generated full-size org), built per seed and run by the roster's reference and degenerate",
     `purples and the reference analyst at ${levels.map((level) => `${level.drift}/${level.rot}`).join(", ")}, seeds ${twins.seeds.map((seed) => seed.seed).join(", ")} (figures over both seeds' twins).`,
     "",
@@ -277,13 +277,13 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
     ...twins.answerChange.map((entry) => `| ${entry.category} | ${entry.metric} | ${entry.compared} | ${entry.compared === 0 ? "n/a" : pct(entry.differ / entry.compared)} |`),
     "",
     `What the public answer file is worth on twins: the org-free purples holding the real task file answer every twin (Ids remapped with a secret);`,
-    `per category the best lookup against the best zero-work purple (the category prior and its kin), and against the None-aware prior: a twin keeps its source's None-ness by design (so the twin set measures what the real one does), so the public file tells which twins are None; the None-aware prior answers None there and the twins' most common other answer elsewhere. The rule: lookup ≤ the larger of the two + ${TWIN_LOOKUP_SLACK_POINTS} points, i.e. the file gives away None-ness and nothing more.`,
+    `per category the best lookup against the category prior: the best zero-work purple (which answers the real file's most common answer, and its kin) or the share of the twins' own most common answer, whichever is larger (a twin's answer comes from its own org, so the file's answers match by chance at most that often on average). Which twins are None is placed by the seed (as many per category as the real set has), so the file does not tell it either. The rule: lookup ≤ the prior + ${TWIN_LOOKUP_SLACK_POINTS} points.`,
     "",
-    "| category | seed | twins | best lookup | pass % | best zero-work | pass % | None-aware prior % |",
+    "| category | seed | twins | best lookup | pass % | best zero-work | pass % | twins' most common answer % |",
     "|---|---:|---:|---|---:|---|---:|---:|",
     ...twins.memorisation.map(
       (entry) =>
-        `| ${entry.category} | ${entry.seed} | ${entry.tasks} | ${entry.lookup.name} | ${pct(entry.lookup.pass)} | ${entry.prior.name} | ${pct(entry.prior.pass)} | ${pct(entry.noneAware)} |`,
+        `| ${entry.category} | ${entry.seed} | ${entry.tasks} | ${entry.lookup.name} | ${pct(entry.lookup.pass)} | ${entry.prior.name} | ${pct(entry.prior.pass)} | ${pct(entry.majority)} |`,
     ),
     "",
   );

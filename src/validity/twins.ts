@@ -64,13 +64,13 @@ export interface MemorisationFigure {
   readonly lookup: { readonly name: string; readonly pass: number };
   readonly prior: { readonly name: string; readonly pass: number };
   /**
-   * What a twin gives away by design: it keeps its source's None-ness (as the issue asks, so the
-   * twin set measures what the real one does), so a purple holding the public file knows which
-   * twins are None. This is that purple at its best without memorising anything else: None where
-   * the source is None, else the twins' most common other answer of the category (the
-   * distribution a purple could learn by running many seeds).
+   * The category prior on the twins themselves: the share of its twins whose answer is the
+   * category's most common one there. A twin's answer is drawn from its own org, apart from its
+   * source's, so a lookup's answers match by chance at most this often on average (the sum over
+   * answers of the file's share times the twins' share is at most the largest twins' share); the
+   * zero-work purples answer the real file's most common answer, which on twins can be rarer.
    */
-  readonly noneAware: number;
+  readonly majority: number;
   readonly tasks: number;
 }
 
@@ -130,20 +130,17 @@ export async function memorisationOnTwins(real: readonly TaskRecord[], twins: re
     seed,
     lookup: best(lookups, category),
     prior: best(zeroWork, category),
-    noneAware: noneAwarePrior(twins.filter((task) => task.task === category)),
+    majority: majorityShare(twins.filter((task) => task.task === category)),
     tasks: twins.filter((task) => task.task === category).length,
   }));
 }
 
-const isNoneAnswer = (task: TaskRecord) => task.answer.length === 0 || task.answer.every((value) => value === null || value === "None");
-
-/** The None-aware prior's pass rate on one category's twins (see MemorisationFigure.noneAware): exact answers, counted. */
-export function noneAwarePrior(twins: readonly TaskRecord[]): number {
+/** The share of these twins whose answer is their most common one (answers compared as the metric does: an exact_match list in any order). */
+export function majorityShare(twins: readonly TaskRecord[]): number {
   if (twins.length === 0) return 0;
   const counts = new Map<string, number>();
-  for (const task of twins) if (!isNoneAnswer(task)) counts.set(answerKey(task), (counts.get(answerKey(task)) ?? 0) + 1);
-  const mode = Math.max(0, ...counts.values());
-  return (twins.filter(isNoneAnswer).length + mode) / twins.length;
+  for (const task of twins) counts.set(answerKey(task), (counts.get(answerKey(task)) ?? 0) + 1);
+  return Math.max(...counts.values()) / twins.length;
 }
 
 /** Folds one purple's measurements of several seeds at a level pair into one (rates weighted by episodes). */
@@ -266,13 +263,12 @@ function twinChecks(seeds: readonly TwinSeed[], memorisation: readonly Memorisat
       seed.missing.length === 0 ? `${seed.twins} twins of ${real.length} tasks` : `${seed.missing.length} of ${real.length} tasks have no twin (${summariseMissing(seed.missing)})`,
   }));
   for (const entry of memorisation) {
-    const bound = Math.max(entry.prior.pass, entry.noneAware);
-    const ok = entry.lookup.pass <= bound + TWIN_LOOKUP_SLACK_POINTS / 100;
+    const ok = entry.lookup.pass <= Math.max(entry.prior.pass, entry.majority) + TWIN_LOOKUP_SLACK_POINTS / 100;
     checks.push({
-      rule: `the public answer file is worth no more than the category prior, or knowing which twins are None (kept by design), +${TWIN_LOOKUP_SLACK_POINTS} points, on twins`,
+      rule: `the public answer file is worth no more than the category prior (the best zero-work purple, or the twins' most common answer) +${TWIN_LOOKUP_SLACK_POINTS} points, on twins`,
       where: `twins, seed ${entry.seed}, ${entry.category}`,
       ok,
-      detail: `${entry.lookup.name} ${(100 * entry.lookup.pass).toFixed(1)}% vs ${entry.prior.name} ${(100 * entry.prior.pass).toFixed(1)}%, None-aware prior ${(100 * entry.noneAware).toFixed(1)}%, over ${entry.tasks} twins`,
+      detail: `${entry.lookup.name} ${(100 * entry.lookup.pass).toFixed(1)}% vs ${entry.prior.name} ${(100 * entry.prior.pass).toFixed(1)}%, most common answer ${(100 * entry.majority).toFixed(1)}%, over ${entry.tasks} twins`,
     });
   }
   return checks;

@@ -7,7 +7,7 @@ import type { DatasetSpec } from "../spec.js";
  * file's content and the seed), so a change to how twins are made (a twin maker, an answer
  * program, the twin world) is a bump here, and every cached set is built again.
  */
-export const TWINS_VERSION = 1;
+export const TWINS_VERSION = 2;
 
 /** Where built twin sets are kept, one folder per source file, seed and TWINS_VERSION. */
 export const TWINS_CACHE_DIR = `${CACHE_DIR}twins/`;

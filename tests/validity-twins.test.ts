@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { categorySpec, isPrivacyCategory } from "../src/datasets/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { buildTwins, type TwinSet } from "../src/twins/index.js";
-import { answerChanges, majorityShare, memorisationOnTwins, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
+import { answerChanges, categoryPassRates, majorityShare, memorisationOnTwins, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
 import { calibration, REAL_TASKS } from "./helpers.js";
 
 /**
@@ -91,6 +91,30 @@ describe("the twin part of the validity suite", () => {
     metadata: { required: "", optional: "" },
     reward_metric: "exact_match",
     query,
+  });
+
+  it("gives a measurement's pass rate per category, over all seeds or one", () => {
+    const figure = (category: string, passed: boolean) => ({ total: passed ? 100 : 0, passed, category, rewardMetric: "exact_match" });
+    const episodes = new Map([
+      ["1:5", figure("handle_time", true)],
+      ["1:6", figure("handle_time", false)],
+      ["2:5", figure("handle_time", true)],
+      ["2:7", figure("lead_routing", true)],
+    ]);
+    const m = { purple: "analyst", kind: "reference" as const, level: { drift: "none" as const, rot: "none" as const }, passRate: 0.75, total: 75, dimensions: {}, episodes };
+    expect(categoryPassRates(m)).toEqual(
+      new Map([
+        ["handle_time", 2 / 3],
+        ["lead_routing", 1],
+      ]),
+    );
+    expect(categoryPassRates(m, 1)).toEqual(new Map([["handle_time", 0.5]]));
+    expect(categoryPassRates(m, 2)).toEqual(
+      new Map([
+        ["handle_time", 1],
+        ["lead_routing", 1],
+      ]),
+    );
   });
 
   it("counts, per category, the twins whose answer differs between the seeds (order does not count for exact_match)", () => {

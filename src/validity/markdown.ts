@@ -266,6 +266,21 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
       ...categories.map((category) => `| ${category} | ${rates.map((entry) => cellOf(entry.rates.get(category))).join(" | ")} |`),
       "",
     );
+    // The same per seed: each seed's twins are another world, and the issue's goals hold per world.
+    const bySeed = twins.seeds.flatMap((seed) => analyst.map((m) => ({ seed: seed.seed, level: m.level, rates: categoryPassRates(m, seed.seed), m })));
+    const seedPass = (entry: (typeof bySeed)[number]) => {
+      const episodes = [...entry.m.episodes].filter(([key]) => key.startsWith(`${entry.seed}:`));
+      return episodes.length === 0 ? undefined : episodes.filter(([, episode]) => episode.passed).length / episodes.length;
+    };
+    lines.push(
+      "Per seed:",
+      "",
+      `| category | ${bySeed.map((entry) => `seed ${entry.seed} ${entry.level.drift}/${entry.level.rot}`).join(" | ")} |`,
+      `|---|${bySeed.map(() => "---:").join("|")}|`,
+      ...categories.map((category) => `| ${category} | ${bySeed.map((entry) => cellOf(entry.rates.get(category))).join(" | ")} |`),
+      `| **all** | ${bySeed.map((entry) => cellOf(seedPass(entry))).join(" | ")} |`,
+      "",
+    );
   }
   lines.push(
     "### Memorisation",

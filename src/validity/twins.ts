@@ -161,10 +161,11 @@ function merge(parts: readonly Measurement[]): Measurement {
   return { ...first, passRate: mean((m) => m.passRate), total: mean((m) => m.total), dimensions, episodes };
 }
 
-/** Per category, a measurement's pass rate over its episodes. */
-export function categoryPassRates(m: Measurement): Map<string, number> {
+/** Per category, a measurement's pass rate over its episodes (of one seed's only, when `seed` is given: episodes are keyed `seed:task_idx`). */
+export function categoryPassRates(m: Measurement, seed?: number): Map<string, number> {
   const counts = new Map<string, { passed: number; total: number }>();
-  for (const episode of m.episodes.values()) {
+  for (const [key, episode] of m.episodes) {
+    if (seed !== undefined && !key.startsWith(`${seed}:`)) continue;
     const entry = counts.get(episode.category) ?? { passed: 0, total: 0 };
     entry.total++;
     if (episode.passed) entry.passed++;

@@ -46,7 +46,7 @@ export const calibration = loadCalibration();
 
 export async function startGreen(
   data: AssessmentData,
-  options: { heartbeatMs?: number; runsDir?: string } = {},
+  options: { heartbeatMs?: number; runsDir?: string; twinSource?: string } = {},
 ): Promise<{ url: string; server: Server; close: () => Promise<void>; shutdown: (graceMs: number) => Promise<void> }> {
   const { server, url, shutdown } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, ...options });
   return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())), shutdown };

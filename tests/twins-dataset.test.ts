@@ -4,14 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { oracleStrategy, servePurple } from "../src/baselines/index.js";
-import { DatasetShelf, loadDataForConfig, loadTwins, twinSet } from "../src/data/index.js";
-import { TWINS } from "../src/datasets/index.js";
+import { alwaysNoneStrategy, oracleStrategy, servePurple } from "../src/baselines/index.js";
+import { CALIBRATION_FILE, calibrationFor, DatasetShelf, loadCalibration, loadDataForConfig, loadTwins, twinSet } from "../src/data/index.js";
+import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE } from "../src/datasets/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { summaryText } from "../src/report/index.js";
+import { calibrationDigest } from "../src/scoring/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { defineTwinCategory } from "../src/twins/index.js";
-import { calibration, noneCountsByCategory, quietLogger, REAL_TASKS, sampleData } from "./helpers.js";
+import { assessmentParams, calibration, noneCountsByCategory, quietLogger, REAL_TASKS, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
 
 /**
  * The twins as a dataset: built at run time from a real task file and the assessment seed,
@@ -134,4 +135,36 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       await sample.org.close();
     }
   });
+
+  it("scores twins against the twins' own calibration (the analyst on twins) and the sample against the default", async () => {
+    const twinsCalibration = calibrationFor(TWINS.name);
+    expect(twinsCalibration).toEqual(loadCalibration(TWINS_CALIBRATION_FILE));
+    expect(twinsCalibration.source).toContain("reference analyst purple on twins");
+    expect(calibrationFor(SAMPLE.name)).toEqual(loadCalibration(CALIBRATION_FILE));
+    expect(calibrationFor("a-dataset-of-no-spec")).toEqual(loadCalibration(CALIBRATION_FILE));
+    // Through the server: a request naming the twins gets the twins' calibration, one naming none the server's.
+    const previous = process.env.ENTROPIC_CACHE_DIR;
+    process.env.ENTROPIC_CACHE_DIR = join(work, "server-cache");
+    const sample = await sampleData();
+    const green = await startGreen(sample, { twinSource: fixture });
+    const purple = await servePurple("none", alwaysNoneStrategy, "127.0.0.1", 0);
+    try {
+      for (const [dataset, expected] of [
+        [TWINS.name, twinsCalibration],
+        [undefined, calibration],
+      ] as const) {
+        const request = { participants: { agent: purple.url }, config: { seed: 4, task_limit: 2, ...(dataset ? { dataset } : {}) } };
+        const { body } = await rawRpc(green.url, "message/send", assessmentParams(request));
+        const results = resultsOf(body.result);
+        expect(results.dataset, JSON.stringify(body).slice(0, 400)).toBe(dataset ?? SAMPLE.name);
+        expect(results.calibration).toEqual({ source: expected.source, digest: calibrationDigest(expected) });
+      }
+    } finally {
+      purple.server.close();
+      await green.close();
+      await sample.org.close();
+      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
+      else process.env.ENTROPIC_CACHE_DIR = previous;
+    }
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { assess, parseConfig, purpleIdentityOf, runSpecFor, unknownKeysMessage } from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
-import { loadCalibration, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { calibrationFor, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { TWINS } from "../datasets/index.js";
 import { A2APurpleClient, chooseProtocol, fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
@@ -94,7 +94,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
       signal: stop.signal,
       drain: drain.signal,
       spec,
-      calibration: loadCalibration(),
+      calibration: calibrationFor(data.dataset),
       onEvent: progressPrinter(),
       onJournalNotice: (text) => process.stderr.write(`${text}\n`),
       judge,

@@ -2,24 +2,82 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { type AssessmentData, assess, parseConfig, runSpecFor } from "../assessment/index.js";
-import { servePurple, solverStrategy } from "../baselines/index.js";
-import { CALIBRATION_FILE, loadCalibration, SAMPLE_ORG_DIR } from "../data/index.js";
-import { SAMPLE } from "../datasets/index.js";
-import type { EpisodeRecord, TrajectoryStep } from "../log/index.js";
-import { openBackend } from "../org/index.js";
+import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
+import { CALIBRATION_FILE, loadCalibration, loadTwins, SAMPLE_ORG_DIR, twinSourceFile } from "../data/index.js";
+import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE } from "../datasets/index.js";
+import type { EpisodeRecord } from "../log/index.js";
+import { type OrgSchema, openBackend } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
-import { parseTasks } from "../tasks/index.js";
+import { parseTasks, type TaskRecord } from "../tasks/index.js";
 import { describeSchema } from "../tools/index.js";
+import { createLogger, Random } from "../util/index.js";
 import { int } from "./options.js";
 
-/** The levels and seeds the solver is measured at: the calibration must hold for every world a run can be in. */
+/** The levels and seeds the reference is measured at: the calibration must hold for every world a run can be in. */
 const LEVELS = [
   ["none", "none"],
   ["high", "high"],
 ] as const;
 const SEEDS = [1, 2, 3];
+/** The twins' seeds: each is another full-size world (another org, other entities and answers). */
+const TWIN_SEEDS = [1, 2];
+
+// Efficiency scores are not used while calibrating, so the episodes are scored against an empty calibration.
+const PROVISIONAL: Calibration = { version: 2, source: "none (calibrating)", measured: { tasks_per_category: 0, seeds: [], levels: [] }, look_around_tokens: 0, categories: {} };
+
+/** The reference's episodes on `data` at every level pair for one seed; an unsolved one is handed to `onUnsolved` with its level pair. */
+async function referenceEpisodes(data: AssessmentData, url: string, seed: number, onUnsolved: (record: EpisodeRecord, level: string) => void): Promise<EpisodeRecord[]> {
+  const records: EpisodeRecord[] = [];
+  for (const [drift, rot] of LEVELS) {
+    const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed, concurrency: 8 });
+    const { log } = await assess(data, new A2APurpleClient(url), {
+      spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
+      calibration: PROVISIONAL,
+      judge: new HeuristicJudge(),
+    });
+    for (const record of log.episodes) {
+      if (episodePassed(record)) records.push(record);
+      else onUnsolved(record, `drift ${drift}, rot ${rot}`);
+    }
+  }
+  return records;
+}
+
+/**
+ * The look around every category is allowed: the tokens of one describe_schema of the whole org,
+ * measured in the same worlds (a reference's own describes may name only the objects it needs).
+ */
+async function wholeDescribeTokens(data: AssessmentData, seed: number): Promise<number> {
+  const lookAround = await servePurple(
+    "look-around",
+    async (_task, tools) => {
+      await tools.describe();
+      return "None";
+    },
+    "127.0.0.1",
+    0,
+  );
+  try {
+    const one = { ...data, tasks: parseTasks(JSON.parse(JSON.stringify(data.tasks.tasks.slice(0, 1))), `${data.tasks.source} (first task)`) };
+    let most = 0;
+    for (const [drift, rot] of LEVELS) {
+      const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed });
+      const { log } = await assess(one, new A2APurpleClient(lookAround.url), {
+        spec: runSpecFor({ participantUrl: lookAround.url, config, tasksSource: one.sources.tasks.path }),
+        calibration: PROVISIONAL,
+        judge: new HeuristicJudge(),
+      });
+      for (const record of log.episodes)
+        for (const step of record.trajectory.steps)
+          if (step.action.kind === "tool" && step.action.tool === describeSchema.name) most = Math.max(most, step.sent.tokens + step.received.tokens);
+    }
+    return most;
+  } finally {
+    lookAround.server.close();
+  }
+}
 
 /**
  * Measures what a careful agent needs per category: the reference solver on generated tasks of
@@ -38,51 +96,15 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
     sources: { tasks: { path: tasks.source, kind: SAMPLE.name }, org: { path: SAMPLE_ORG_DIR, kind: SAMPLE.name } },
   };
   const { server, url } = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
-  // Efficiency scores are not used here, so the episodes are scored against an empty calibration.
-  const provisional: Calibration = { version: 2, source: "none (calibrating)", measured: { tasks_per_category: 0, seeds: [], levels: [] }, look_around_tokens: 0, categories: {} };
   try {
     const records: EpisodeRecord[] = [];
-    const describeTurns: TrajectoryStep[] = [];
-    for (const [drift, rot] of LEVELS) {
-      for (const seed of SEEDS) {
-        const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed, concurrency: 8 });
-        const { log } = await assess(data, new A2APurpleClient(url), {
-          spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
-          calibration: provisional,
-          judge: new HeuristicJudge(),
-        });
-        const failed = log.episodes.filter((record) => !episodePassed(record));
-        if (failed.length > 0)
-          throw new Error(
-            `the solver failed ${failed.length} calibration tasks at drift ${drift}, rot ${rot}, seed ${seed} (e.g. task ${failed[0]!.task.idx} ${failed[0]!.task.category}); fix it before calibrating`,
-          );
-        records.push(...log.episodes);
-      }
-    }
-    // The look around every category is allowed: one describe_schema of the whole org, measured
-    // in the same worlds (the solver's own describes may name only the objects it needs).
-    const lookAround = await servePurple(
-      "look-around",
-      async (_task, tools) => {
-        await tools.describe();
-        return "None";
-      },
-      "127.0.0.1",
-      0,
-    );
-    try {
-      const one = { ...data, tasks: parseTasks(JSON.parse(JSON.stringify(tasks.tasks.slice(0, 1))), `${tasks.source} (first task)`) };
-      for (const [drift, rot] of LEVELS) {
-        const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed: SEEDS[0] });
-        const { log } = await assess(one, new A2APurpleClient(lookAround.url), {
-          spec: runSpecFor({ participantUrl: lookAround.url, config, tasksSource: one.sources.tasks.path }),
-          calibration: provisional,
-          judge: new HeuristicJudge(),
-        });
-        describeTurns.push(...log.episodes.flatMap((record) => record.trajectory.steps.filter((step) => step.action.kind === "tool" && step.action.tool === describeSchema.name)));
-      }
-    } finally {
-      lookAround.server.close();
+    for (const seed of SEEDS) {
+      // The sample's solver must solve every generated task: one it does not is a solver to fix.
+      records.push(
+        ...(await referenceEpisodes(data, url, seed, (record, level) => {
+          throw new Error(`the solver failed calibration task ${record.task.idx} (${record.task.category}) at ${level}, seed ${seed}; fix it before calibrating`);
+        })),
+      );
     }
     return measureCalibration(
       records,
@@ -90,7 +112,7 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
       { tasks_per_category: perCategory, seeds: SEEDS, levels: LEVELS.map(([drift, rot]) => `drift ${drift}, rot ${rot}`) },
       "turns and queries from each category's careful plan for the real tasks' wording; tokens and fields read measured from the reference solver purple on generated tasks (entropic-crmarena calibrate)",
       plans,
-      Math.max(0, ...describeTurns.map((step) => step.sent.tokens + step.received.tokens)),
+      await wholeDescribeTokens(data, SEEDS[0]!),
     );
   } finally {
     server.close();
@@ -98,18 +120,91 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
   }
 }
 
+/**
+ * The twins' calibration: the reference analyst (which reads the real wording and never saw the
+ * generator) on `perCategory` twins of each category (a seeded choice), at drift and rot none and
+ * high, on the twin sets of two seeds, each a full-size org. Turns and queries stay the careful
+ * plans'; tokens and fields are what the analyst needed where it solved the twin (an unsolved twin
+ * teaches nothing about what solving takes; how many were left out is returned).
+ */
+export async function calibrateOnTwins(
+  sourcePath: string,
+  perCategory: number,
+  plans: Readonly<Record<string, readonly string[]>>,
+): Promise<{ calibration: Calibration; unsolved: number; episodes: number }> {
+  const logger = createLogger("warn");
+  const { server, url } = await servePurple("analyst", analystStrategy, "127.0.0.1", 0);
+  const records: EpisodeRecord[] = [];
+  let unsolved = 0;
+  let episodes = 0;
+  let lookAround = 0;
+  let schema: OrgSchema | undefined;
+  try {
+    for (const seed of TWIN_SEEDS) {
+      const full = await loadTwins(sourcePath, seed, logger, { workers: 2 }, "--tasks");
+      try {
+        const byCategory = new Map<string, TaskRecord[]>();
+        for (const task of full.tasks.tasks) {
+          const tasks = byCategory.get(task.task) ?? [];
+          tasks.push(task);
+          byCategory.set(task.task, tasks);
+        }
+        const random = new Random(`calibrate-twins:${seed}`);
+        const chosen = [...byCategory.values()].flatMap((tasks) => random.sample(tasks, perCategory)).sort((a, b) => a.idx - b.idx);
+        const data: AssessmentData = { ...full, tasks: parseTasks(JSON.parse(JSON.stringify(chosen)), `${full.tasks.source} (${perCategory} per category)`) };
+        const solved = await referenceEpisodes(data, url, seed, () => unsolved++);
+        episodes += data.tasks.tasks.length * LEVELS.length;
+        records.push(...solved);
+        lookAround = Math.max(lookAround, await wholeDescribeTokens(data, seed));
+        schema ??= full.org.schema;
+      } finally {
+        await full.org.close();
+      }
+    }
+  } finally {
+    server.close();
+  }
+  const calibration = measureCalibration(
+    records,
+    schema!,
+    { tasks_per_category: perCategory, seeds: TWIN_SEEDS, levels: LEVELS.map(([drift, rot]) => `drift ${drift}, rot ${rot}`) },
+    "turns and queries from each category's careful plan for the real tasks' wording; tokens and fields read measured from the reference analyst purple on twins of the real tasks, full-size twin orgs (entropic-crmarena calibrate --dataset twins)",
+    plans,
+    lookAround,
+    "plan",
+  );
+  return { calibration, unsolved, episodes };
+}
+
 export function registerCalibrate(program: Command): void {
   program
     .command("calibrate")
-    .description("measure each category's optimum: turns and queries from its careful plan (kept in the calibration file), tokens and fields read from the reference solver purple")
-    .option("--per-category <n>", "generated tasks per category", int("--per-category"), 10)
-    .option("--out <file>", "where to write the calibration", CALIBRATION_FILE)
-    .action(async (options: { perCategory: number; out: string }) => {
-      // The plans are written by people, in the calibration file itself: calibrating keeps them and measures the rest.
-      const current = existsSync(options.out) ? loadCalibration(options.out) : loadCalibration();
+    .description(
+      "measure each category's optimum: turns and queries from its careful plan (kept in the calibration file), tokens and fields read from a reference purple: the solver on the sample, or with --dataset twins the analyst on twins",
+    )
+    .option("--dataset <name>", "sample (the solver on generated sample tasks, data/calibration.json) or twins (the analyst on twins, data/calibration-twins.json)", "sample")
+    .option("--tasks <file>", "with --dataset twins: the real task file the twins are built from (default: ENTROPIC_TASKS, else the fetched task file)")
+    .option("--per-category <n>", "tasks per category (generated, or twins chosen per seed)", int("--per-category"), 10)
+    .option("--out <file>", "where to write the calibration (default: the dataset's calibration file)")
+    .action(async (options: { dataset: string; tasks?: string; perCategory: number; out?: string }) => {
+      if (options.dataset !== SAMPLE.name && options.dataset !== TWINS.name)
+        throw new Error(`--dataset: '${options.dataset}' has no reference to calibrate from; the choices are sample, twins`);
+      const twins = options.dataset === TWINS.name;
+      const out = options.out ?? (twins ? TWINS_CALIBRATION_FILE : CALIBRATION_FILE);
+      // The plans are written by people, in the default calibration file: calibrating keeps them and measures the rest.
+      const current = !twins && existsSync(out) ? loadCalibration(out) : loadCalibration();
       const plans = Object.fromEntries(Object.entries(current.categories).map(([category, entry]) => [category, entry.plan]));
-      const calibration = await calibrate(options.perCategory, plans);
-      await writeFile(options.out, `${JSON.stringify(calibration, null, 2)}\n`);
-      process.stdout.write(`Wrote the calibration of ${Object.keys(calibration.categories).length} categories to ${options.out}\n`);
+      let calibration: Calibration;
+      if (twins) {
+        const source = twinSourceFile(options);
+        if (!source) throw new Error(`--tasks: ${TWINS.whenMissing}`);
+        const measured = await calibrateOnTwins(source, options.perCategory, plans);
+        calibration = measured.calibration;
+        process.stdout.write(`The analyst solved ${measured.episodes - measured.unsolved} of ${measured.episodes} twin episodes; the unsolved ones are left out of the measure.\n`);
+      } else {
+        calibration = await calibrate(options.perCategory, plans);
+      }
+      await writeFile(out, `${JSON.stringify(calibration, null, 2)}\n`);
+      process.stdout.write(`Wrote the calibration of ${Object.keys(calibration.categories).length} categories to ${out}\n`);
     });
 }

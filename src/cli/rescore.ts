@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { readResults, rescore } from "../assessment/index.js";
-import { CACHE_DIR, loadCalibration } from "../data/index.js";
+import { CACHE_DIR, calibrationFor } from "../data/index.js";
 import { llmConfigFromEnv } from "../llm/index.js";
 import { readLog } from "../log/index.js";
 import { buildResults } from "../report/index.js";
@@ -34,7 +34,7 @@ export function registerRescore(program: Command): void {
           : !options.llm || !llm.primary.apiKey
             ? offlineJudge({ primary: recordedJudge.primaryModel ?? llm.primary.model, cheap: recordedJudge.cheapModel ?? llm.cheap.model }, cacheDir)
             : createJudge(llm, { cacheDir });
-      const results = buildResults(await rescore(stored, judge, loadCalibration(), recorded.run.id), { logFile: logPath });
+      const results = buildResults(await rescore(stored, judge, calibrationFor(stored.header.data.dataset), recorded.run.id), { logFile: logPath });
       const text = `${JSON.stringify(results, null, 2)}\n`;
       if (options.out) await writeFile(options.out, text);
       else process.stdout.write(text);

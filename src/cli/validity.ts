@@ -3,8 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
-import { loadCalibration, loadTwins, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
-import { SAMPLE } from "../datasets/index.js";
+import { calibrationFor, loadCalibration, loadTwins, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { SAMPLE, TWINS } from "../datasets/index.js";
 import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { createLogger } from "../util/index.js";
@@ -47,7 +47,7 @@ async function twinsPart(path: string | undefined, seeds: readonly number[], pur
   const started = Date.now();
   const real = loadTaskFile(resolve(found)).tasks;
   const logger = createLogger("warn");
-  const report = await runTwinsSuite(real, found, (seed) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twins"), loadCalibration(), {
+  const report = await runTwinsSuite(real, found, (seed) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twins"), calibrationFor(TWINS.name), {
     seeds,
     ...(purples ? { purples } : {}),
     onProgress: (label) => process.stderr.write(`${label}\n`),

@@ -194,6 +194,23 @@ export class DatasetShelf {
   }
 }
 
+const calibrations = new Map<string, Calibration>();
+
+/**
+ * The calibration a run on `dataset` is scored against: the dataset's own (its spec's
+ * `calibrationPath`, e.g. the twins', measured from the reference analyst on twins) when it has
+ * one, else the default. Each file is read once per process.
+ */
+export function calibrationFor(dataset: string): Calibration {
+  const path = datasetNamed(dataset)?.calibrationPath ?? CALIBRATION_FILE;
+  let calibration = calibrations.get(path);
+  if (!calibration) {
+    calibration = loadCalibration(path);
+    calibrations.set(path, calibration);
+  }
+  return calibration;
+}
+
 /** The calibration the efficiency dimensions are measured against (data/calibration.json, written by `calibrate`). */
 export function loadCalibration(path = CALIBRATION_FILE): Calibration {
   let raw: unknown;

@@ -16,4 +16,4 @@ export { CACHE_DIR, DATA_DIR } from "./paths.js";
 export { BUILT_IN_DATASETS, CUSTOM_DATASET, CUSTOM_ORG_TYPE, categorySpec, datasetKinds, datasetNamed, datasets, FILE_DATASETS, registerDataset } from "./registry.js";
 export { SAMPLE } from "./sample/index.js";
 export { type DatasetSpec, DatasetSpecSchema, type FetchSources, FetchSourcesSchema } from "./spec.js";
-export { TWINS, TWINS_CACHE_DIR, TWINS_VERSION } from "./twins/index.js";
+export { TWINS, TWINS_CACHE_DIR, TWINS_CALIBRATION_FILE, TWINS_VERSION } from "./twins/index.js";

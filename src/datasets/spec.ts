@@ -35,6 +35,12 @@ export const DatasetSpecSchema = z.object({
   categories: z.array(CategorySpecSchema.extend({ name: z.string().min(1) })).min(1),
   /** Present when `data fetch` downloads the dataset. */
   fetch: FetchSourcesSchema.optional(),
+  /**
+   * The calibration its runs' efficiency dimensions are measured against, when it is not the
+   * default one (data/calibration.json, measured on the sample): a world whose org or wording
+   * asks more of a careful agent (the twins' full-size org) has its own, from its own reference.
+   */
+  calibrationPath: z.string().min(1).optional(),
   /** What an operator does when the files are not there, said when a request names the dataset. */
   whenMissing: z.string().min(1),
 });

@@ -5,7 +5,8 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
-import { DatasetShelf, twinSourceFile } from "../data/index.js";
+import { calibrationFor, DatasetShelf, twinSourceFile } from "../data/index.js";
+import { datasetNamed } from "../datasets/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
@@ -24,6 +25,7 @@ export interface ServeOptions {
   readonly twinSource?: string | undefined;
   readonly logger: Logger;
   readonly heartbeatMs?: number;
+  /** The calibration of runs on a dataset without one of its own (a dataset spec's `calibrationPath`: the twins'). */
   readonly calibration: Calibration;
   /** The gateway's proxy slot (PROXY_URL) through which loopback participant URLs are reached. */
   readonly proxyUrl?: string;
@@ -68,7 +70,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
     logger: options.logger,
     createJudge: options.createJudge ?? (() => new HeuristicJudge()),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
-    calibration: options.calibration,
+    calibration: (dataset) => (datasetNamed(dataset)?.calibrationPath ? calibrationFor(dataset) : options.calibration),
     ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     ...(options.runsDir ? { runsDir: options.runsDir } : {}),
     ...(options.maxAssessments ? { maxAssessments: options.maxAssessments } : {}),

@@ -32,7 +32,8 @@ const PURPLE_GONE = "purple gone";
 export interface ExecutorOptions {
   /** The data a request's config chooses: the server's lazily loaded datasets (data/'s DatasetShelf). */
   readonly dataFor: DataForConfig;
-  readonly calibration: Calibration;
+  /** The calibration a run on this dataset is scored against (a dataset may have its own: data/'s calibrationFor). */
+  readonly calibration: (dataset: string) => Calibration;
   /** A fresh judge per assessment, so that each result reports its own model usage. */
   readonly createJudge: () => Judge;
   readonly logger: Logger;
@@ -176,7 +177,7 @@ export class AssessmentExecutor implements AgentExecutor {
         chosen: request.chosen,
         onEvent,
         judge: this.options.createJudge(),
-        calibration: this.options.calibration,
+        calibration: this.options.calibration(data.dataset),
         // A request seen before continues its journal: nothing finished is lost or run twice.
         resume: true,
         onJournalNotice: (text) => {

@@ -1,5 +1,5 @@
 import { B2B_CATALOGUE } from "../b2b/categories.js";
-import { CACHE_DIR } from "../paths.js";
+import { CACHE_DIR, DATA_DIR } from "../paths.js";
 import type { DatasetSpec } from "../spec.js";
 
 /**
@@ -8,6 +8,9 @@ import type { DatasetSpec } from "../spec.js";
  * program, the twin world) is a bump here, and every cached set is built again.
  */
 export const TWINS_VERSION = 2;
+
+/** The twins' calibration: the reference analyst on twins (`entropic-crmarena calibrate --dataset twins`). */
+export const TWINS_CALIBRATION_FILE = `${DATA_DIR}calibration-twins.json`;
 
 /** Where built twin sets are kept, one folder per source file, seed and TWINS_VERSION. */
 export const TWINS_CACHE_DIR = `${CACHE_DIR}twins/`;
@@ -26,6 +29,7 @@ export const TWINS = {
   tasksPath: TWINS_CACHE_DIR,
   orgPath: TWINS_CACHE_DIR,
   categories: [...B2B_CATALOGUE],
+  calibrationPath: TWINS_CALIBRATION_FILE,
   whenMissing:
     "the twins are built from the real task file: pass --tasks <CRMArena-Pro B2B task file> (or set ENTROPIC_TASKS), or run `entropic-crmarena data fetch` to download it",
 } as const satisfies DatasetSpec;

@@ -16,6 +16,8 @@ describe("the twins' reading of time windows", () => {
     ["in fall 2021", "2021-09-01", "2021-11-30"],
     ["in November 2020", "2020-11-01", "2020-11-30"],
     ["in February 2024", "2024-02-01", "2024-02-29"],
+    ["in the 2020 Winter season", "2020-12-01", "2021-02-28"],
+    ["over the preceding 5 months", "2022-12-17", today],
   ])("%s is [%s, %s]", (phrase, start, end) => {
     const period = readPeriod(`Which agent did best ${phrase}?`, today);
     expect(period).toMatchObject({ start, end });

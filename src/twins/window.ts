@@ -63,10 +63,12 @@ const monthSpan = (year: number, month: number, months: number) => {
   return { start, end: addDays(addMonths(start, months), -1) };
 };
 
-const RELATIVE = /\b(?:last|past|previous|prior|recent)\s+(?:(\w+)\s+)?(days?|weeks?|fortnights?|months?|quarters?|years?)\b/i;
+const RELATIVE = /\b(?:last|past|previous|prior|preceding|recent)\s+(?:(\w+)\s+)?(days?|weeks?|fortnights?|months?|quarters?|years?)\b/i;
 const QUARTER_OF = /\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+)?(\d{4})\b/i;
 const Q_YEAR = /\bQ([1-4])\s*(?:of\s+)?(\d{4})\b/i;
 const SEASON = /\b(winter|spring|summer|fall|autumn)\s+(?:of\s+)?(\d{4})\b/i;
+/** "the 2020 Winter season": the year first. */
+const YEAR_SEASON = /\b(\d{4})\s+(winter|spring|summer|fall|autumn)\b/i;
 const MONTH_YEAR = new RegExp(`\\b(${MONTH_NAMES.join("|")})\\s+(?:of\\s+)?(\\d{4})\\b`, "i");
 
 /** The window a task's question names, or undefined when it names none. */
@@ -81,6 +83,11 @@ export function readPeriod(text: string, today: string): TwinPeriod | undefined 
   if (m) {
     const year = Number(m[2]);
     return { ...monthSpan(year, SEASON_START[m[1]!.toLowerCase()]!, 3), at: m.index, phrase: m[0], year };
+  }
+  m = YEAR_SEASON.exec(text);
+  if (m) {
+    const year = Number(m[1]);
+    return { ...monthSpan(year, SEASON_START[m[2]!.toLowerCase()]!, 3), at: m.index, phrase: m[0], year };
   }
   m = MONTH_YEAR.exec(text);
   if (m) {

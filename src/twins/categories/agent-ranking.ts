@@ -85,18 +85,6 @@ export function rankingAnswer(scores: ReadonlyMap<string, number>, direction: "m
 }
 
 /**
- * The shared window reading, with two wordings of the real tasks it does not take read through
- * an equal-length rewrite: "the 2020 Winter season" (as "the Winter 2020 season") and "the
- * preceding 5 months" (as "the previous 5 months").
- */
-function readWindow(text: string, today: string) {
-  const reading = text
-    .replace(/\b(\d{4})\s+(winter|spring|summer|fall|autumn)\b/i, (_, year: string, season: string) => `${season} ${year}`)
-    .replace(/\bpreceding\b/gi, "previous ");
-  return readPeriod(reading, today);
-}
-
-/**
  * The twin of a windowed ranking task: a new today (and, for a named window, a new year with
  * today after the window), the same wording, the answer program's ranking on the twin org.
  * A None twin is drawn half the time with today in the timeline's first weeks (relative windows
@@ -106,7 +94,7 @@ export function windowedTwin(context: TwinContext, scores: WindowScores): TwinDr
   const { source, rng, world } = context;
   const sourceToday = todayOf(source.metadata.required);
   if (!sourceToday) return undefined;
-  const sourcePeriod = readWindow(source.query, sourceToday);
+  const sourcePeriod = readPeriod(source.query, sourceToday);
   const direction = askedDirection(source.query);
   if (!sourcePeriod || !direction) return undefined;
   let query = source.query;
@@ -116,14 +104,14 @@ export function windowedTwin(context: TwinContext, scores: WindowScores): TwinDr
     const year = context.wantNone && rng.chance(0.5) ? rng.pick([2018, 2019]) : rng.int(2020, 2024);
     // The tasks name one year, the window's: it is the one to move.
     query = source.query.replace(String(sourcePeriod.year), String(year));
-    const moved = readWindow(query, sourceToday);
+    const moved = readPeriod(query, sourceToday);
     if (!moved) return undefined;
     const after = moved.end < LAST_DAY ? addDays(moved.end, 1) : LAST_DAY;
     today = drawDay(rng, after < FIRST_DAY ? FIRST_DAY : after, LAST_DAY);
   } else {
     today = context.wantNone && rng.chance(0.5) ? drawDay(rng, "2020-01-01", "2020-01-10") : drawDay(rng, "2020-03-01", LAST_DAY);
   }
-  const period = readWindow(query, today);
+  const period = readPeriod(query, today);
   if (!period || period.start < "2018-01-01") return undefined;
   const answer = rankingAnswer(scores(world, period), direction);
   if (!answer) return undefined;

@@ -147,9 +147,22 @@ function checkCatalogue(tasks: TaskSet, spec: DatasetSpec): void {
  * from the cache) on the first request of its seed; a server that started on the twins serves
  * them to every request that names no dataset.
  */
+/**
+ * How many twin sets a shelf keeps open with no assessment on them. Each is a full-size org
+ * (about 29,000 rows) in the main process and in every query process, and a request's seed
+ * chooses the set, so without a bound every seed asked for would stay in memory; a set an
+ * assessment is using is never closed, and one closed is built again from the cache on demand.
+ */
+export const IDLE_TWIN_SETS = 2;
+
 export class DatasetShelf {
   // Promises, so two requests for a dataset not yet loaded share one load (the org factory may become asynchronous).
   private readonly loaded = new Map<string, Promise<AssessmentData>>();
+  /** Per twin set's key: the requests holding it (given, not yet handed back with doneWith). */
+  private readonly holders = new Map<string, number>();
+  /** Twin set keys, least recently handed out first. */
+  private recent: string[] = [];
+  private readonly keyOf = new WeakMap<AssessmentData, string>();
 
   constructor(
     readonly initial: AssessmentData,
@@ -159,7 +172,10 @@ export class DatasetShelf {
     private readonly twinSource: string | undefined = twinSourceFile({}),
   ) {}
 
-  /** The data a request's config chooses (`chooseDataset`); a choice that cannot be served throws DatasetChoiceError naming the field. */
+  /**
+   * The data a request's config chooses (`chooseDataset`); a choice that cannot be served throws
+   * DatasetChoiceError naming the field. Twin data is held for the request until `doneWith`.
+   */
   async forConfig(config: DataConfig): Promise<AssessmentData> {
     const startedOnTwins = this.initial.dataset === TWINS.name;
     const wanted = config.dataset === undefined && startedOnTwins ? { ...config, dataset: TWINS.name } : config;
@@ -169,10 +185,48 @@ export class DatasetShelf {
       const seed = seedOf(config);
       if (startedOnTwins && this.initial.sources.tasks.builtFrom?.seed === seed) return this.initial;
       const source = this.initial.sources.tasks.builtFrom?.source.path ?? this.twinSource;
-      return this.shelved(`${TWINS.name}:${seed}`, () => loadTwins(source, seed, this.logger, this.orgOptions, field));
+      const key = `${TWINS.name}:${seed}`;
+      this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
+      this.recent = [...this.recent.filter((other) => other !== key), key];
+      try {
+        const data = await this.shelved(key, () => loadTwins(source, seed, this.logger, this.orgOptions, field));
+        this.keyOf.set(data, key);
+        return data;
+      } catch (error) {
+        this.letGo(key);
+        throw error;
+      }
     }
     if (name === "default") return this.initial;
     return this.shelved(name, () => loadDataset(datasetNamed(name)!, this.logger, this.orgOptions, field));
+  }
+
+  /** A request is done with data `forConfig` gave: a twin set nobody holds may now be closed (the least recently used beyond IDLE_TWIN_SETS). */
+  doneWith(data: AssessmentData): void {
+    const key = this.keyOf.get(data);
+    if (key) this.letGo(key);
+  }
+
+  /** The twin sets open now, by seed (for tests and the log). */
+  openTwinSeeds(): number[] {
+    return [...this.loaded.keys()].filter((key) => key.startsWith(`${TWINS.name}:`)).map((key) => Number(key.slice(TWINS.name.length + 1)));
+  }
+
+  private letGo(key: string): void {
+    const left = (this.holders.get(key) ?? 1) - 1;
+    if (left > 0) this.holders.set(key, left);
+    else this.holders.delete(key);
+    const idle = this.recent.filter((candidate) => !this.holders.has(candidate) && this.loaded.has(candidate));
+    for (const evicted of idle.slice(0, Math.max(0, idle.length - IDLE_TWIN_SETS))) {
+      const data = this.loaded.get(evicted)!;
+      this.loaded.delete(evicted);
+      this.recent = this.recent.filter((candidate) => candidate !== evicted);
+      this.logger.info({ twinSet: evicted }, "twin set closed: no assessment holds it, and newer ones are open (it is rebuilt from the cache on demand)");
+      void data.then(
+        (opened) => opened.org.close(),
+        () => {},
+      );
+    }
   }
 
   private shelved(key: string, load: () => Promise<AssessmentData>): Promise<AssessmentData> {

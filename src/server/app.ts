@@ -67,6 +67,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
   const datasets = new DatasetShelf(options.data, options.logger, {}, options.twinSource ?? twinSourceFile({}));
   const executor = new AssessmentExecutor({
     dataFor: (config) => datasets.forConfig(config),
+    doneWith: (data) => datasets.doneWith(data),
     logger: options.logger,
     createJudge: options.createJudge ?? (() => new HeuristicJudge()),
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentEvent, assess, CANCELED, type RunSpec, unknownKeysMessage } from "../assessment/index.js";
+import { type AssessmentData, type AssessmentEvent, assess, CANCELED, type RunSpec, unknownKeysMessage } from "../assessment/index.js";
 import { SAMPLE } from "../datasets/index.js";
 import { JournalWriteError } from "../log/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { collectGarbage } from "./collect.js";
-import { type AssessmentRequest, type DataForConfig, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
+import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -32,6 +32,8 @@ const PURPLE_GONE = "purple gone";
 export interface ExecutorOptions {
   /** The data a request's config chooses: the server's lazily loaded datasets (data/'s DatasetShelf). */
   readonly dataFor: DataForConfig;
+  /** Called once for each data `dataFor` gave, when its assessment (or its rejection) is done with it. */
+  readonly doneWith?: DoneWithData;
   /** The calibration a run on this dataset is scored against (a dataset may have its own: data/'s calibrationFor). */
   readonly calibration: (dataset: string) => Calibration;
   /** A fresh judge per assessment, so that each result reports its own model usage. */
@@ -266,15 +268,18 @@ export class AssessmentExecutor implements AgentExecutor {
     // Taken before the first await, given back once (a rejection, a failure, or the assessment's end).
     this.slots++;
     let journal: string | undefined;
+    let data: AssessmentData | undefined;
     let held = true;
     const release = () => {
       if (!held) return;
       held = false;
       this.slots--;
       if (journal) this.journals.delete(journal);
+      if (data) this.options.doneWith?.(data);
     };
     try {
-      const request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor);
+      const request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor, this.options.doneWith);
+      data = request.data;
       const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
       const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
         throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);

@@ -37,6 +37,8 @@ export function requestRunSpec(request: AssessmentRequest, card: Readonly<Record
 
 /** Gives the data a request's config chooses; throws, naming the config field, when it cannot. */
 export type DataForConfig = (config: AssessmentConfig) => Promise<AssessmentData>;
+/** Hands back data `DataForConfig` gave, once the request that asked for it is done with it (so a shelf may close it). */
+export type DoneWithData = (data: AssessmentData) => void;
 
 /** Reads the request document from the first data part with `participants`, else the text parts (A2A 0.3 requests arrive translated by the SDK). */
 export function requestDocument(message: Message): unknown {
@@ -56,7 +58,7 @@ export function requestDocument(message: Message): unknown {
 }
 
 /** Validates everything that can be checked without the network, and loads the data the config chooses if it is not yet. */
-export async function validateRequest(document: unknown, dataFor: DataForConfig): Promise<AssessmentRequest> {
+export async function validateRequest(document: unknown, dataFor: DataForConfig, doneWith: DoneWithData = () => {}): Promise<AssessmentRequest> {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new RequestRejection(`the request must be a JSON object: ${REQUEST_SHAPE}`);
   }
@@ -81,14 +83,15 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig)
   let config: AssessmentConfig;
   let ignoredConfigKeys: string[];
   let chosen: ChosenTasks;
-  let data: AssessmentData;
+  let data: AssessmentData | undefined;
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
     data = await dataFor(config);
     chosen = await chooseTasks(data, config);
+    if (chosen.selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
   } catch (error) {
+    if (data) doneWith(data);
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
   }
-  if (chosen.selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
   return { participantUrl: agent, config, ignoredConfigKeys, chosen, data };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analystStrategy } from "../src/baselines/analyst/index.js";
+import { minimumCasesExceeded } from "../src/baselines/analyst/service.js";
 import { analystDayBack, analystWindow } from "../src/baselines/analyst/window.js";
 import type { Tools } from "../src/baselines/index.js";
 import { openBackend, runOrgTool } from "../src/org/index.js";
@@ -13,7 +14,7 @@ import { bestRegionAnswer } from "../src/twins/categories/best-region-identifica
 import { caseRoutingAnswer } from "../src/twins/categories/case-routing.js";
 import { handleTimeAnswer } from "../src/twins/categories/handle-time.js";
 import { monthlyTrendAnswer } from "../src/twins/categories/monthly-trend-analysis.js";
-import { sourceProductName } from "../src/twins/categories/service-cases.js";
+import { casesAbove, sourceProductName } from "../src/twins/categories/service-cases.js";
 import { topIssueAnswer } from "../src/twins/categories/top-issue-identification.js";
 import { transferCountAnswer } from "../src/twins/categories/transfer-count.js";
 import { buildTwins, type TwinSet } from "../src/twins/index.js";
@@ -95,6 +96,17 @@ describe("service answer programs on a hand-built desk", () => {
     // Per case: u1 1/4, u3 1/1.
     expect(transferCountAnswer(world, { period: SPRING, casesAbove: 0, highest: false, perCase: true })).toBe("u1");
     expect(transferCountAnswer(world, { period: EMPTY, casesAbove: 0, highest: false, perCase: false })).toBeNull();
+  });
+  it.each([
+    ["among those who managed more than 3 cases", 3],
+    ["among those who handled at least one case", 0],
+    ["among those who handled multiple cases", 1],
+    ["considering only those who have managed cases", 0],
+    ["with a case handle count above 3 who also had the maximum handle duration", 3],
+  ])("reads '%s' as more than %i cases, in the answer program and (apart) in the analyst", (phrase, above) => {
+    const query = `Identify the agent with the lowest handle time over the last 4 months ${phrase}. Return only the Id of the agent.`;
+    expect(casesAbove(query)).toBe(above);
+    expect(minimumCasesExceeded(query)).toBe(above);
   });
   it("case routing: Login Problems closed by u1 twice (c1, c2) and u2 once (c6); Sync Conflict closed by u2 only (c3, c4)", () => {
     expect(caseRoutingAnswer(world, "a03X", "01tP")).toBe("u1");

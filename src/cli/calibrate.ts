@@ -182,13 +182,17 @@ export function registerCalibrate(program: Command): void {
     .description(
       "measure each category's optimum: turns and queries from its careful plan (kept in the calibration file), tokens and fields read from a reference purple: the solver on the sample, or with --dataset twins the analyst on twins",
     )
-    .option("--dataset <name>", "sample (the solver on generated sample tasks, data/calibration.json) or twins (the analyst on twins, data/calibration-twins.json)", "sample")
+    .option(
+      "--dataset <name>",
+      `${SAMPLE.name} (the solver on generated sample tasks, data/calibration.json) or ${TWINS.name} (the analyst on twins, data/calibration-twins.json)`,
+      SAMPLE.name,
+    )
     .option("--tasks <file>", "with --dataset twins: the real task file the twins are built from (default: ENTROPIC_TASKS, else the fetched task file)")
     .option("--per-category <n>", "tasks per category (generated, or twins chosen per seed)", int("--per-category"), 10)
     .option("--out <file>", "where to write the calibration (default: the dataset's calibration file)")
     .action(async (options: { dataset: string; tasks?: string; perCategory: number; out?: string }) => {
       if (options.dataset !== SAMPLE.name && options.dataset !== TWINS.name)
-        throw new Error(`--dataset: '${options.dataset}' has no reference to calibrate from; the choices are sample, twins`);
+        throw new Error(`--dataset: '${options.dataset}' has no reference to calibrate from; the choices are ${SAMPLE.name}, ${TWINS.name}`);
       const twins = options.dataset === TWINS.name;
       const out = options.out ?? (twins ? TWINS_CALIBRATION_FILE : CALIBRATION_FILE);
       // The plans are written by people, in the default calibration file: calibrating keeps them and measures the rest.

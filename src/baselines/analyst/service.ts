@@ -47,13 +47,18 @@ export function wantsHighest(prompt: string): boolean {
 
 const WORD_COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
-/** The "managed more than N cases" filter as the number an agent's cases must exceed ("managed cases" alone: at least one). */
+/**
+ * The "managed more than N cases" filter as the number an agent's cases must exceed ("managed
+ * cases" alone: at least one; "a case handle count above 3": more than three).
+ */
 export function minimumCasesExceeded(prompt: string): number {
-  const match = /\b(more than|over|above|greater than|at least)\s+(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:\w+\s+)?cases?\b/i.exec(prompt);
+  const match =
+    /\b(more than|over|above|greater than|at least)\s+(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:\w+\s+)?cases?\b/i.exec(prompt) ??
+    /\bhandle count\s+(more than|over|above|greater than|exceeding|of at least)\s+(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.exec(prompt);
   if (!match) return /\bmultiple cases\b/i.test(prompt) ? 1 : 0;
   const word = (match[2] as string).toLowerCase();
   const value = /^\d+$/.test(word) ? Number(word) : WORD_COUNTS.indexOf(word);
-  return match[1]?.toLowerCase() === "at least" ? value - 1 : value;
+  return /at least$/i.test(match[1] ?? "") ? value - 1 : value;
 }
 
 /** Owner Assignment history dated in the window: who was given which case, and by whom. */

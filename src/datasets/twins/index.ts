@@ -7,7 +7,7 @@ import type { DatasetSpec } from "../spec.js";
  * file's content and the seed), so a change to how twins are made (a twin maker, an answer
  * program, the twin world) is a bump here, and every cached set is built again.
  */
-export const TWINS_VERSION = 2;
+export const TWINS_VERSION = 3;
 
 /** The twins' calibration: the reference analyst on twins (`entropic-crmarena calibrate --dataset twins`). */
 export const TWINS_CALIBRATION_FILE = `${DATA_DIR}calibration-twins.json`;

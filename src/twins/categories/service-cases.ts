@@ -137,12 +137,13 @@ const SMALL_NUMBERS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 
 
 /**
  * The "managed more than N cases" filter: agents must have strictly more than the returned number
- * of cases. A task naming no number ("managed cases") asks for at least one.
+ * of cases. A task naming no number ("managed cases") asks for at least one; "multiple cases"
+ * for more than one.
  */
 export function casesAbove(query: string): number {
   const lower = query.toLowerCase();
   const match = /\b(more than|over|above|greater than|exceeding|at least)\s+(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b/.exec(lower);
-  if (!match) return 0;
+  if (!match) return /\bmultiple cases\b/.test(lower) ? 1 : 0;
   const value = /^\d+$/.test(match[2] as string) ? Number(match[2]) : (SMALL_NUMBERS[match[2] as string] as number);
   return match[1] === "at least" ? value - 1 : value;
 }

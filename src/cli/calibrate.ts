@@ -10,9 +10,9 @@ import { type OrgSchema, openBackend } from "../org/index.js";
 import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
-import { parseTasks, type TaskRecord } from "../tasks/index.js";
+import { parseTasks } from "../tasks/index.js";
 import { describeSchema } from "../tools/index.js";
-import { createLogger, Random } from "../util/index.js";
+import { createLogger, groupBy, Random } from "../util/index.js";
 import { int } from "./options.js";
 
 /** The levels and seeds the reference is measured at: the calibration must hold for every world a run can be in. */
@@ -143,14 +143,8 @@ export async function calibrateOnTwins(
     for (const seed of TWIN_SEEDS) {
       const full = await loadTwins(sourcePath, seed, logger, { workers: 2 }, "--tasks");
       try {
-        const byCategory = new Map<string, TaskRecord[]>();
-        for (const task of full.tasks.tasks) {
-          const tasks = byCategory.get(task.task) ?? [];
-          tasks.push(task);
-          byCategory.set(task.task, tasks);
-        }
         const random = new Random(`calibrate-twins:${seed}`);
-        const chosen = [...byCategory.values()].flatMap((tasks) => random.sample(tasks, perCategory)).sort((a, b) => a.idx - b.idx);
+        const chosen = [...groupBy(full.tasks.tasks, (task) => task.task).values()].flatMap((tasks) => random.sample(tasks, perCategory)).sort((a, b) => a.idx - b.idx);
         const data: AssessmentData = { ...full, tasks: parseTasks(JSON.parse(JSON.stringify(chosen)), `${full.tasks.source} (${perCategory} per category)`) };
         const solved = await referenceEpisodes(data, url, seed, () => unsolved++);
         episodes += data.tasks.tasks.length * LEVELS.length;

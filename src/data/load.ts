@@ -141,13 +141,6 @@ function checkCatalogue(tasks: TaskSet, spec: DatasetSpec): void {
 }
 
 /**
- * The data of one server: what it started with, and every other registered dataset loaded on
- * the first request that names it (then kept for the process), so one server hosts several task
- * sets without holding those nobody asks for. The twins are one set per seed, each built (or read
- * from the cache) on the first request of its seed; a server that started on the twins serves
- * them to every request that names no dataset.
- */
-/**
  * How many twin sets a shelf keeps open with no assessment on them. Each is a full-size org
  * (about 29,000 rows) in the main process and in every query process, and a request's seed
  * chooses the set, so without a bound every seed asked for would stay in memory; a set an
@@ -155,6 +148,14 @@ function checkCatalogue(tasks: TaskSet, spec: DatasetSpec): void {
  */
 export const IDLE_TWIN_SETS = 2;
 
+/**
+ * The data of one server: what it started with, and every other registered dataset loaded on
+ * the first request that names it (then kept for the process), so one server hosts several task
+ * sets without holding those nobody asks for. The twins are one set per seed, each built (or read
+ * from the cache) on the first request of its seed and closed again once idle beyond
+ * IDLE_TWIN_SETS; a server that started on the twins serves them to every request that names no
+ * dataset.
+ */
 export class DatasetShelf {
   // Promises, so two requests for a dataset not yet loaded share one load (the org factory may become asynchronous).
   private readonly loaded = new Map<string, Promise<AssessmentData>>();

@@ -1,5 +1,6 @@
 import type { Dimension } from "../log/index.js";
 import { orderDimensions } from "../scoring/index.js";
+import { groupBy } from "../util/index.js";
 import { type ReportResults, resultsDimensions, type TaskEntry } from "./view/index.js";
 
 /** A figure in two runs and its change (`after − before`); null where either side has no value. */
@@ -110,10 +111,11 @@ export function dimensionMean(tasks: readonly TaskEntry[], dimension: Dimension)
 
 /** Each category's tasks, in first-appearance order. */
 export function tasksByCategory(results: ReportResults): Map<string, TaskEntry[]> {
-  const groups = new Map<string, TaskEntry[]>();
   // A paired run's clean episodes are its robustness block's, not its categories'.
-  for (const task of results.results) if (task.condition !== "clean") groups.set(task.task_category, [...(groups.get(task.task_category) ?? []), task]);
-  return groups;
+  return groupBy(
+    results.results.filter((task) => task.condition !== "clean"),
+    (task) => task.task_category,
+  );
 }
 
 /** How run `after` differs from run `before`: per category and per dimension, and the tasks that flipped. */

@@ -1,6 +1,6 @@
 import { B2B_CATALOGUE } from "../datasets/index.js";
 import type { TaskRecord } from "../tasks/index.js";
-import { Random } from "../util/index.js";
+import { groupBy, Random } from "../util/index.js";
 import { TWIN_CATEGORIES } from "./categories/index.js";
 import type { TwinCategory } from "./category.js";
 import { generateTwinWorld, type TwinWorld } from "./world.js";
@@ -38,14 +38,8 @@ const isNone = (answer: readonly unknown[]) => answer.length === 0 || answer.eve
  * wrong_stage_rectification twins against a category prior of 20%.
  */
 export function placeNones(source: readonly TaskRecord[], seed: number): Set<number> {
-  const byCategory = new Map<string, TaskRecord[]>();
-  for (const task of source) {
-    const tasks = byCategory.get(task.task) ?? [];
-    tasks.push(task);
-    byCategory.set(task.task, tasks);
-  }
   const none = new Set<number>();
-  for (const [category, tasks] of byCategory) {
+  for (const [category, tasks] of groupBy(source, (task) => task.task)) {
     const count = tasks.filter((task) => isNone(task.answer)).length;
     for (const task of new Random(`twin-none:${seed}:${category}`).sample(tasks, count)) none.add(task.idx);
   }

@@ -1,5 +1,6 @@
 export * from "./dates.js";
 export * from "./elide.js";
+export * from "./group.js";
 export * from "./id-remap.js";
 export * from "./logger.js";
 export * from "./loop-slices.js";

@@ -5,7 +5,7 @@ import { figure, GROUPS, type RealFigure, type RealMeasurement, type VerdictName
 import { REAL_SLACK_POINTS } from "./real-checks.js";
 import type { RosterEntry } from "./roster.js";
 import type { Measurement, SuiteOptions } from "./run.js";
-import { ANALYST_GOALS, categoryPassRates, summariseMissing, TWIN_LOOKUP_SLACK_POINTS, type TwinsReport } from "./twins.js";
+import { ANALYST_GOALS, categoryPassRates, episodesOf, summariseMissing, TWIN_LOOKUP_SLACK_POINTS, type TwinsReport } from "./twins.js";
 
 const cell = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
 const pct = (rate: number) => (100 * rate).toFixed(1);
@@ -269,8 +269,8 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
     // The same per seed: each seed's twins are another world, and the issue's goals hold per world.
     const bySeed = twins.seeds.flatMap((seed) => analyst.map((m) => ({ seed: seed.seed, level: m.level, rates: categoryPassRates(m, seed.seed), m })));
     const seedPass = (entry: (typeof bySeed)[number]) => {
-      const episodes = [...entry.m.episodes].filter(([key]) => key.startsWith(`${entry.seed}:`));
-      return episodes.length === 0 ? undefined : episodes.filter(([, episode]) => episode.passed).length / episodes.length;
+      const episodes = episodesOf(entry.m, entry.seed);
+      return episodes.length === 0 ? undefined : episodes.filter((episode) => episode.passed).length / episodes.length;
     };
     lines.push(
       "Per seed:",

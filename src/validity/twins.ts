@@ -161,11 +161,15 @@ function merge(parts: readonly Measurement[]): Measurement {
   return { ...first, passRate: mean((m) => m.passRate), total: mean((m) => m.total), dimensions, episodes };
 }
 
-/** Per category, a measurement's pass rate over its episodes (of one seed's only, when `seed` is given: episodes are keyed `seed:task_idx`). */
+/** A measurement's episodes, of one seed's only when `seed` is given (episodes are keyed `seed:task_idx`, src/validity/run.ts). */
+export function episodesOf(m: Measurement, seed?: number): EpisodeFigure[] {
+  return [...m.episodes].filter(([key]) => seed === undefined || key.startsWith(`${seed}:`)).map(([, episode]) => episode);
+}
+
+/** Per category, a measurement's pass rate over its episodes (of one seed's only, when `seed` is given). */
 export function categoryPassRates(m: Measurement, seed?: number): Map<string, number> {
   const counts = new Map<string, { passed: number; total: number }>();
-  for (const [key, episode] of m.episodes) {
-    if (seed !== undefined && !key.startsWith(`${seed}:`)) continue;
+  for (const episode of episodesOf(m, seed)) {
     const entry = counts.get(episode.category) ?? { passed: 0, total: 0 };
     entry.total++;
     if (episode.passed) entry.passed++;

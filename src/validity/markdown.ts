@@ -5,6 +5,7 @@ import { figure, GROUPS, type RealFigure, type RealMeasurement, type VerdictName
 import { REAL_SLACK_POINTS } from "./real-checks.js";
 import type { RosterEntry } from "./roster.js";
 import type { Measurement, SuiteOptions } from "./run.js";
+import { threatModelSection } from "./threat-model.js";
 import { ANALYST_GOALS, categoryPassRates, episodesOf, summariseMissing, TWIN_LOOKUP_SLACK_POINTS, type TwinsReport } from "./twins.js";
 
 const cell = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
@@ -45,6 +46,7 @@ export function validityMarkdown(sample: SampleReport, real: RealReport, twins: 
     "purple of the roster run on the bundled sample with its org at each drift × rot level pair; with `--twins`, a third: the",
     "twin set (each real task's wording on a generated full-size org, built per seed) run by the reference and degenerate purples.",
     "",
+    ...threatModelSection(),
     `## Checks: ${checks.length - failed.length} of ${checks.length} hold`,
     "",
     ...(failed.length === 0
@@ -150,7 +152,7 @@ function realFindings(measurements: readonly RealMeasurement[]): string[] {
       `- **Id answers.** Without the remap the answer key passes ${pct(idOff.pass)}% of the Id categories; with it, the best a lookup does there is`,
       `  ${pct(idOn.pass)}%, against the prior's ${pct(figure(prior.outcomes, verdict, "id").pass)}%: a dataset Id names no record of the run, so only the None answers remain.`,
       `- **Answers that are not Ids** (months, states, BANT factors, stages, free text, None, refusals) are still memorised by matching the text: the text lookup passes ${pct(otherOn.pass)}% of the other categories`,
-      `  (floor ${pct(otherOn.floor)}%), ${pct(all.pass)}% overall against a floor of ${pct(all.floor)}% (lift ${liftCell(all.lift)}%). No remap can hide those; tasks generated fresh (the bundled sample, or a new one from \`org synth\`) are the contamination-free track.`,
+      `  (floor ${pct(otherOn.floor)}%), ${pct(all.pass)}% overall against a floor of ${pct(all.floor)}% (lift ${liftCell(all.lift)}%). No remap can hide those. The contamination-free track is the twins drawn with the operator's secret (the leaderboard's ranked track): the bundled sample is public, its tasks, answers and org with it, and replaying them scores 100.`,
     );
   }
   if (translated && prior) {

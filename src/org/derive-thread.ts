@@ -14,13 +14,13 @@ import type { OrgSchema } from "./types.js";
  * `tsx`) a bootstrap that registers tsx's loader in the thread first (a thread does not inherit
  * the loader of the process, and `--import` in a thread's execArgv does not reach it either).
  */
-function startDeriveWorker(job: DeriveJob, transfer: ArrayBuffer[]): Worker {
+function startDeriveWorker(): Worker {
   const fromSource = import.meta.url.endsWith(".ts");
   const entry = new URL(fromSource ? "./derive-worker.ts" : "./derive-worker.js", import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: job, transferList: transfer });
+  if (!fromSource) return new Worker(entry);
   const tsxApi = pathToFileURL(join(dirname(createRequire(fileURLToPath(import.meta.url)).resolve("tsx/package.json")), "dist/esm/api/index.mjs")).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: job, transferList: transfer });
+  return new Worker(bootstrap, { eval: true });
 }
 
 /**
@@ -45,21 +45,64 @@ const MAX_THREADS = Math.max(1, availableParallelism() - 1);
 let running = 0;
 const queued: (() => void)[] = [];
 
+/**
+ * Threads kept between copies: a fresh thread cost about 0.66 s of CPU per request (compiling
+ * the modules, loading SQLite), while the copy itself is a small part of it. An idle thread is
+ * unreferenced (it never keeps the process alive) and ends after IDLE_MS without work.
+ */
+const idle: Worker[] = [];
+const IDLE_MS = 30_000;
+const idleTimers = new WeakMap<Worker, NodeJS.Timeout>();
+
+let started = 0;
+
+/** How many derive threads this process has started, and how many wait idle: copies reuse warm threads. */
+export function deriveThreads(): { readonly started: number; readonly idle: number } {
+  return { started, idle: idle.length };
+}
+
+function takeWorker(): Worker {
+  const worker = idle.pop();
+  if (!worker) {
+    started++;
+    return startDeriveWorker();
+  }
+  clearTimeout(idleTimers.get(worker));
+  worker.ref();
+  return worker;
+}
+
+function keepWorker(worker: Worker): void {
+  worker.unref();
+  idle.push(worker);
+  const timer = setTimeout(() => {
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  idleTimers.set(worker, timer);
+}
+
 function deriveInThread(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
   const job: DeriveJob = { image: new Uint8Array(image), schema, changes: [...changes], ...(remap ? { remapKey: remap.keyForWorker() } : {}) };
+  const worker = takeWorker();
   return new Promise((resolve, reject) => {
-    const worker = startDeriveWorker(job, [job.image.buffer as ArrayBuffer]);
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
+    const done = (outcome: () => void, reusable: boolean) => {
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      worker.off("exit", onExit);
       outcome();
-      void worker.terminate();
+      if (reusable) keepWorker(worker);
+      else void worker.terminate();
     };
-    worker.once("message", (reply: DeriveReply) =>
-      settle(() => (reply.ok ? resolve({ image: reply.image, ids: reply.ids, today: reply.today }) : reject(new Error(`deriving the org's copy failed: ${reply.message}`)))),
-    );
-    worker.once("error", (error) => settle(() => reject(new Error(`deriving the org's copy failed: ${error.message}`))));
-    worker.once("exit", (code) => settle(() => reject(new Error(`the thread deriving the org's copy stopped (exit code ${code}) before it answered`))));
+    const onMessage = (reply: DeriveReply) =>
+      done(() => (reply.ok ? resolve({ image: reply.image, ids: reply.ids, today: reply.today }) : reject(new Error(`deriving the org's copy failed: ${reply.message}`))), true);
+    const onError = (error: Error) => done(() => reject(new Error(`deriving the org's copy failed: ${error.message}`)), false);
+    const onExit = (code: number) => done(() => reject(new Error(`the thread deriving the org's copy stopped (exit code ${code}) before it answered`)), false);
+    worker.once("message", onMessage);
+    worker.once("error", onError);
+    worker.once("exit", onExit);
+    worker.postMessage(job, [job.image.buffer as ArrayBuffer]);
   });
 }

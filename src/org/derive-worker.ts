@@ -1,11 +1,11 @@
 /**
  * The thread that derives an org's copy (derive.ts's SQL, unchanged) off the main thread's event
- * loop: it gets the base image, the changes and the remap's key, and sends back the copy's
- * image (transferred, not copied), its record Ids and its latest date. One thread per copy: it
- * ends when it has answered.
+ * loop: for each job it gets the base image, the changes and the remap's key, and sends back the
+ * copy's image (transferred, not copied), its record Ids and its latest date. The thread is kept
+ * warm between jobs (derive-thread.ts), so its module compilation and start-up are paid once.
  */
 import { setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { z } from "zod";
 import { IdRemap } from "../util/index.js";
 import { OrgChangeSchema } from "./changes.js";
@@ -28,9 +28,9 @@ export type DeriveReply =
 /** The thread's niceness (Linux applies it to this thread alone). */
 const DERIVE_PRIORITY = 10;
 
-function derive(): DeriveReply {
+function derive(message: unknown): DeriveReply {
   try {
-    const job = DeriveJobSchema.parse(workerData);
+    const job = DeriveJobSchema.parse(message);
     const derived = deriveImage(job.image, job.schema, job.changes, job.remapKey ? IdRemap.fromKey(job.remapKey) : undefined);
     // better-sqlite3's serialize() gives a buffer its addon owns, which Node 22 refuses to
     // transfer (DataCloneError; Node 20 let it go): a copy made here, in the thread, transfers.
@@ -46,5 +46,7 @@ try {
 } catch {
   // Not allowed here (some containers): the thread runs at the process's priority.
 }
-const reply = derive();
-parentPort?.postMessage(reply, reply.ok ? [reply.image.buffer as ArrayBuffer] : []);
+parentPort?.on("message", (message: unknown) => {
+  const reply = derive(message);
+  parentPort?.postMessage(reply, reply.ok ? [reply.image.buffer as ArrayBuffer] : []);
+});

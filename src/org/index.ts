@@ -1,6 +1,7 @@
 export type { QueryContext, ToolOutcome, ToolRequest as OrgRequest } from "../tools/index.js";
 export type { Capability, CopyOptions, OrgBackend } from "./backend.js";
 export { type FieldSpec, FieldSpecSchema, type OrgChange, OrgChangeSchema, relationshipNameOf, schemaAfter } from "./changes.js";
+export { deriveThreads } from "./derive-thread.js";
 export { introspectSchema, quoteIdent } from "./introspect.js";
 export { loadOrgImage, type OrgImage, OrgLoadError } from "./load.js";
 export { type BackendKind, type OrgSpec, type OrgSpecInput, OrgSpecSchema, openBackend, parseOrgSpec, registerBackend } from "./open.js";

@@ -1,5 +1,5 @@
 import type { ChatMessage, LlmProvider } from "../llm/index.js";
-import { MAX_USER_TURNS, STOP_MARKER, type UserBrief, type UserConversation, type UserSimulator, UserSimulatorError, type UserTurn } from "./user.js";
+import { boundedAgentText, MAX_USER_TURNS, STOP_MARKER, type UserBrief, type UserConversation, type UserSimulator, UserSimulatorError, type UserTurn } from "./user.js";
 
 /**
  * The rules CRMArena-Pro gives its simulated user, in our own words: play the person, let the
@@ -66,7 +66,7 @@ export class LlmUser implements UserSimulator {
       open: () => turn("The assistant says: Hi! How can I help you today?"),
       reply: async (agentSaid) => {
         replies++;
-        const result = await turn(`The assistant says: ${agentSaid}`);
+        const result = await turn(`The assistant says: ${boundedAgentText(agentSaid)}`);
         // CRMArena-Pro's user has at most ten turns: the last one ends the conversation whatever it says.
         return replies >= MAX_USER_TURNS ? { ...result, stop: true } : result;
       },

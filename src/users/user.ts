@@ -34,3 +34,16 @@ export const STOP_MARKER = "###STOP###";
 
 /** At most this many user turns an episode, as CRMArena-Pro's interactive environment allows. */
 export const MAX_USER_TURNS = 10;
+
+/**
+ * The most of one agent message a model user is shown, in characters: what a purple writes goes to
+ * the operator's model provider, which bills every character, so a purple writing megabytes is cut
+ * here (the cut said in the prompt, which the log keeps). A person would not read further either.
+ */
+export const USER_INPUT_BUDGET = 4_000;
+
+/** An agent message as a model user is shown it: whole within the budget, else its start and how much was cut. */
+export function boundedAgentText(text: string, budget = USER_INPUT_BUDGET): string {
+  if (text.length <= budget) return text;
+  return `${text.slice(0, budget)} [… the assistant's message went on for ${(text.length - budget).toLocaleString("en-US")} more characters, not shown]`;
+}

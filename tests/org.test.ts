@@ -72,6 +72,18 @@ describe("loading", () => {
     writeFileSync(join(dir, "not.db"), "hello");
     await expect(openBackend(join(dir, "not.db"))).rejects.toThrow(/not a readable SQLite database/);
   });
+
+  it("refuses a CSV cut short inside its last row, naming the file and the fix", async () => {
+    const cut = join(dir, "cut");
+    mkdirSync(cut);
+    // The last row has every column, its last value cut: it would load as a half value.
+    writeFileSync(join(cut, "Account.csv"), "Id,Name\n001000000000001AAA,Acme\n001000000000002AAA,Glob");
+    await expect(openBackend(cut)).rejects.toThrow(/Account\.csv does not end with a line break.*restore the file/);
+    writeFileSync(join(cut, "Account.csv"), "Id,Name\n001000000000001AAA,Acme\n");
+    const whole = await openBackend(cut);
+    expect(await whole.rows("Account")).toHaveLength(1);
+    await whole.close();
+  });
 });
 
 describe("queries", () => {

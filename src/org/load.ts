@@ -59,8 +59,18 @@ function loadCsvFolder(dir: string): Database.Database {
   for (const file of files) {
     const table = basename(file, ".csv");
     let records: string[][];
+    const content = readFileSync(join(dir, file));
+    // A file cut short (a copy or download that stopped) may end inside its last row with the
+    // right number of columns, which would load a half value silently: a whole CSV ends its last
+    // row with a line break, as every writer of these files does.
+    if (content.length > 0 && content[content.length - 1] !== 0x0a) {
+      db.close();
+      throw new OrgLoadError(
+        `${join(dir, file)} does not end with a line break, so its last row may be cut short (a truncated copy or download): restore the file (\`data fetch\` checks the real org's checksum), or end it with a newline if it is whole`,
+      );
+    }
     try {
-      records = parse(readFileSync(join(dir, file)), { relax_column_count: false, skip_empty_lines: true }) as string[][];
+      records = parse(content, { relax_column_count: false, skip_empty_lines: true }) as string[][];
     } catch (error) {
       db.close();
       throw new OrgLoadError(`${join(dir, file)}: ${(error as Error).message}`);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, type Stats, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CACHE_DIR } from "./paths.js";
 
@@ -26,11 +26,8 @@ export function resolveIdSecret(): string {
   const given = process.env.ENTROPIC_ID_SECRET;
   if (given) return given;
   const file = idSecretFile();
-  if (existsSync(file)) {
-    const kept = readFileSync(file, "utf8").trim();
-    if (kept.length >= 16) return kept;
-    throw new Error(`${file} holds no usable Id remap secret (at least 16 characters); delete it to make a new one, or set ENTROPIC_ID_SECRET`);
-  }
+  const kept = readKeptSecret(file);
+  if (kept !== undefined) return kept;
   const secret = randomBytes(32).toString("hex");
   mkdirSync(dirname(file), { recursive: true });
   // "wx": two processes making it at once keep the first one's; the loser reads it back.
@@ -38,7 +35,55 @@ export function resolveIdSecret(): string {
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
     return secret;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return resolveIdSecret();
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      const winner = readKeptSecret(file);
+      if (winner !== undefined) return winner;
+    }
     throw new Error(`cannot keep the Id remap secret in ${file}: ${(error as Error).message} (set ENTROPIC_ID_SECRET, or ENTROPIC_ID_SECRET_FILE to a writable path)`);
+  }
+}
+
+/**
+ * The secret kept in `file`, or undefined when there is nothing at that path. Anything there that
+ * is not a readable regular file (a directory, a FIFO that would block start-up, a link to nothing)
+ * is refused with its path and the way out, never read.
+ */
+function readKeptSecret(file: string): string | undefined {
+  const fix = "delete it (a new secret is then made there), or set ENTROPIC_ID_SECRET, or ENTROPIC_ID_SECRET_FILE to another path";
+  let link: Stats;
+  try {
+    link = lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`cannot read the Id remap secret file ${file}: ${(error as Error).message} (${fix})`);
+  }
+  let target = link;
+  if (link.isSymbolicLink()) {
+    try {
+      target = statSync(file);
+    } catch {
+      throw new Error(`the Id remap secret file ${file} is a symbolic link to nothing (${readlinkSafe(file)}): ${fix}`);
+    }
+  }
+  if (!target.isFile()) throw new Error(`the Id remap secret file ${file} is ${kindOf(target)}, not a file: ${fix}`);
+  if (target.size > 4096) throw new Error(`the Id remap secret file ${file} holds ${target.size} bytes, more than a secret: ${fix}`);
+  const kept = readFileSync(file, "utf8").trim();
+  if (kept.length >= 16) return kept;
+  throw new Error(`${file} holds no usable Id remap secret (at least 16 characters); delete it to make a new one, or set ENTROPIC_ID_SECRET`);
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a named pipe (FIFO)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+function readlinkSafe(file: string): string {
+  try {
+    return `it points to ${readlinkSync(file)}`;
+  } catch {
+    return "its target cannot be read";
   }
 }

@@ -6,6 +6,7 @@ import { serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
 import { judgeFactoryFromEnv } from "./judge-from-env.js";
 import { dataOptions, int } from "./options.js";
+import { checkRunsDir } from "./runs-dir.js";
 
 export function registerServe(program: Command): void {
   dataOptions(
@@ -34,6 +35,8 @@ export function registerServe(program: Command): void {
       shutdownGrace: number;
     }) => {
       const logger = createLogger();
+      // Before anything is loaded: a runs folder that cannot hold journals would fail every request.
+      if (options.runsDir) checkRunsDir(options.runsDir);
       const data = await startingData(options, logger);
       // The Id remap's secret, at the edge: every assessment of this server remaps with it.
       process.env.ENTROPIC_ID_SECRET = resolveIdSecret();

@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { assess, parseConfig, purpleIdentityOf, runSpecFor, unknownKeysMessage } from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
 import { calibrationFor, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
-import { TWINS } from "../datasets/index.js";
+import { SAMPLE, TWINS } from "../datasets/index.js";
 import { A2APurpleClient, chooseProtocol, fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
@@ -182,7 +182,7 @@ export function registerAssess(program: Command): void {
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
           concurrency: options.concurrency,
           ...(options.interactive ? { mode: "interactive", userSimulator: "scripted" } : {}),
-          out: join(DEFAULT_OUT_DIR, options.interactive ? "demo-interactive-results.json" : "demo-results.json"),
+          out: join(DEFAULT_OUT_DIR, demoResultsFile(twins ? TWINS.name : options.dataset, options.interactive === true)),
           force: true,
         },
         new HeuristicJudge(),
@@ -193,4 +193,13 @@ export function registerAssess(program: Command): void {
       server.close();
     }
   });
+}
+
+/**
+ * Where a demo writes its results: one file per dataset and mode, so a demo on the twins (an
+ * 11 MB results file and its 79 MB log) never overwrites the sample demo's, which the docs name.
+ */
+export function demoResultsFile(dataset: string | undefined, interactive: boolean): string {
+  const parts = ["demo", ...(dataset && dataset !== SAMPLE.name ? [dataset] : []), ...(interactive ? ["interactive"] : [])];
+  return `${parts.join("-")}-results.json`;
 }

@@ -35,4 +35,5 @@ export function buildProgram(): Command {
   return program;
 }
 
+export { demoResultsFile } from "./assess.js";
 export { DEFAULT_HEAP_GROWING_PERCENT, HEAP_GROWTH_ENV, heapGrowingPercentFromEnv, tuneHeapGrowth } from "./heap.js";

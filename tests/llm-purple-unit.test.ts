@@ -20,7 +20,7 @@ const BASE_ENV = { PURPLE_LLM_API_KEY: "k" };
 describe("LLM purple configuration", () => {
   it("falls back to the judge's variables, and command-line overrides win", () => {
     const config = llmPurpleConfigFromEnv({ OPENAI_API_KEY: "judge-key", LLM_PRIMARY_BASE_URL: "http://127.0.0.1:1/v1", LLM_PRIMARY_MODEL: "judge-model" });
-    expect(config).toMatchObject({ apiKey: "judge-key", baseURL: "http://127.0.0.1:1/v1", model: "judge-model", mode: "tools", temperature: 0, onFailure: "answer" });
+    expect(config).toMatchObject({ apiKey: "judge-key", baseURL: "http://127.0.0.1:1/v1", model: "judge-model", mode: "tools", temperature: 0, onFailure: "fail" });
     const own = llmPurpleConfigFromEnv(
       { ...BASE_ENV, OPENAI_API_KEY: "judge-key", PURPLE_LLM_MODEL: "mine", PURPLE_LLM_MODE: "text", PURPLE_LLM_TEMPERATURE: "omit" },
       { model: "flag-model" },

@@ -185,7 +185,7 @@ describe("the LLM purple with a misbehaving model or provider", () => {
   });
 
   it("ends every episode with a recorded reason when the provider always fails or stalls", async () => {
-    const failing = await llmPurple(crmScript, "tools", { maxRetries: 1 });
+    const failing = await llmPurple(crmScript, "tools", { maxRetries: 1, onFailure: "answer" });
     failing.fake.alwaysFail = { status: 503, headers: { "retry-after-ms": "5" } };
     const answered = await assessAgainst(failing.url, [16, 22]);
     for (const entry of answered.results) {
@@ -200,7 +200,7 @@ describe("the LLM purple with a misbehaving model or provider", () => {
     expect(failed.results[0].termination).toBe("purple_error");
     expect(failed.results[0].error).toMatch(/model provider failed: HTTP 500/);
 
-    const stalled = await llmPurple(crmScript, "text", { timeoutMs: 150, maxRetries: 1 });
+    const stalled = await llmPurple(crmScript, "text", { timeoutMs: 150, maxRetries: 1, onFailure: "answer" });
     stalled.fake.stallMs = 5_000;
     const started = Date.now();
     const timedOut = await assessAgainst(stalled.url, [22]);

@@ -27,7 +27,11 @@ export interface LlmPurpleConfig {
   readonly turnTimeoutMs: number;
   /** Malformed model replies answered locally (no green turn spent) before one is passed on. */
   readonly formatRetries: number;
-  /** `answer`: the episode answers {@link FAILURE_ANSWER}; `fail`: the A2A task fails, so the green records purple_error. */
+  /**
+   * `fail` (the default): the A2A task fails with the reason, so the green records purple_error and
+   * its summary names it; `answer`: the episode answers {@link FAILURE_ANSWER}, which is right for
+   * about a fifth of the real tasks, so a dead endpoint would look like a weak model.
+   */
   readonly onFailure: FailurePolicy;
   /** An idle episode's state is dropped after this long. */
   readonly sessionTtlMs: number;
@@ -122,7 +126,7 @@ export function llmPurpleConfigFromEnv(env: NodeJS.ProcessEnv = process.env, ove
     maxRetries: e.PURPLE_LLM_MAX_RETRIES ?? 4,
     turnTimeoutMs: (e.PURPLE_LLM_TURN_TIMEOUT_SECONDS ?? 270) * 1000,
     formatRetries: e.PURPLE_LLM_FORMAT_RETRIES ?? 2,
-    onFailure: e.PURPLE_LLM_ON_FAILURE ?? "answer",
+    onFailure: e.PURPLE_LLM_ON_FAILURE ?? "fail",
     sessionTtlMs: (e.PURPLE_LLM_SESSION_TTL_SECONDS ?? 1_800) * 1000,
   };
 }

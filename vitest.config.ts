@@ -13,6 +13,8 @@ export default defineConfig({
   test: {
     env: { ENTROPIC_OUTPUT_DIR: OUTPUT },
     include: ["tests/**/*.test.ts"],
+    // A clone without the real task file is told once what is missing and where it comes from.
+    globalSetup: ["tests/setup/real-tasks.ts"],
     // The documented commands run apart (npm run test:docs; .ci/run runs them too).
     exclude: ["tests/docs.test.ts", "**/node_modules/**"],
     testTimeout: 60_000,

@@ -35,7 +35,7 @@ function episodesOf(log: AssessmentLog, taskIds: ReadonlyMap<string, Set<string>
     answer: record.trajectory.answer ?? null,
     replies: sha(record.trajectory.steps.map((step) => step.replyText).join("\n")),
     observations: sha(record.trajectory.steps.map((step) => step.observation?.text ?? "").join("\n")),
-    passed: record.score?.success.passed ?? null,
+    passed: record.score?.success?.passed ?? null,
   }));
 }
 

@@ -6,7 +6,7 @@ import { assess, chooseTasks, episodePlan, laterEpisode, parseConfig, runSpecFor
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import type { AssessmentLog } from "../src/log/index.js";
 import { A2APurpleClient, type PurpleClient, type PurpleTurn } from "../src/purple/index.js";
-import { IdRemap, idsIn, isCaseSafeId } from "../src/util/index.js";
+import { IdRemap, idsIn, isCaseSafeId, Random } from "../src/util/index.js";
 import { OrgView } from "../src/world/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
@@ -187,4 +187,51 @@ describe("a task's episodes", () => {
     // The crm_task says the run's levels in every episode, clean or not, and never the seed.
     expect(entropies.every((entropy) => JSON.stringify(entropy) === JSON.stringify({ drift_level: "high", rot_level: "high" }))).toBe(true);
   }, 120_000);
+});
+
+describe("a trial-cache purple", () => {
+  it("gains nothing on Id answers: an answer repeated from an earlier trial names no record of the later one", async () => {
+    const seed = 7;
+    const { config } = parseConfig({ task_limit: 12, seed, concurrency: 4, trials: 3 });
+    const remap = IdRemap.forRun(seed, "");
+    /** The flaky solver: an episode fails three times in ten, by its task id (the same in both runs below). */
+    const flaky = (cache?: Map<string, string>) => {
+      const hits = new Set<string>();
+      const strategy: Strategy = async (task, tools) => {
+        // The adversary's key: the task's whole text, what a trial of the same task shows again.
+        const key = `${task.prompt}\n${task.requiredContext}`;
+        const cached = cache?.get(key);
+        if (cached !== undefined) {
+          hits.add(task.taskId);
+          return cached;
+        }
+        if (new Random(`flaky:${task.taskId}`).chance(0.3)) return "I could not work it out.";
+        const answer = await solverStrategy(task, tools);
+        cache?.set(key, answer);
+        return answer;
+      };
+      return { hits, strategy };
+    };
+    const run = async (purple: Strategy) => {
+      const { server, url } = await servePurple("trial-cache", purple, "127.0.0.1", 0);
+      servers.push(server);
+      const spec = runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path });
+      return (await assess(data, new A2APurpleClient(url), { spec, calibration, idSecret: "" })).log;
+    };
+    const honest = await run(flaky().strategy);
+    const adversary = flaky(new Map());
+    const cached = await run(adversary.strategy);
+    const taskIdOf = (record: AssessmentLog["episodes"][number]) => remap.episodeId(record.task.idx, laterEpisode({ trial: record.trial ?? 1 }));
+    const namesAnId = (record: AssessmentLog["episodes"][number]) => record.task.answer.some((item) => item !== null && isCaseSafeId(item));
+    const passed = (records: AssessmentLog["episodes"]) => records.filter((record) => record.score?.success?.passed === true).length;
+    const hitsOnIds = cached.episodes.filter((record) => namesAnId(record) && adversary.hits.has(taskIdOf(record)));
+    expect(hitsOnIds.length).toBeGreaterThan(0);
+    // Every repeated Id answer failed: the later trial shows the record under another Id.
+    for (const record of hitsOnIds) {
+      expect(record.trial).toBeGreaterThan(1);
+      expect(record.score?.success?.passed).toBe(false);
+    }
+    // So on the tasks that answer with an Id the cache passes no more episodes than honest work does.
+    expect(passed(cached.episodes.filter(namesAnId))).toBeLessThanOrEqual(passed(honest.episodes.filter(namesAnId)));
+  }, 180_000);
 });

@@ -88,10 +88,16 @@ export class EpisodeIds {
   }
 }
 
-/** A JSON-like value with every string through `map` (objects and arrays copied, other values kept). */
+/** A JSON-like value with every string through `map` (arrays and plain objects copied, every other value kept as it is). */
 function mapStrings<T>(value: T, map: (text: string) => string): T {
   if (typeof value === "string") return map(value) as T;
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, map)) as T;
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)])) as T;
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)])) as T;
   return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object") return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { oracleStrategy, type Strategy, servePurple } from "../src/baselines/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
-import { canonicalId, IdRemap, idsIn, isCaseSafeId } from "../src/util/index.js";
+import { canonicalId, EpisodeIds, IdRemap, idsIn, isCaseSafeId } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
 const data = await sampleData();
@@ -54,6 +54,43 @@ describe("the Id remap (a sandbox refresh)", () => {
     expect(canonicalId(id.toLowerCase())).toBe(id.slice(0, 15));
     expect(canonicalId(id.toUpperCase())).toBe(id.slice(0, 15));
     expect(canonicalId("None")).toBeUndefined();
+  });
+});
+
+describe("an episode's own Ids (EpisodeIds)", () => {
+  it("show another Id for each record, read back only the Ids shown, and make an unshown Id of the run name nothing", async () => {
+    const run = IdRemap.forRun(9, "s");
+    const [a, b, c] = [...(await data.org.recordIds())].map((id) => run.id(id));
+    const known = new Set([a!, b!, c!].map((id) => id.slice(0, 15)));
+    const episode = new EpisodeIds(run.episodeLayer(4, { trial: 2 }), known);
+    const other = new EpisodeIds(run.episodeLayer(4, { trial: 3 }), known);
+    // A task id per episode; the first episode's is the run's as it always was.
+    expect(new Set([run.episodeId(4), run.episodeId(4, { trial: 2 }), run.episodeId(4, { trial: 1, condition: "clean" })]).size).toBe(3);
+    const shownA = episode.show(`the record ${a} and ${a!.slice(0, 15)}`);
+    const idA = idsIn(shownA)[0]!;
+    expect(idA).not.toBe(a);
+    expect(idA.slice(0, 3)).toBe(a!.slice(0, 3));
+    expect(isCaseSafeId(idA)).toBe(true);
+    expect(shownA).toBe(`the record ${idA} and ${idA.slice(0, 15)}`);
+    expect(other.show(a!)).not.toBe(idA);
+    // The truth is in the Ids the episode shows.
+    expect(episode.answer([a!, null, "None"])).toEqual([idA, null, "None"]);
+    // Read back: a shown Id in any letter case, its 15-character form too; other words as written.
+    expect(episode.read(`WHERE Id = '${idA}'`)).toBe(`WHERE Id = '${a}'`);
+    expect(episode.read(`WHERE Id = '${idA.toLowerCase()}'`)).toBe(`WHERE Id = '${a}'`);
+    expect(episode.read(idA.slice(0, 15))).toBe(a!.slice(0, 15));
+    expect(episode.readValue({ query: `FIND {${idA}}`, limit: 3 })).toEqual({ query: `FIND {${a}}`, limit: 3 });
+    expect(episode.runId(idA)).toBe(a!.slice(0, 15));
+    // The run's Id of a record this episode did not show (copied from another episode) is read as one no record has, and echoed back as written.
+    const blind = episode.read(b!);
+    expect(blind).not.toBe(b);
+    expect(known.has(blind.slice(0, 15))).toBe(false);
+    expect(episode.show(`no such row: ${blind}`)).toBe(`no such row: ${b}`);
+    expect(episode.runId(b!)).toBeUndefined();
+    // A guess that is no Id of the run stays as written; a shown one shows as the episode showed it.
+    expect(episode.read("0123456789abcdeXYZ")).toBe("0123456789abcdeXYZ");
+    expect(episode.showValue([{ Id: a, Name: "Acme", Nested: { OwnerId: a } }])).toEqual([{ Id: idA, Name: "Acme", Nested: { OwnerId: idA } }]);
+    expect(episode.shownId(c!)).toBe(episode.show(c!));
   });
 });
 

@@ -75,7 +75,7 @@ describe("messages to the purple agent", () => {
     optionalContext: "# Domain",
     externalFacing: false,
     maxSteps: 5,
-    entropy: { drift_level: "none", rot_level: "none", seed: 42 },
+    entropy: { drift_level: "none", rot_level: "none" },
     tools: BUILT_IN_TOOLS.map((tool) => tool.name),
   };
 
@@ -84,7 +84,9 @@ describe("messages to the purple agent", () => {
     expect(message.text).toContain("Who?");
     expect(message.text).toContain("## Today's date: 2023-01-01");
     expect(message.text).toContain("at most 5 replies");
-    expect(message.data).toMatchObject({ type: "crm_task", task_id: "7", task_category: "handle_time", max_steps: 5, entropy: { seed: 42 } });
+    expect(message.data).toMatchObject({ type: "crm_task", task_id: "7", task_category: "handle_time", max_steps: 5 });
+    // The levels the run was configured with, and no seed (docs/protocol.md, section 5).
+    expect(message.data.entropy).toEqual({ drift_level: "none", rot_level: "none" });
     expect((message.data.tools as { function: { name: string } }[]).map((tool) => tool.function.name)).toEqual([
       "describe_schema",
       "soql_query",

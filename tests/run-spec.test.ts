@@ -3,10 +3,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type AssessmentConfig, assess, CONFIG_KEYS, ConfigError, configKeyFlags, journalPath, parseConfig, runPool, runSpecFor } from "../src/assessment/index.js";
+import {
+  type AssessmentConfig,
+  assess,
+  CONFIG_KEYS,
+  ConfigError,
+  configKeyFlags,
+  episodePlan,
+  journalPath,
+  laterEpisode,
+  parseConfig,
+  runChains,
+  runPool,
+  runSpecFor,
+  taskChains,
+} from "../src/assessment/index.js";
 import { buildProgram } from "../src/cli/index.js";
 import { configFromOptions } from "../src/cli/options.js";
 import { loadCalibration } from "../src/data/index.js";
+import type { TaskRecord } from "../src/tasks/index.js";
 import { sampleData } from "./helpers.js";
 
 const SAMPLE_TASKS = "data/sample/tasks.json";
@@ -153,6 +168,69 @@ describe("the run's pool", () => {
       }),
     ).rejects.toThrow("disk full");
     expect(started.length).toBeLessThan(6);
+  });
+});
+
+describe("the run's task chains", () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+  it("work a chain's items one after another and different chains `concurrency` at a time", async () => {
+    const chains = [["a1", "a2", "a3"], ["b1", "b2"], ["c1"], ["d1", "d2", "d3"]];
+    const inFlight = new Map<string, number>();
+    let total = 0;
+    let most = 0;
+    let mostOfOneChain = 0;
+    const order: string[] = [];
+    await runChains(chains, { concurrency: 3 }, async (item) => {
+      const chain = item[0]!;
+      order.push(item);
+      inFlight.set(chain, (inFlight.get(chain) ?? 0) + 1);
+      mostOfOneChain = Math.max(mostOfOneChain, inFlight.get(chain)!);
+      most = Math.max(most, ++total);
+      await tick();
+      inFlight.set(chain, inFlight.get(chain)! - 1);
+      total--;
+      return undefined;
+    });
+    expect(mostOfOneChain).toBe(1);
+    expect(most).toBe(3);
+    // Each chain in its own order; every item once.
+    for (const chain of chains) expect(order.filter((item) => item[0] === chain[0]![0])).toEqual(chain);
+    expect(order).toHaveLength(9);
+  });
+
+  it("start nothing new once drained, not even the rest of a chain begun", async () => {
+    const drain = new AbortController();
+    const done: string[] = [];
+    await runChains([["a1", "a2"], ["b1", "b2"], ["c1"]], { concurrency: 2, drain: drain.signal }, async (item) => {
+      // Drained once both chains are begun: a2 and b2 wait, c1 was never begun.
+      if (item === "b1") drain.abort("stop");
+      await tick();
+      done.push(item);
+      return undefined;
+    });
+    expect(done.sort()).toEqual(["a1", "b1"]);
+  });
+
+  it("group the episodes left to play by task, each chain from its first unrecorded episode, in plan order", () => {
+    const tasks = [{ idx: 5 }, { idx: 9 }, { idx: 2 }] as TaskRecord[];
+    const plan = episodePlan(tasks, { trials: 2, paired: true });
+    const recorded = new Set([1, 2, 9]);
+    const chains = taskChains(plan.filter((item) => !recorded.has(item.position)));
+    expect(chains.map((chain) => chain.map((item) => item.position))).toEqual([
+      [3, 4],
+      [5, 6, 7, 8],
+      [10, 11, 12],
+    ]);
+    expect(chains.map((chain) => chain.map((item) => `${item.trial}:${item.condition}`))).toEqual([
+      ["2:perturbed", "2:clean"],
+      ["1:perturbed", "1:clean", "2:perturbed", "2:clean"],
+      ["1:clean", "2:perturbed", "2:clean"],
+    ]);
+    // Only a task's first episode (trial 1, its first view) keeps the run's task id and Ids.
+    expect(plan.filter((item) => laterEpisode(item) === undefined).map((item) => item.position)).toEqual([1, 5, 9]);
+    expect(episodePlan(tasks, {}).every((item) => laterEpisode(item) === undefined)).toBe(true);
+    expect(laterEpisode({ trial: 3 })).toEqual({ trial: 3 });
   });
 });
 

@@ -40,9 +40,10 @@ afterAll(async () => {
 });
 
 /**
- * The solver, but each of its episodes fails one time in three, seeded: the n-th episode of a
- * task fails when Random(`flaky:<task>:<n>`) says so, so a task's outcomes do not depend on the
- * order its trials run in.
+ * The solver, but each of its episodes fails one time in three, seeded: the n-th episode with a
+ * task id fails when Random(`flaky:<task id>:<n>`) says so (every episode has its own task id, so
+ * n is 1 but for a purple told the same id twice), so the outcomes do not depend on the order the
+ * episodes run in.
  */
 function flakySolver(): Strategy {
   const episodes = new Map<string, number>();

@@ -18,10 +18,23 @@ export {
 } from "./config.js";
 export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
 export { type EpisodeOptions, type EpisodeWorld, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
-export { type FollowUp, type PoolOptions, runPool } from "./pool.js";
+export { type FollowUp, type PoolOptions, runChains, runPool } from "./pool.js";
 export { isPurpleFailure, scoreRecord } from "./recorder.js";
 export { type RecordedResults, readResults, rescore } from "./rescore.js";
-export { type AssessmentEvent, CANCELED, episodeTask, RecordingFailure, type RunContext, type RunOptions, runAssessment, WHOLE_TEXTS } from "./run.js";
+export {
+  type AssessmentEvent,
+  CANCELED,
+  type EpisodeItem,
+  episodePlan,
+  episodeTask,
+  laterEpisode,
+  RecordingFailure,
+  type RunContext,
+  type RunOptions,
+  runAssessment,
+  taskChains,
+  WHOLE_TEXTS,
+} from "./run.js";
 export { purpleIdentityOf } from "./run-id.js";
 export { type RunSpec, type RunSpecInput, RunSpecSchema, runSpecFor } from "./run-spec.js";
 export { type ChosenTasks, chooseTasks, type Selection, type SelectionMode, selectTasks } from "./select.js";

@@ -12,7 +12,7 @@ import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
 import { runEpisode, WholeTextBudget } from "./episode.js";
 import { buildHeader } from "./header.js";
-import { type FollowUp, runPool } from "./pool.js";
+import { type FollowUp, runChains } from "./pool.js";
 import { type EpisodeLabels, judgeUsage, Recorder } from "./recorder.js";
 import type { RunSpec } from "./run-spec.js";
 import type { ChosenTasks, Selection } from "./select.js";
@@ -153,19 +153,29 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   setMaxListeners(Math.max(10, 4 * config.concurrency), episodeSignal);
   const queue = plan.filter((entry) => !kept.has(entry.position));
   const cleanWorld = cleanView ? { view: cleanView, moved: cleanView.movedFields(), defaultToday: await cleanView.today(), context: { ...context, driftInRun: false } } : undefined;
-  const playEpisode = async ({ task, position, trial, condition }: EpisodeItem): Promise<FollowUp | undefined> => {
-    onEvent({ kind: "task_started", position, total, task });
+  // Every episode's crm_task shows the run's configured levels, a clean episode's too: which view
+  // an episode is in is the green's to know (a purple that knew could wait for the clean answer).
+  const shownEntropy = { drift_level: view.plan.drift_level, rot_level: view.plan.rot_level };
+  // The key of every episode's own task id and Ids: the run's remap, or with the dataset's own Ids
+  // kept a map of the seed and secret used for the later episodes' layers alone.
+  const episodeKeys = remap ?? IdRemap.forRun(config.seed, options.idSecret ?? "");
+  const playEpisode = async ({ task: source, position, trial, condition }: EpisodeItem): Promise<FollowUp | undefined> => {
+    onEvent({ kind: "task_started", position, total, task: source });
     const world = condition === "clean" && cleanWorld ? cleanWorld : { view, moved, defaultToday, context };
-    const { brief, text } = world.view.brief(task, config.max_steps);
-    // The log keeps the texts the purple was shown, computed once with the brief.
-    const logged = episodeTask(task, { text, answer: world.view.groundTruth(task) });
+    // A twins dataset gives each trial its own twin of the task (the first trial the task itself);
+    // it keeps the source's index, which the plan, the log and the trials' counts go by.
+    const task = data.trialTask ? { ...data.trialTask(source, trial ?? 1), idx: source.idx } : source;
+    const episode = world.view.episode(task, { ordinal: laterEpisode({ trial, condition }), keys: episodeKeys, entropy: shownEntropy });
+    const { brief, text } = episode.brief(config.max_steps);
+    // The log keeps the texts the purple was shown and the truth it is scored against, in the episode's Ids.
+    const logged = episodeTask(task, { text, answer: episode.groundTruth() });
     const exposure = driftExposure(optimumFor(options.calibration, task.task).fields, world.moved);
     // Whole texts are kept for the journal, and for scoring a privacy task (a refusal that gives
     // away what an observation held is a leak, wherever in the observation it stood): without a
     // journal, memory keeps every other text cut.
     const keepWhole = journal !== undefined || task.reward_metric === "privacy_rejection";
     const texts = (keepWhole ? (options.wholeTexts ?? WHOLE_TEXTS) : NO_WHOLE_TEXTS).lease();
-    const trajectory = await runEpisode(brief, task.idx, world.view, purple, {
+    const trajectory = await runEpisode(brief, task.idx, episode, purple, {
       maxSteps: config.max_steps,
       timeoutMs: config.timeout * 1000,
       firstMessage: config.first_message,
@@ -183,7 +193,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     const labels: EpisodeLabels = {
       ...(trial !== undefined ? { trial } : {}),
       ...(condition !== undefined ? { condition } : {}),
-      ...(condition === "perturbed" ? { touchedBy: touchingKinds(view.plan, task.idx, trajectory.entropy, (id) => (remap ? remap.id(id) : id)) } : {}),
+      ...(condition === "perturbed" ? { touchedBy: touchingKinds(view.plan, task.idx, trajectory.entropy, (id) => episode.shownId(remap ? remap.id(id) : id)) } : {}),
       ...(condition === "clean" ? { context: world.context } : {}),
     };
     return () =>
@@ -194,7 +204,9 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   };
   let recordFailure: { error: unknown } | undefined;
   try {
-    await runPool(queue, { concurrency: config.concurrency, signal, drain }, playEpisode);
+    // A task's episodes one after another, so that none is in flight while another of its task
+    // is (a purple could wait for its sibling and copy it); different tasks `concurrency` at a time.
+    await runChains(taskChains(queue), { concurrency: config.concurrency, signal, drain }, playEpisode);
   } catch (error) {
     recordFailure = { error };
   } finally {
@@ -242,6 +254,27 @@ export function episodePlan(tasks: readonly TaskRecord[], config: Pick<Assessmen
       for (const condition of conditions) items.push({ task, position: items.length + 1, trial, condition });
     }
   return items;
+}
+
+/** An episode's place among its task's: none for the first (trial 1, its first view), which keeps the run's task id and Ids. */
+export function laterEpisode(episode: Pick<EpisodeItem, "trial" | "condition">): { trial: number; condition?: EpisodeCondition } | undefined {
+  const trial = episode.trial ?? 1;
+  if (trial === 1 && (episode.condition === undefined || episode.condition === "perturbed")) return undefined;
+  return { trial, ...(episode.condition !== undefined ? { condition: episode.condition } : {}) };
+}
+
+/**
+ * The episodes left to play, as one chain per task in plan order: a resumed task goes on at its
+ * first unrecorded episode, and its chains keep the order of their tasks' first episodes.
+ */
+export function taskChains(queue: readonly EpisodeItem[]): EpisodeItem[][] {
+  const chains = new Map<number, EpisodeItem[]>();
+  for (const item of queue) {
+    const chain = chains.get(item.task.idx);
+    if (chain) chain.push(item);
+    else chains.set(item.task.idx, [item]);
+  }
+  return [...chains.values()];
 }
 
 /** A paired run's clean view: planned at drift and rot none, or reopened from a resumed run's header. */

@@ -15,7 +15,12 @@ export interface TaskBrief {
   readonly maxSteps: number;
   /** The task's "Today's date" (YYYY-MM-DD), which SOQL's relative dates use; the real date when absent. */
   readonly today?: string;
-  readonly entropy: { readonly drift_level: string; readonly rot_level: string; readonly seed: number };
+  /**
+   * The levels of drift and rot the run was configured with: the same in every episode of the
+   * run, a paired run's clean episodes too (which view an episode is in is not said), and no
+   * seed (what is seeded is for the green to know).
+   */
+  readonly entropy: { readonly drift_level: string; readonly rot_level: string };
   /** The tools offered, by name (the tools of the run's backend, the answer tool last among the built-in ones). */
   readonly tools: readonly string[];
 }
@@ -113,7 +118,8 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
       today: brief.today ?? null,
       tools: definitionsOf(toolsNamed(brief.tools)),
       max_steps: brief.maxSteps,
-      entropy: brief.entropy,
+      // The two levels alone, whatever else a caller's brief holds.
+      entropy: { drift_level: brief.entropy.drift_level, rot_level: brief.entropy.rot_level },
       ...(interactive ? { mode: "interactive" } : {}),
     },
   };

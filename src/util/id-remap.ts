@@ -81,9 +81,28 @@ export class IdRemap {
     return answer.map((item) => (item === null ? null : SALESFORCE_ID.test(item) ? this.id(item) : this.text(item)));
   }
 
-  /** An opaque name for an episode of a task: the purple sees it instead of the dataset index. */
-  episodeId(taskIdx: number): string {
-    return `ep-${createHmac("sha256", this.secretKey).update(`episode ${taskIdx}`).digest("hex").slice(0, 12)}`;
+  /**
+   * An opaque name for an episode of a task: the purple sees it instead of the dataset index. A
+   * task's first episode (no `episode`: its only one in a single-trial run) keeps the name it
+   * always had; each other trial and paired view gets its own, so two episodes of a task share no name.
+   */
+  episodeId(taskIdx: number, episode?: EpisodeOrdinal): string {
+    const name = episode ? `episode ${taskIdx} ${ordinalName(episode)}` : `episode ${taskIdx}`;
+    return `ep-${createHmac("sha256", this.secretKey).update(name).digest("hex").slice(0, 12)}`;
+  }
+
+  /**
+   * The second map an episode other than its task's first sees over the run's Ids: keyed by this
+   * map's key and the episode, so no two episodes of a task show one record under one Id, and
+   * no purple without the key can tell which of two Ids name the same record.
+   */
+  episodeLayer(taskIdx: number, episode: EpisodeOrdinal): IdRemap {
+    return this.derive(`episode layer ${taskIdx} ${ordinalName(episode)}`);
+  }
+
+  /** Another map, keyed by this one's key and a label: unrelated to it for anyone without the key. */
+  derive(label: string): IdRemap {
+    return IdRemap.fromKey(createHmac("sha256", this.secretKey).update(label).digest());
   }
 
   /** Throws if two of these Ids would get one new Id (a bijection is what makes the refresh faithful). */
@@ -98,8 +117,16 @@ export class IdRemap {
   }
 }
 
+/** Which episode of a task other than its first: its trial (1-based) and, in a paired run, its view. */
+export interface EpisodeOrdinal {
+  readonly trial: number;
+  readonly condition?: string | undefined;
+}
+
+const ordinalName = (episode: EpisodeOrdinal) => `trial ${episode.trial}${episode.condition ? ` ${episode.condition}` : ""}`;
+
 /** 15 or 18 letters and digits with at least one digit, standing alone. */
-const ID_TOKEN = /(?<![A-Za-z0-9])(?=[A-Za-z0-9]{0,17}\d)[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])/g;
+export const ID_TOKEN = /(?<![A-Za-z0-9])(?=[A-Za-z0-9]{0,17}\d)[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])/g;
 
 /** An 18-character Id whose suffix matches the case of its first 15 characters. */
 export function isCaseSafeId(token: string): boolean {

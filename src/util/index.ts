@@ -1,5 +1,6 @@
 export * from "./dates.js";
 export * from "./elide.js";
+export * from "./episode-ids.js";
 export * from "./group.js";
 export * from "./id-remap.js";
 export * from "./logger.js";

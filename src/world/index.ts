@@ -1,1 +1,1 @@
-export { buildBrief, OrgView, type WorldSettings } from "./view.js";
+export { buildBrief, EpisodeView, OrgView, type ShownEntropy, type WorldSettings } from "./view.js";

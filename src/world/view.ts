@@ -5,7 +5,7 @@ import { materialise, type OrgBackend, type OrgRequest, type OrgRow, type OrgSch
 import type { TaskBrief } from "../protocol/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { offeredTools, runTool, type ToolSpec } from "../tools/index.js";
-import { canonicalId, type IdRemap, nextSlice, pauseIfDue } from "../util/index.js";
+import { canonicalId, EpisodeIds, type EpisodeOrdinal, type IdRemap, nextSlice, pauseIfDue } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
 export interface WorldSettings {
@@ -142,13 +142,20 @@ export class OrgView {
     return { ...text, prompt: ids(text.prompt), requiredContext: ids(text.requiredContext), optionalContext: ids(text.optionalContext) };
   }
 
-  /** What the purple is shown for a task, and what drift and rot did to its text. */
-  brief(task: TaskRecord, maxSteps: number): { brief: TaskBrief; text: TaskText } {
-    const text = this.text(task);
-    const entropy = { drift_level: this.plan.drift_level, rot_level: this.plan.rot_level, seed: this.plan.seed };
+  /**
+   * One episode's window on this view, for `task` (the episode's own: a twin's trial gives its
+   * twin). A task's first episode (no `ordinal`: its only one in a single-trial unpaired run) sees
+   * the run's task id and Ids unchanged; any other sees a task id of its own and its own Ids, a
+   * layer keyed by `keys` and the episode (`EpisodeIds`), so no two episodes of a task can be
+   * linked by what they show. `keys` is the run's remap, or (a run that keeps the dataset's Ids)
+   * a map keyed by the run's seed and secret, used for the layers alone.
+   */
+  episode(task: TaskRecord, settings: { readonly ordinal?: EpisodeOrdinal | undefined; readonly keys: IdRemap; readonly entropy: ShownEntropy }): EpisodeView {
+    const { ordinal, keys, entropy } = settings;
     // With Ids remapped the dataset index is not shown either: it would name the task in the public answer file.
-    const taskId = this.remap ? this.remap.episodeId(task.idx) : String(task.idx);
-    return { brief: buildBrief(task, text, maxSteps, entropy, this.tools, taskId), text };
+    const taskId = ordinal || this.remap ? keys.episodeId(task.idx, ordinal) : String(task.idx);
+    const ids = ordinal ? new EpisodeIds(keys.episodeLayer(task.idx, ordinal), this.live) : undefined;
+    return new EpisodeView(this, task, taskId, ids, entropy);
   }
 
   /** The ground truth as this world has it (its Ids remapped when the run remaps them). */
@@ -158,6 +165,71 @@ export class OrgView {
 
   close(): Promise<void> {
     return this.backend.close();
+  }
+}
+
+/** What a crm_task says of the run's entropy: the levels the run was configured with, in every episode alike. */
+export type ShownEntropy = TaskBrief["entropy"];
+
+/**
+ * One episode's window on the run's view: what it shows the purple (its brief, every
+ * observation) and what it scores against (its ground truth), in the episode's own Ids when it
+ * has a layer, the purple's tool calls read back into the run's Ids before they reach the org.
+ */
+export class EpisodeView {
+  constructor(
+    private readonly view: OrgView,
+    private readonly task: TaskRecord,
+    /** The task id the purple is shown. */
+    readonly taskId: string,
+    /** The episode's own Ids over the run's, when it is not its task's first episode. */
+    private readonly ids: EpisodeIds | undefined,
+    private readonly entropy: ShownEntropy,
+  ) {}
+
+  /** The tools the run offers. */
+  get tools(): readonly ToolSpec[] {
+    return this.view.tools;
+  }
+
+  /** What the purple is shown for the task, and what drift and rot did to its text (its texts in the episode's Ids). */
+  brief(maxSteps: number): { brief: TaskBrief; text: TaskText } {
+    const text = this.text();
+    return { brief: buildBrief(this.task, text, maxSteps, this.entropy, this.view.tools, this.taskId), text };
+  }
+
+  /** The task's texts as the purple sees them: the view's, then the episode's Ids. */
+  text(): TaskText {
+    const text = this.view.text(this.task);
+    const ids = this.ids;
+    if (!ids) return text;
+    return { ...text, prompt: ids.show(text.prompt), requiredContext: ids.show(text.requiredContext), optionalContext: ids.show(text.optionalContext) };
+  }
+
+  /** The ground truth the episode is scored against: the view's, in the episode's Ids. */
+  groundTruth(): (string | null)[] {
+    const truth = this.view.groundTruth(this.task);
+    return this.ids ? this.ids.answer(truth) : truth;
+  }
+
+  /** A tool call: its arguments read back into the run's Ids, its outcome shown in the episode's. */
+  async runTool(request: OrgRequest, today: string): Promise<ToolOutcome> {
+    const ids = this.ids;
+    if (!ids) return this.view.runTool(request, today);
+    const { tool, ...args } = request;
+    return ids.showValue(await this.view.runTool({ ...ids.readValue(args), tool }, today));
+  }
+
+  /** What the org knows of an Id the purple named: nothing, when this episode never showed it. */
+  idStatus(id: string): IdStatus {
+    if (!this.ids) return this.view.idStatus(id);
+    const run = this.ids.runId(id);
+    return run === undefined ? "absent" : this.view.idStatus(run);
+  }
+
+  /** How this episode shows one of the run's Ids (a distractor's, for the kinds that touched it). */
+  shownId(runId: string): string {
+    return this.ids ? this.ids.shownId(runId) : runId;
   }
 }
 

@@ -5,6 +5,7 @@ import { TWINS_VERSION } from "../src/datasets/index.js";
 import {
   buildResults,
   mergeShards,
+  PUBLIC_B2B_TASK_COUNT,
   PUBLIC_B2B_TASKS_SHA256,
   RankingSchema,
   rankedTrack,
@@ -62,6 +63,12 @@ describe("the ranked track", () => {
       ["paired", reasonsOf({ config: { paired: true } }), /^paired: a diagnostic mode/, false],
       ["sample", reasonsOf({ sample: TASK_IDXS.slice(0, 44) }), /^a partial task set \(task_limit, 44 tasks\)/, false],
       ["task ids", reasonsOf({}, (log) => Object.assign(log.header.selection, { mode: "task_ids" })), /^a partial task set \(task_ids, 60 tasks\)/, false],
+      [
+        "num_instances below the set",
+        reasonsOf({}, (log) => Object.assign(log.header.selection, { mode: "task_limit", size: PUBLIC_B2B_TASK_COUNT - 1 })),
+        /^a partial task set \(task_limit, 2139 tasks\)/,
+        false,
+      ],
       ["mismatch", reasonsOf({ config: { allow_data_mismatch: true } }), /^allow_data_mismatch: /, false],
       ["canceled", reasonsOf({}, (log) => Object.assign(log, { footer: { ...log.footer, status: "canceled" } })), /^status canceled: /, false],
     ];
@@ -71,6 +78,20 @@ describe("the ranked track", () => {
       expect(ranking.unranked_reasons[0], name).toMatch(reason);
       expect(ranking.track_fingerprint !== fingerprint, name).toBe(movesFingerprint);
     }
+  });
+
+  it("takes a sample as large as the whole twin set (the gateway's num_instances at its size) for all the tasks", () => {
+    const whole = reasonsOf({}, (log) => Object.assign(log.header.selection, { mode: "task_limit", size: PUBLIC_B2B_TASK_COUNT }));
+    expect(whole.ranked).toBe(true);
+    // Less the source tasks the builder had no twin for.
+    const lessMissing = reasonsOf({}, (log) => {
+      Object.assign(log.header.selection, { mode: "task_limit", size: PUBLIC_B2B_TASK_COUNT - 2 });
+      log.header.data.tasks.builtFrom!.missing = [
+        { idx: 1, category: "handle_time" },
+        { idx: 2, category: "handle_time" },
+      ];
+    });
+    expect(lessMissing.ranked).toBe(true);
   });
 
   it("ranks a shard of a full run, and its shards merged", () => {

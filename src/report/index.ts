@@ -19,6 +19,7 @@ export { summaryText } from "./summary.js";
 export {
   ID_REMAPS,
   mergedRanking,
+  PUBLIC_B2B_TASK_COUNT,
   PUBLIC_B2B_TASKS_SHA256,
   RANKED_TRIALS,
   type Ranking,

@@ -34,6 +34,9 @@ import { defaultWeights } from "../scoring/index.js";
 /** SHA-256 of CRMArena-Pro's public `tasks_b2b.json` at the revision `data fetch` pins (src/datasets/crmarena-pro-b2b/). */
 export const PUBLIC_B2B_TASKS_SHA256 = "38b8bc9c6cd029382ac15d6697ebe74deb507260c2b326adcccd448cca9feeba";
 
+/** The tasks of that file: with the sha, what "all the track's tasks" is (less the source tasks the twin builder had no twin for). */
+export const PUBLIC_B2B_TASK_COUNT = 2140;
+
 /** How a run's record Ids were refreshed: with the operator's secret in the key, without it (seed alone), or not at all. */
 export const ID_REMAPS = ["keyed", "unkeyed", "off"] as const;
 
@@ -163,6 +166,17 @@ function trackReasons(run: Track, ranked: Track): string[] {
   return reasons;
 }
 
+/**
+ * Did the run select all its task set's tasks? Selection `all`, or a selection as large as the
+ * whole twin set (the gateway's `num_instances` at the set's size is a `task_limit` sample of all
+ * of them). The leaderboard checks the distinct tasks again over the shards.
+ */
+function allTasks(header: AssessmentLog["header"]): boolean {
+  if (header.selection.mode === "all") return true;
+  const built = header.data.tasks.builtFrom;
+  return built !== undefined && header.selection.size >= PUBLIC_B2B_TASK_COUNT - built.missing.length;
+}
+
 /** Why a run on the track's fingerprint is still not one plain pass over all its tasks. */
 function passReasons(log: AssessmentLog): string[] {
   const config = log.header.spec.config as TrackConfig;
@@ -170,7 +184,7 @@ function passReasons(log: AssessmentLog): string[] {
   if ((config.trials ?? 1) !== RANKED_TRIALS) reasons.push(`trials ${config.trials}: the ranked track runs each task once`);
   if (config.paired === true)
     reasons.push("paired: a diagnostic mode (a task's clean episode gives its perturbed one's answer away); its robustness is shown beside the ranked runs");
-  if (log.header.selection.mode !== "all") reasons.push(`a partial task set (${log.header.selection.mode}, ${log.header.selection.size} tasks): the ranked track runs all tasks`);
+  if (!allTasks(log.header)) reasons.push(`a partial task set (${log.header.selection.mode}, ${log.header.selection.size} tasks): the ranked track runs all tasks`);
   if (config.allow_data_mismatch === true) reasons.push("allow_data_mismatch: the run was allowed tasks whose records the org lacks");
   if (log.footer.status !== "completed") reasons.push(`status ${log.footer.status}: not every task ran`);
   return reasons;

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import JSON5 from "json5";
+import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../src/assessment/index.js";
+import { rankedTrack } from "../src/report/index.js";
 
 /**
  * The Amber files in amber/: each component manifest on its own, and the leaderboard scenario
@@ -140,9 +142,14 @@ describe("the green agent's manifest", () => {
     expect(green.program!.entrypoint.split(/\s+/)[1]).toBe("serve");
   });
 
-  it("states a default assessment config the green agent accepts, and its participant role", () => {
-    expect(green.metadata!.assessment_config).toEqual({ drift_level: "medium", rot_level: "medium", max_steps: 10 });
-    expect(parseConfig(green.metadata!.assessment_config)).toMatchObject({ config: { drift_level: "medium", rot_level: "medium", max_steps: 10 }, ignoredKeys: [] });
+  it("states a default assessment config the green agent accepts, the ranked track's, and its participant role", () => {
+    const track = rankedTrack();
+    const ranked = { dataset: track.dataset, drift_level: track.drift_level, rot_level: track.rot_level, max_steps: track.max_steps };
+    expect(green.metadata!.assessment_config).toEqual(ranked);
+    expect(parseConfig(green.metadata!.assessment_config)).toMatchObject({ config: { ...ranked, remap_ids: true }, ignoredKeys: [] });
+    // The compose flow's scenario.toml asks the same.
+    const toml = parseToml(readFileSync(`${ROOT}scenario.toml`, "utf8")).config;
+    expect(toml).toEqual({ ...ranked, org_type: "b2b" });
     expect(green.metadata!.participant_roles).toEqual(["agent"]);
   });
 });

@@ -16,7 +16,23 @@ export {
   type Tally,
 } from "./results.js";
 export { summaryText } from "./summary.js";
-export { BOOTSTRAP_RESAMPLES, type KindLosses, KindLossesSchema, passHat, robustnessOf, type TaskTrials, TaskTrialsSchema, trialsOf } from "./trials.js";
+export {
+  ID_REMAPS,
+  mergedRanking,
+  PUBLIC_B2B_TASK_COUNT,
+  PUBLIC_B2B_TASKS_SHA256,
+  RANKED_TRIALS,
+  type Ranking,
+  RankingSchema,
+  rankedTrack,
+  rankedTrackFingerprint,
+  rankingOf,
+  type Track,
+  TrackSchema,
+  trackFingerprint,
+  trackOf,
+} from "./track.js";
+export { BOOTSTRAP_RESAMPLES, type KindLosses, KindLossesSchema, passHat, ROBUSTNESS_FLAG, robustnessOf, type TaskTrials, TaskTrialsSchema, trialsOf } from "./trials.js";
 export {
   type EpisodeView,
   episodeIndexText,

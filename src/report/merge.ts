@@ -13,6 +13,7 @@ import {
   trialBlocks,
   trialSettingsOf,
 } from "./results.js";
+import { mergedRanking, type Ranking, RankingSchema } from "./track.js";
 import { KindLossesSchema, sumKindLosses, TaskTrialsSchema } from "./trials.js";
 
 /** What merging needs of a shard's results, checked at the boundary (files from disk are not trusted). */
@@ -142,9 +143,16 @@ export function mergeShards(shards: readonly Record<string, unknown>[]): Results
       sums.floor_passed === null
         ? { strategy: null, remap_ids: null, answers: null, reason: "a shard of the run records no chance floor (its log was written before the floor was measured)" }
         : base.chance_floor,
+    ...rankingOfShards(ordered.map((shard) => shard.raw)),
     ...trialBlocks(settings, taskTrials, kinds, first.config.seed),
     ...(base.interactive ? { interactive: mergedInteractive(ordered.map((shard) => shard.raw.interactive)) } : {}),
   };
+}
+
+/** The merged run's ranking keys; none when a shard was written before results had them. */
+function rankingOfShards(shards: readonly unknown[]): Partial<Ranking> {
+  const rankings = shards.map((shard) => RankingSchema.safeParse(shard));
+  return rankings.every((ranking) => ranking.success) ? mergedRanking(rankings.map((ranking) => ranking.data!)) : {};
 }
 
 /** Interactive blocks of the shards, added up. */

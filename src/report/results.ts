@@ -3,6 +3,7 @@ import type { AssessmentLog, DataCheck, DimensionScores, EpisodeRecord, VerdictS
 import { type ChanceFloorPlan, episodePassed, floorPasses, lift, orderDimensions } from "../scoring/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
+import { rankingOf } from "./track.js";
 import { type KindLosses, kindLossesOf, robustnessOf, type TaskTrials, taskTrialsOf, trialsOf } from "./trials.js";
 
 /** The results layout version the leaderboard's queries were written against. */
@@ -342,6 +343,8 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     config: header.spec.config,
     ignored_config_keys: header.spec.ignoredConfigKeys,
     status: footer.status,
+    // Whether the leaderboard ranks the run, why not, and the track it ran on (src/report/track.ts).
+    ...rankingOf(log),
     run: {
       id: header.spec.runId,
       shard_index: header.selection.shardIndex,

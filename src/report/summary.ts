@@ -45,9 +45,17 @@ function trialLines(results: ResultsObject): string[] {
     );
   if (robustness)
     lines.push(
-      `Robustness: clean ${percent(robustness.clean.pass_rate)}, perturbed ${percent(robustness.perturbed.pass_rate)}, ratio ${robustness.ratio === null ? "n/a" : robustness.ratio.toFixed(3)} (95% interval ${range(robustness.ratio_interval, (value) => value.toFixed(3))}); ${robustness.lost} answers lost to the perturbations.`,
+      `Robustness: clean ${percent(robustness.clean.pass_rate)}, perturbed ${percent(robustness.perturbed.pass_rate)}, ratio ${robustness.ratio === null ? "n/a" : robustness.ratio.toFixed(3)} (95% interval ${range(robustness.ratio_interval, (value) => value.toFixed(3))}); ${robustness.lost} answers lost to the perturbations.${robustness.flag ? ` Flagged ${robustness.flag}: the clean pass rate is below the perturbed one, which no perturbation explains; the ratio is no sign of robustness.` : ""}`,
     );
   return lines;
+}
+
+/** Whether the leaderboard ranks the run, and if not, why (results written before the keys say nothing). */
+function rankingLine(results: ResultsObject): string[] {
+  if (results.ranked === undefined) return [];
+  return results.ranked
+    ? [`Ranked: on the leaderboard's track (${results.track_fingerprint}).`]
+    : [`Not ranked (track ${results.track_fingerprint}): ${results.unranked_reasons.join("; ")}.`];
 }
 
 /** A built task set (the twins): what it was built from, and the source tasks it has no twin for (said, never hidden). */
@@ -82,6 +90,7 @@ export function summaryText(results: ResultsObject): string {
   const lines = [
     `CRMArena assessment of ${results.participants.agent} on the ${results.dataset} dataset: ${summary.total_passed}/${summary.total_tasks} tasks passed (${(summary.pass_rate * 100).toFixed(1)}%), average score ${summary.avg_score.toFixed(1)}.`,
     floorLine(results),
+    ...rankingLine(results),
     ...builtFromLines(results),
     ...trialLines(results),
     ...interactiveLines(results),

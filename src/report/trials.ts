@@ -200,6 +200,9 @@ function rates(tasks: readonly TaskTrials[]) {
   return { clean, cleanPassed, perturbed, perturbedPassed, cleanRate, perturbedRate, ratio };
 }
 
+/** The flag of a robustness figure whose clean pass rate is below its perturbed one (a ratio above 1). */
+export const ROBUSTNESS_FLAG = "clean_below_perturbed";
+
 function robustnessFigures(tasks: readonly TaskTrials[], seed: number, salt: string) {
   const figures = rates(tasks);
   const [interval] = bootstrap(tasks, (sample) => [rates(sample).ratio], seed, `robustness:${salt}`);
@@ -209,6 +212,8 @@ function robustnessFigures(tasks: readonly TaskTrials[], seed: number, salt: str
     perturbed: { episodes: figures.perturbed, passed: figures.perturbedPassed, pass_rate: roundOrNull(figures.perturbedRate) },
     ratio: roundOrNull(figures.ratio),
     ratio_interval: interval ?? null,
+    // A purple that fails clean on purpose raises the ratio: a clean rate below the perturbed one is said, never taken as robustness.
+    flag: figures.cleanRate !== null && figures.perturbedRate !== null && figures.cleanRate < figures.perturbedRate ? ROBUSTNESS_FLAG : null,
     lost: tasks.reduce((sum, task) => sum + (task.lost ?? 0), 0),
   };
 }
@@ -256,6 +261,8 @@ const RobustnessFiguresSchema = z.object({
   perturbed: RateSchema,
   ratio: z.number().nullable(),
   ratio_interval: IntervalSchema,
+  /** Absent in results written before the flag. */
+  flag: z.literal(ROBUSTNESS_FLAG).nullable().optional(),
   lost: z.number(),
 });
 

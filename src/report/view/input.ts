@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EpisodeConditionSchema } from "../../log/index.js";
 import { orderDimensions } from "../../scoring/index.js";
+import { RankingSchema } from "../track.js";
 import { RobustnessBlockSchema, TrialsBlockSchema } from "../trials.js";
 
 /**
@@ -198,6 +199,10 @@ export const ReportResultsSchema = z.object({
     })
     .default({ strategy: null, remap_ids: null, answers: null, reason: FLOOR_ABSENT_REASON }),
   log_file: z.string().optional(),
+  /** The leaderboard's ranking keys (src/report/track.ts); absent in results written before them. */
+  ranked: RankingSchema.shape.ranked.optional(),
+  unranked_reasons: RankingSchema.shape.unranked_reasons.optional(),
+  track_fingerprint: RankingSchema.shape.track_fingerprint.optional(),
   trials: TrialsBlockSchema.optional(),
   robustness: RobustnessBlockSchema.optional(),
 });

@@ -5,3 +5,26 @@ export { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, serveLlmPurple } from 
 export { oracleStrategy, REFUSAL } from "./oracle.js";
 export { type ReportedUsage, type ServePurpleOptions, type Strategy, StrategyResponder, serveAgent, servePurple, type TaskInfo, type Tools } from "./server.js";
 export { naiveAllRowsStrategy, naiveStrategy, solverStrategy } from "./solver.js";
+export {
+  flakyStrategy,
+  HEDGE_FORMS,
+  type HedgeForm,
+  hedgeFormStrategy,
+  justifiedAnswerStrategy,
+  LEAK_FORMS,
+  type LeakForm,
+  leakFormStrategy,
+  looksClean,
+  pairedWaitStrategy,
+  privateValues,
+  rebuildTwins,
+  SANDBAG_ANSWER,
+  sandbagStrategy,
+  serveAdversary,
+  splitLeakStrategy,
+  type TwinReplayOptions,
+  trialCacheStrategy,
+  twinReplayStrategy,
+  withAside,
+  zeroWorkJsonHedgeStrategy,
+} from "./adversary/index.js";

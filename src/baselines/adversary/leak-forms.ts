@@ -11,10 +11,32 @@ import { withAside } from "./serve.js";
  * written, or only its answer, misses most of them; every one of them must fail the task.
  */
 
-const NATO = "Alfa Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey Xray Yankee Zulu".split(" ");
+const NATO =
+  "Alfa Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey Xray Yankee Zulu".split(" ");
 const DIGITS = "Zero One Two Three Four Five Six Seven Eight Niner".split(" ");
 /** Latin letters and the Cyrillic or Greek letters that look the same. */
-const HOMOGLYPHS: Record<string, string> = { a: "а", c: "с", e: "е", i: "і", o: "о", p: "р", x: "х", y: "у", A: "А", B: "В", C: "С", E: "Е", H: "Н", K: "К", M: "М", O: "О", P: "Р", T: "Т", X: "Х", Z: "Ζ" };
+const HOMOGLYPHS: Record<string, string> = {
+  a: "а",
+  c: "с",
+  e: "е",
+  i: "і",
+  o: "о",
+  p: "р",
+  x: "х",
+  y: "у",
+  A: "А",
+  B: "В",
+  C: "С",
+  E: "Е",
+  H: "Н",
+  K: "К",
+  M: "М",
+  O: "О",
+  P: "Р",
+  T: "Т",
+  X: "Х",
+  Z: "Ζ",
+};
 const LEET: Record<string, string> = { a: "4", e: "3", i: "1", o: "0", s: "5", t: "7", A: "4", E: "3", I: "1", O: "0", S: "5", T: "7" };
 
 const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));

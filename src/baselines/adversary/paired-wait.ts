@@ -21,7 +21,10 @@ export function pairedWaitStrategy(base: Strategy = naiveStrategy, waitMs = 2000
       waiting.delete(key);
     }
   };
-  const siblingAnswer = (task: TaskInfo) => keysOf(task).map((key) => posted.get(key)).find((answer) => answer !== undefined);
+  const siblingAnswer = (task: TaskInfo) =>
+    keysOf(task)
+      .map((key) => posted.get(key))
+      .find((answer) => answer !== undefined);
   const waitFor = (task: TaskInfo) =>
     new Promise<string | undefined>((resolve) => {
       const found = siblingAnswer(task);

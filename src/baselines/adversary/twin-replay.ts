@@ -36,7 +36,13 @@ export interface TwinReplayOptions {
 /** Fields that name a record to a person, tried first; then any other text field unique in its table. */
 const NAMING_FIELDS = ["Email", "Username", "Name", "Title", "Subject", "CaseNumber", "OrderNumber", "ProductCode"];
 
-const words = (text: string) => new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 1));
+const words = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length > 1),
+  );
 
 /** The rebuilt set's index: its twins by category, and each record's naming field. */
 class Replay {

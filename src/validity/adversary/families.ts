@@ -30,7 +30,8 @@ import type { AdversaryPurple } from "./run.js";
 export const twinReplayPurples = (source: readonly TaskRecord[], defaultSeed: number, operatorSecret: string): AdversaryPurple[] => [
   {
     name: "twin-replay",
-    description: "rebuilds the twin set with the public builder for the seed it can guess and a guessed secret, finds its twin by the prompt, answers its ground truth (Ids translated by one query on a naming field)",
+    description:
+      "rebuilds the twin set with the public builder for the seed it can guess and a guessed secret, finds its twin by the prompt, answers its ground truth (Ids translated by one query on a naming field)",
     make: () => twinReplayStrategy({ source, secret: "", defaultSeed }),
   },
   {
@@ -51,14 +52,22 @@ export const pairedWaitPurples = (waitMs: number): AdversaryPurple[] => [
 
 export const sandbagPurples = (): AdversaryPurple[] => [
   { name: "solver", description: "the reference solver (the base)", make: () => solverStrategy },
-  { name: "sandbag", description: "fails every episode that looks clean (shown levels, an undrifted schema, an unrotted context); the solver elsewhere", make: () => sandbagStrategy(solverStrategy) },
+  {
+    name: "sandbag",
+    description: "fails every episode that looks clean (shown levels, an undrifted schema, an unrotted context); the solver elsewhere",
+    make: () => sandbagStrategy(solverStrategy),
+  },
 ];
 
 /** The flaky rate of the trial family: the share of episodes whose answer is replaced by a wrong one. */
 export const FLAKY_RATE = 0.3;
 
 export const trialCachePurples = (): AdversaryPurple[] => [
-  { name: "flaky-analyst", description: `the analyst with its answer replaced by a wrong one in ${100 * FLAKY_RATE}% of episodes (a seeded hash)`, make: () => flakyStrategy(analystStrategy, FLAKY_RATE) },
+  {
+    name: "flaky-analyst",
+    description: `the analyst with its answer replaced by a wrong one in ${100 * FLAKY_RATE}% of episodes (a seeded hash)`,
+    make: () => flakyStrategy(analystStrategy, FLAKY_RATE),
+  },
   {
     name: "flaky-analyst-cached",
     description: "the same, answering a task's later trials (same task id or prompt) with its first trial's answer",
@@ -94,6 +103,10 @@ export const hedgePurples = (): AdversaryPurple[] => [
     description: `the solver's correct answer X and a rival Y of the same kind as ${HEDGE_EXAMPLES[form]}`,
     make: () => hedgeFormStrategy(form),
   })),
-  { name: "hedge-zero-work", description: "no work: a JSON list of None and every label of the category's kind; refuses on privacy categories", make: () => zeroWorkJsonHedgeStrategy },
+  {
+    name: "hedge-zero-work",
+    description: "no work: a JSON list of None and every label of the category's kind; refuses on privacy categories",
+    make: () => zeroWorkJsonHedgeStrategy,
+  },
   { name: "justified", description: "the honest control: the solver's answer and one sentence of how it was found", make: () => justifiedAnswerStrategy },
 ];

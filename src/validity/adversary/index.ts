@@ -6,6 +6,7 @@ export {
   trialCachePurples,
   twinReplayPurples,
 } from "./families.js";
+export { adversarySection, NOT_ASKED_ADVERSARY, spliceAdversary } from "./markdown.js";
 export { type AdversaryFigures, type AdversaryPurple, type AdversarySetting, cleanBelowFlagged, type RankingMarks, rankingMarks, runAdversary } from "./run.js";
 export {
   ADVERSARY_FAMILIES,

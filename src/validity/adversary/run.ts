@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { type AssessmentData, assess, parseConfig, runSpecFor } from "../../assessment/index.js";
-import { serveAdversary, servePurple, type Strategy } from "../../baselines/index.js";
+import { type Strategy, serveAdversary, servePurple } from "../../baselines/index.js";
 import { A2APurpleClient } from "../../purple/index.js";
 import type { Calibration } from "../../scoring/index.js";
 import type { LevelPair } from "../run.js";
@@ -61,9 +61,7 @@ const FLAG_KEY = /flag|suspect|sandbag|clean_below|inverted/i;
 /** The ranking marks of a results object: `ranked`, `unranked_reasons`, and a clean-below-perturbed flag wherever it sits. */
 export function rankingMarks(results: Record<string, unknown>): RankingMarks {
   const robustness = (results.robustness ?? {}) as Record<string, unknown>;
-  const flagged = [...Object.entries(robustness).map(([key, value]) => [`robustness.${key}`, value] as const), ...Object.entries(results)].find(([key]) =>
-    FLAG_KEY.test(key),
-  );
+  const flagged = [...Object.entries(robustness).map(([key, value]) => [`robustness.${key}`, value] as const), ...Object.entries(results)].find(([key]) => FLAG_KEY.test(key));
   return {
     ...(typeof results.ranked === "boolean" ? { ranked: results.ranked } : {}),
     ...(Array.isArray(results.unranked_reasons) ? { unrankedReasons: results.unranked_reasons.map(String) } : {}),

@@ -274,11 +274,13 @@ export async function runAdversarySuite(options: AdversarySuiteOptions): Promise
     }
   }
 
-  const checks: CheckResult[] = rows.filter((entry) => entry.rule !== "the base").map((entry) => ({
-    rule: `${entry.family}: ${entry.rule}`,
-    where: `adversary ${entry.purple}, ${entry.setting}`,
-    ok: entry.ok,
-    detail: entry.detail,
-  }));
+  const checks: CheckResult[] = rows
+    .filter((entry) => entry.rule !== "the base")
+    .map((entry) => ({
+      rule: `${entry.family}: ${entry.rule}`,
+      where: `adversary ${entry.purple}, ${entry.setting}`,
+      ok: entry.ok,
+      detail: entry.detail,
+    }));
   return { rows, checks, purples, skipped };
 }

@@ -2,6 +2,7 @@ export {
   flakyStrategy,
   HEDGE_FORMS,
   type HedgeForm,
+  hedgeAbstainStrategy,
   hedgeFormStrategy,
   justifiedAnswerStrategy,
   LEAK_FORMS,

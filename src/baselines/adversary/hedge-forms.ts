@@ -45,7 +45,7 @@ function rivalOf(answer: string, kind: EntityKind | undefined, seenIds: readonly
   const labels = kind ? VOCABULARY[kind] : undefined;
   if (labels) return labels.find((label) => !answer.toLowerCase().includes(label.toLowerCase())) ?? "None";
   if (/^\d+(\.\d+)?$/.test(answer.trim())) return String(Number(answer) + 1);
-  return answer.trim() === "None" ? (seenIds[0] ?? "Budget") : "None";
+  return "None";
 }
 
 /** Each hedge around the correct answer `x` and its rival `y`, by name. */
@@ -62,15 +62,28 @@ const privacy = (category: string) => {
   return spec !== undefined && isPrivacyCategory(spec);
 };
 
-/** The solver's answer hedged with a rival in `form`; privacy refusals stay refusals (a refusal has no rival). */
+/** The solver's answer hedged with a rival in `form`; refusals and None answers stay as they are. */
 export function hedgeFormStrategy(form: HedgeForm): Strategy {
   return async (task, tools) => {
     const recorder = recording(tools);
     const answer = await solverStrategy(task, recorder.tools);
-    if (privacy(task.category)) return answer;
+    // A refusal has no rival, and a None hedged would only lose what None earns: the hedge goes where it can gain.
+    if (privacy(task.category) || answer.trim() === "None") return answer;
     return HEDGE_FORMS[form](answer, rivalOf(answer, categorySpec(task.category)?.entityKind, recorder.ids));
   };
 }
+
+/** What a non-answer looks like where the hedges hedge: names nothing, refuses nothing. */
+const NO_ANSWER = "I could not work this one out.";
+
+/**
+ * The hedges' sure part: the solver's answer where the hedges leave it as it is (None, a refusal),
+ * a non-answer where they hedge. What a hedge passes beyond this, it passes for naming two answers.
+ */
+export const hedgeAbstainStrategy: Strategy = async (task, tools) => {
+  const answer = await solverStrategy(task, tools);
+  return privacy(task.category) || answer.trim() === "None" ? answer : NO_ANSWER;
+};
 
 /** No work: a JSON list of every label of the category's kind and None (just None where answers are records); refuses on privacy categories as the floor does. */
 export const zeroWorkJsonHedgeStrategy: Strategy = async (task) => {

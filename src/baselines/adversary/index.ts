@@ -1,5 +1,5 @@
 export { contextRotted, looksClean, promptKey, schemaDrifted, shownLevels } from "./detect.js";
-export { HEDGE_FORMS, type HedgeForm, hedgeFormStrategy, justifiedAnswerStrategy, zeroWorkJsonHedgeStrategy } from "./hedge-forms.js";
+export { HEDGE_FORMS, type HedgeForm, hedgeAbstainStrategy, hedgeFormStrategy, justifiedAnswerStrategy, zeroWorkJsonHedgeStrategy } from "./hedge-forms.js";
 export { LEAK_FORMS, type LeakForm, leakFormStrategy, splitLeakStrategy } from "./leak-forms.js";
 export { pairedWaitStrategy } from "./paired-wait.js";
 export { privateValues } from "./private-values.js";

@@ -3,6 +3,7 @@ import {
   flakyStrategy,
   HEDGE_FORMS,
   type HedgeForm,
+  hedgeAbstainStrategy,
   hedgeFormStrategy,
   justifiedAnswerStrategy,
   LEAK_FORMS,
@@ -115,6 +116,12 @@ const HEDGE_EXAMPLES: Record<HedgeForm, string> = {
 
 export const hedgePurples = (): AdversaryPurple[] => [
   { name: "solver", description: "the reference solver (the base)", make: () => solverStrategy },
+  {
+    name: "hedge-abstain",
+    description:
+      "the hedges' sure part: the solver's None answers and refusals as they are, a non-answer where the hedges hedge (what a hedge passes beyond it, it passes for the hedge)",
+    make: () => hedgeAbstainStrategy,
+  },
   ...(Object.keys(HEDGE_FORMS) as HedgeForm[]).map((form) => ({
     name: `hedge-${form}`,
     description: `the solver's correct answer X and a rival Y of the same kind as ${HEDGE_EXAMPLES[form]}`,

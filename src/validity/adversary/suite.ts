@@ -247,10 +247,14 @@ export async function runAdversarySuite(options: AdversarySuiteOptions): Promise
   if (families.includes("hedge-forms")) {
     const figures = await run("hedge-forms", options.sample, options.calibration, hedgePurples(), sampleSetting(NONE));
     const solver = figures.get("solver")!;
+    const abstain = figures.get("hedge-abstain")!;
     const at = `sample, seed ${seed}, ${levelLabel(NONE)}, ${solver.episodes} tasks`;
-    row("hedge-forms", solver.purple, at, `pass ${pct(solver.passRate)}%`, "the base", true, `floor ${pct(solver.floor)}%`);
+    // A hedge's floor: the chance floor, or what its unhedged answers (None, refusals) pass alone, whichever is higher.
+    const floor = Math.max(solver.floor, abstain.passRate);
+    row("hedge-forms", solver.purple, at, `pass ${pct(solver.passRate)}%`, "the base", true, `chance floor ${pct(solver.floor)}%`);
+    row("hedge-forms", abstain.purple, at, `pass ${pct(abstain.passRate)}%`, "the base", true, "");
     for (const [name, f] of figures) {
-      if (name === "solver") continue;
+      if (name === solver.purple || name === abstain.purple) continue;
       if (name === "justified")
         row(
           "hedge-forms",
@@ -267,9 +271,9 @@ export async function runAdversarySuite(options: AdversarySuiteOptions): Promise
           name,
           at,
           `pass ${pct(f.passRate)}%`,
-          `a hedge passes no more than the floor + ${HEDGE_SLACK_POINTS} point`,
-          100 * f.passRate <= 100 * f.floor + HEDGE_SLACK_POINTS + 1e-9,
-          `${pct(f.passRate)}% vs floor ${pct(f.floor)}%`,
+          `a hedge passes no more than its floor + ${HEDGE_SLACK_POINTS} point (the chance floor, or hedge-abstain if higher)`,
+          100 * f.passRate <= 100 * floor + HEDGE_SLACK_POINTS + 1e-9,
+          `${pct(f.passRate)}% vs floor ${pct(floor)}% (chance ${pct(solver.floor)}%, hedge-abstain ${pct(abstain.passRate)}%)`,
         );
     }
   }

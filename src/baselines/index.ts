@@ -1,3 +1,27 @@
+export {
+  flakyStrategy,
+  HEDGE_FORMS,
+  type HedgeForm,
+  hedgeAbstainStrategy,
+  hedgeFormStrategy,
+  justifiedAnswerStrategy,
+  LEAK_FORMS,
+  type LeakForm,
+  leakFormStrategy,
+  looksClean,
+  pairedWaitStrategy,
+  privateValues,
+  rebuildTwins,
+  SANDBAG_ANSWER,
+  sandbagStrategy,
+  serveAdversary,
+  splitLeakStrategy,
+  type TwinReplayOptions,
+  trialCacheStrategy,
+  twinReplayStrategy,
+  withAside,
+  zeroWorkJsonHedgeStrategy,
+} from "./adversary/index.js";
 export { analystStrategy, type CategorySolver } from "./analyst/index.js";
 export { alwaysNoneStrategy, fakeRecoveryStrategy, floodStrategy, randomIdStrategy, refuseAllStrategy } from "./degenerate.js";
 export { errorOptInStrategy, leakingRefusalStrategy, lookAroundStrategy, otherIdFormsStrategy, unneededIdsStrategy, verboseCorrectStrategy } from "./gaming.js";

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
@@ -9,17 +9,24 @@ import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { createLogger } from "../util/index.js";
 import {
+  ADVERSARY_FAMILIES,
+  type AdversaryFamily,
+  type AdversaryReport,
+  adversarySection,
   type CheckResult,
   checkRanking,
   checkRealDistribution,
   gamingRoster,
   type LevelPair,
+  NOT_ASKED_ADVERSARY,
   type RealReport,
   roster,
+  runAdversarySuite,
   runRealSuite,
   runSuite,
   runTwinsSuite,
   SUCCESS_SOURCE,
+  spliceAdversary,
   TWIN_SEEDS,
   type TwinsReport,
   validityMarkdown,
@@ -30,6 +37,20 @@ const list = (value: string) =>
     .split(",")
     .map((item) => item.trim())
     .filter(Boolean);
+
+interface ValidityOptions {
+  readonly levels: string;
+  readonly seeds: string;
+  readonly purples?: string;
+  readonly realTasks?: string;
+  readonly out: string;
+  readonly twins?: boolean;
+  readonly twinSeeds: string;
+  readonly twinPurples?: string;
+  readonly adversary?: boolean;
+  readonly adversaryOnly?: boolean;
+  readonly adversaryFamilies?: string;
+}
 
 /** Where the real task file may be: `data fetch`'s cache, then the shared data folder next to the repository. */
 const REAL_TASK_CANDIDATES = [REAL_TASKS_FILE, "../shared/data/crmarenapro/b2b_tasks.json"];
@@ -68,11 +89,66 @@ async function realPart(path: string | undefined): Promise<RealReport> {
   return { measurements, checks: checkRealDistribution(measurements), roster: gamers, source: `\`${found}\``, successSource: SUCCESS_SOURCE };
 }
 
+/** The sample's data: its task file and its org, opened. */
+async function sampleData(): Promise<AssessmentData> {
+  const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
+  const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
+  return {
+    tasks,
+    org,
+    dataset: SAMPLE.name,
+    sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: SAMPLE.name }, org: { path: SAMPLE_ORG_DIR, kind: SAMPLE.name } },
+  };
+}
+
+/**
+ * The adversary part: the purples that have read this repository, on the sample (with its org)
+ * and on twins of the real task file when it is found (the twin families are skipped, and said so, without it).
+ */
+async function adversaryPart(sample: AssessmentData, path: string | undefined, families: readonly AdversaryFamily[]): Promise<AdversaryReport> {
+  const found = realTaskFile(path);
+  const started = Date.now();
+  const logger = createLogger("warn");
+  const report = await runAdversarySuite({
+    sample,
+    calibration: loadCalibration(),
+    families,
+    twins: found
+      ? {
+          source: loadTaskFile(resolve(found)).tasks,
+          // The operator's twin set at a seed. Once twin sets are keyed by the operator's secret as well, pass `secret` here.
+          data: (seed, _secret) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--adversary"),
+          calibration: calibrationFor(TWINS.name),
+        }
+      : { missing: `no real task file to build the twins from (looked for ${REAL_TASK_CANDIDATES.join(", ")}; pass --real-tasks)` },
+    onProgress: (label) => process.stderr.write(`${label}\n`),
+  });
+  process.stderr.write(`[adversary] done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return report;
+}
+
+/** The families named by --adversary-families, checked against the known ones. */
+function adversaryFamilies(value: string | undefined): AdversaryFamily[] {
+  if (!value) return [...ADVERSARY_FAMILIES];
+  const names = list(value);
+  const unknown = names.filter((name) => !(ADVERSARY_FAMILIES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`--adversary-families: unknown ${unknown.join(", ")}; the families are ${ADVERSARY_FAMILIES.join(", ")}`);
+  return names as AdversaryFamily[];
+}
+
+/** Reports failed checks on stdout and sets a failing exit code. */
+function reportChecks(out: string, every: readonly CheckResult[], notes: string): void {
+  const failed = every.filter((check) => !check.ok);
+  process.stdout.write(`Wrote ${out}: ${every.length - failed.length} of ${every.length} checks hold${notes}.\n`);
+  for (const check of failed) process.stdout.write(`FAILED (${check.where}) ${check.rule}: ${check.detail}\n`);
+  if (failed.length > 0) process.exitCode = 1;
+}
+
 export function registerValidity(program: Command): void {
   program
     .command("validity")
     .description(
-      "run the org-free gaming purples on the real task file (when found), and the reference, degenerate, gaming and variant purples on the sample at each drift × rot level and seed; write the tables, fail if a rule breaks",
+      "run the org-free gaming purples on the real task file (when found), and the reference, degenerate, gaming and variant purples on the sample at each drift × rot level and seed (with --adversary, the purples that have read this repository too); write the tables, fail if a rule breaks",
     )
     .option("--levels <levels>", "levels crossed for drift and rot", "none,medium,high")
     .option("--seeds <seeds>", "assessment seeds", "1,2,3")
@@ -81,8 +157,24 @@ export function registerValidity(program: Command): void {
     .option("--twins", "also run the twin set of the real task file (2,140 twins per seed, on a full-size org): the references, the degenerates and the analyst")
     .option("--twin-seeds <seeds>", "the twin sets' seeds", TWIN_SEEDS.join(","))
     .option("--twin-purples <names>", "only these twin purples (default: all)")
+    .option("--adversary", "also run the adversary section: purples that have read this repository (on the sample, and on twins of the real task file when found; a few minutes)")
+    .option("--adversary-only", "run only the adversary section and put it in place of the one in --out, the other sections as they are")
+    .option("--adversary-families <names>", `only these adversary families (${ADVERSARY_FAMILIES.join(", ")})`)
     .option("--out <file>", "where to write the tables", "docs/validity.md")
-    .action(async (options: { levels: string; seeds: string; purples?: string; realTasks?: string; out: string; twins?: boolean; twinSeeds: string; twinPurples?: string }) => {
+    .action(async (options: ValidityOptions) => {
+      const families = adversaryFamilies(options.adversaryFamilies);
+      if (options.adversaryOnly) {
+        const sample = await sampleData();
+        try {
+          const adversary = await adversaryPart(sample, options.realTasks, families);
+          const existing = existsSync(options.out) ? await readFile(options.out, "utf8") : "";
+          await writeFile(options.out, spliceAdversary(existing, adversarySection(adversary)));
+          reportChecks(options.out, "missing" in adversary ? [] : adversary.checks, " (the adversary section only)");
+        } finally {
+          await sample.org.close();
+        }
+        return;
+      }
       const levelNames = list(options.levels);
       const unknown = levelNames.filter((level) => !(LEVELS as readonly string[]).includes(level));
       if (unknown.length > 0) throw new Error(`--levels: unknown ${unknown.join(", ")}; the levels are ${LEVELS.join(", ")}`);
@@ -93,14 +185,8 @@ export function registerValidity(program: Command): void {
       const twins: TwinsReport = options.twins
         ? await twinsPart(options.realTasks, list(options.twinSeeds).map(Number), options.twinPurples ? list(options.twinPurples) : undefined)
         : { missing: "not asked for (`npm run validity -- --twins`)" };
-      const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
-      const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
-      const data: AssessmentData = {
-        tasks,
-        org,
-        dataset: SAMPLE.name,
-        sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: SAMPLE.name }, org: { path: SAMPLE_ORG_DIR, kind: SAMPLE.name } },
-      };
+      const data = await sampleData();
+      const { tasks, org } = data;
       const all = roster(tasks);
       const wanted = options.purples ? list(options.purples) : all.map((entry) => entry.name);
       const purples = all.filter((entry) => wanted.includes(entry.name));
@@ -112,14 +198,19 @@ export function registerValidity(program: Command): void {
         });
         const checks = checkRanking(measurements);
         const sample = { measurements, checks, roster: purples, options: { levels, seeds }, dataLabel: `${tasks.tasks.length} tasks, the bundled sample org` };
-        await writeFile(options.out, validityMarkdown(sample, real, twins));
-        const every: CheckResult[] = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...checks];
-        const failed = every.filter((check) => !check.ok);
-        process.stdout.write(
-          `Wrote ${options.out}: ${every.length - failed.length} of ${every.length} checks hold${"missing" in real ? " (the real task distribution was not measured)" : ""}${"missing" in twins ? " (the twins were not measured)" : ""}.\n`,
+        const adversary = options.adversary ? await adversaryPart(data, options.realTasks, families) : NOT_ASKED_ADVERSARY;
+        await writeFile(options.out, validityMarkdown(sample, real, twins, adversary));
+        const every: CheckResult[] = [
+          ...("missing" in real ? [] : real.checks),
+          ...("missing" in twins ? [] : twins.checks),
+          ...checks,
+          ...("missing" in adversary ? [] : adversary.checks),
+        ];
+        reportChecks(
+          options.out,
+          every,
+          `${"missing" in real ? " (the real task distribution was not measured)" : ""}${"missing" in twins ? " (the twins were not measured)" : ""}${"missing" in adversary ? " (the adversaries were not run)" : ""}`,
         );
-        for (const check of failed) process.stdout.write(`FAILED (${check.where}) ${check.rule}: ${check.detail}\n`);
-        if (failed.length > 0) process.exitCode = 1;
       } finally {
         await org.close();
       }

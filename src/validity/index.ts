@@ -1,4 +1,16 @@
 export {
+  ADVERSARY_FAMILIES,
+  type AdversaryFamily,
+  type AdversaryReport,
+  type AdversaryRow,
+  type AdversaryTwins,
+  adversarySection,
+  NOT_ASKED_ADVERSARY,
+  OPERATOR_SECRET,
+  runAdversarySuite,
+  spliceAdversary,
+} from "./adversary/index.js";
+export {
   AnswerKey,
   alwaysNone,
   categoryPrior,

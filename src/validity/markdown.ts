@@ -1,4 +1,5 @@
 import { dimensionColumn, orderDimensions } from "../scoring/index.js";
+import { type AdversaryReport, adversarySection, NOT_ASKED_ADVERSARY } from "./adversary/index.js";
 import type { GamingEntry } from "./answer-key.js";
 import type { CheckResult } from "./checks.js";
 import { figure, GROUPS, type RealFigure, type RealMeasurement, type VerdictName } from "./real.js";
@@ -35,8 +36,13 @@ export type RealReport =
   | { readonly missing: string };
 
 /** docs/validity.md: the real task distribution without the org, then every sample purple's figures per level pair. */
-export function validityMarkdown(sample: SampleReport, real: RealReport, twins: TwinsReport = { missing: "not asked for (`npm run validity -- --twins`)" }): string {
-  const checks = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...sample.checks];
+export function validityMarkdown(
+  sample: SampleReport,
+  real: RealReport,
+  twins: TwinsReport = { missing: "not asked for (`npm run validity -- --twins`)" },
+  adversary: AdversaryReport = NOT_ASKED_ADVERSARY,
+): string {
+  const checks = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...sample.checks, ...("missing" in adversary ? [] : adversary.checks)];
   const failed = checks.filter((check) => !check.ok);
   const lines = [
     "# Validity: what each kind of purple scores",
@@ -56,6 +62,7 @@ export function validityMarkdown(sample: SampleReport, real: RealReport, twins: 
     ...("missing" in real ? missingSection(real.missing) : realSection(real)),
     ...("missing" in twins ? ["## Twins (full size, with their org)", "", `Not measured in this run: ${twins.missing}.`, ""] : twinsSection(twins)),
     ...sampleSection(sample),
+    ...adversarySection(adversary),
   ];
   return lines.join("\n");
 }

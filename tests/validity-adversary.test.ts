@@ -172,7 +172,8 @@ describe("the section's reading of results", () => {
     expect(cleanBelowFlagged(rankingMarks({ results: [] }))).toBe(false);
     expect(cleanBelowFlagged(rankingMarks({ ranked: true, unranked_reasons: [], robustness: { clean_below_perturbed: false } }))).toBe(false);
     expect(cleanBelowFlagged(rankingMarks({ ranked: true, robustness: { clean_below_perturbed: true } }))).toBe(true);
-    expect(cleanBelowFlagged(rankingMarks({ ranked: false, unranked_reasons: ["the clean pass rate is below the perturbed one"] }))).toBe(true);
+    expect(cleanBelowFlagged(rankingMarks({ ranked: true, robustness: { flag: "clean_below_perturbed" } }))).toBe(true);
+    expect(cleanBelowFlagged(rankingMarks({ ranked: false, unranked_reasons: ["paired: a task's clean episode"], robustness: { flag: null } }))).toBe(false);
   });
 
   it("takes the first tasks of each category, and splices its section in place of the old one", () => {

@@ -72,8 +72,7 @@ export function rankingMarks(results: Record<string, unknown>): RankingMarks {
 /** Is the clean-below-perturbed flag raised? A present flag key with a truthy value (a non-empty list), or an unranked reason naming the clean condition. */
 export function cleanBelowFlagged(marks: RankingMarks): boolean {
   const value = marks.cleanBelowFlag?.value;
-  const raised = Array.isArray(value) ? value.length > 0 : Boolean(value);
-  return raised || (marks.unrankedReasons ?? []).some((reason) => /clean/i.test(reason));
+  return Array.isArray(value) ? value.length > 0 : Boolean(value);
 }
 
 interface EpisodeRow {

@@ -404,7 +404,7 @@ describe("client → green", () => {
     servers.push(slow.server);
     const client = await new ClientFactory().createFromUrl(green.url);
     const started = (await client.sendMessage(
-      v1Request({ participants: { agent: slow.url }, config: { task_ids: [29, 29, 29, 29, 29, 29], concurrency: 1 } }, { returnImmediately: true }),
+      v1Request({ participants: { agent: slow.url }, config: { task_limit: 6, concurrency: 1 } }, { returnImmediately: true }),
     )) as Task;
     await new Promise((resolve) => setTimeout(resolve, 400));
     const canceled = await client.cancelTask({ tenant: "", id: started.id, metadata: undefined });
@@ -460,7 +460,7 @@ describe("client → green", () => {
     const slow = await servePurple("slow", async () => new Promise<string>((resolve) => setTimeout(() => resolve("None"), 300)), "127.0.0.1", 0);
     servers.push(slow.server);
     const client = await new ClientFactory03().createFromUrl(green.url);
-    const document = { participants: { agent: slow.url }, config: { task_ids: [29, 29, 29, 29, 29, 29], concurrency: 1 } };
+    const document = { participants: { agent: slow.url }, config: { task_limit: 6, concurrency: 1 } };
     const started = (await client.sendMessage({
       message: { kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text: JSON.stringify(document) }] },
       configuration: { blocking: false },

@@ -193,7 +193,7 @@ describe("cancellation", () => {
       await sleep(200);
       return "None";
     });
-    const params = assessmentParams({ participants: { agent }, config: { task_ids: [29, 29, 29, 29, 29, 29, 29, 29], concurrency: 1 } });
+    const params = assessmentParams({ participants: { agent }, config: { task_limit: 8, concurrency: 1 } });
     const started = await rawRpc(green.url, "message/send", { ...params, configuration: { blocking: false } });
     const taskId = started.body.result.id;
     await sleep(500);

@@ -106,7 +106,7 @@ describe("agent card", () => {
 
 describe("assessment over raw JSON-RPC", () => {
   it("message/send runs the assessment and returns the results artifact", async () => {
-    const request = { participants: { agent: solver.url }, config: { task_ids: [0, 18, 32], max_steps: 10, custom_flag: true } };
+    const request = { participants: { agent: solver.url }, config: { task_ids: [0, 18, 32], max_steps: 10, custom_flag: true, allow_unknown_config: true } };
     const { body } = await rawRpc(green.url, "message/send", assessmentParams(request));
     const task = body.result;
     expect(task.kind).toBe("task");

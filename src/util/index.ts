@@ -2,6 +2,7 @@ export * from "./dates.js";
 export * from "./elide.js";
 export * from "./group.js";
 export * from "./id-remap.js";
+export * from "./json-bounds.js";
 export * from "./logger.js";
 export * from "./loop-slices.js";
 export * from "./names.js";

@@ -14,6 +14,7 @@ import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
 import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
 import { internalErrors, rpcGuard } from "./rpc-guard.js";
+import { TaskAccess } from "./task-access.js";
 import { ExpiringTaskStore } from "./task-store.js";
 
 export interface ServeOptions {
@@ -83,7 +84,9 @@ const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: num
 export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor; datasets: DatasetShelf } {
   const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION);
   const datasets = new DatasetShelf(options.data, options.logger, {}, options.twinSource ?? twinSourceFile({}));
+  const access = new TaskAccess();
   const executor = new AssessmentExecutor({
+    taskToken: (taskId) => access.tokenFor(taskId),
     dataFor: (config) => datasets.forConfig(config),
     doneWith: (data) => datasets.doneWith(data),
     logger: options.logger,
@@ -103,7 +106,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
   app.use(jsonRpcErrors);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler, legacyCompat }));
-  app.use("/", rpcGuard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
+  app.use("/", rpcGuard, access.guard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   app.use(internalErrors(options.logger));
   return { app, executor, datasets };
 }

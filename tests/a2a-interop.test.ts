@@ -405,9 +405,7 @@ describe("client → green", () => {
     const slow = await servePurple("slow", async () => new Promise<string>((resolve) => setTimeout(() => resolve("None"), 300)), "127.0.0.1", 0);
     servers.push(slow.server);
     const client = await new ClientFactory().createFromUrl(green.url);
-    const started = (await client.sendMessage(
-      v1Request({ participants: { agent: slow.url }, config: { task_limit: 6, concurrency: 1 } }, { returnImmediately: true }),
-    )) as Task;
+    const started = (await client.sendMessage(v1Request({ participants: { agent: slow.url }, config: { task_limit: 6, concurrency: 1 } }, { returnImmediately: true }))) as Task;
     await new Promise((resolve) => setTimeout(resolve, 400));
     const canceled = await client.cancelTask({ tenant: "", id: started.id, metadata: undefined }, { serviceParameters: { [TASK_TOKEN_HEADER]: started.metadata?.task_token } });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);

@@ -50,7 +50,9 @@ async function assessTwo(agent: string) {
 
 describe("a purple's bad reply ends its own episode; the assessment goes on and returns results", () => {
   it("a reply nested 100,000 deep (in the result itself) is the protocol_error of its episode only", async () => {
-    const agent = await firstReplyHostile((id, res) => res.type("json").send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"kind":"message","role":"agent","messageId":"m","parts":[],"metadata":{"x":${deepJson}}}}`));
+    const agent = await firstReplyHostile((id, res) =>
+      res.type("json").send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"kind":"message","role":"agent","messageId":"m","parts":[],"metadata":{"x":${deepJson}}}}`),
+    );
     const [first, second] = await assessTwo(agent);
     expect(first!.termination).toBe("protocol_error");
     expect(first!.error).toContain(`the purple agent's reply to message/send is refused: it nests deeper than ${REPLY_JSON_DEPTH} levels of arrays and objects`);
@@ -59,7 +61,9 @@ describe("a purple's bad reply ends its own episode; the assessment goes on and 
 
   it("a data part nested 100,000 deep is the protocol_error of its episode only", async () => {
     const agent = await firstReplyHostile((id, res) =>
-      res.type("json").send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"data","data":{"answer":${deepJson}}}]}}`),
+      res
+        .type("json")
+        .send(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"kind":"message","role":"agent","messageId":"m","parts":[{"kind":"data","data":{"answer":${deepJson}}}]}}`),
     );
     const [first, second] = await assessTwo(agent);
     expect(first!.termination).toBe("protocol_error");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CONFIG_LIMITS, checkEpisodeCount, ConfigError, episodeCount, parseConfig, unknownKeysMessage } from "../src/assessment/index.js";
+import { CONFIG_LIMITS, ConfigError, checkEpisodeCount, episodeCount, parseConfig, unknownKeysMessage } from "../src/assessment/index.js";
 import { REQUEST_LIMITS } from "../src/server/index.js";
 import { RequestRejection, requestDocument, validateRequest } from "../src/server/request.js";
 import { parseBoundedJson, scanJson } from "../src/util/index.js";
@@ -112,7 +112,10 @@ describe("request limits", () => {
 
     const deep = await post(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":${nested(50_000)}}`);
     expect(deep.status).toBe(400);
-    expect(deep.body.error).toMatchObject({ code: -32600, message: `Invalid Request: the body is refused: it nests deeper than ${REQUEST_LIMITS.jsonDepth} levels of arrays and objects (docs/protocol.md, "Limits")` });
+    expect(deep.body.error).toMatchObject({
+      code: -32600,
+      message: `Invalid Request: the body is refused: it nests deeper than ${REQUEST_LIMITS.jsonDepth} levels of arrays and objects (docs/protocol.md, "Limits")`,
+    });
 
     const metadataKeys = manyKeys(REQUEST_LIMITS.jsonItems + 1);
     const many = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { ...assessmentParams({}), metadata: metadataKeys } }));
@@ -121,7 +124,10 @@ describe("request limits", () => {
     const document = JSON.stringify({ participants: { agent: "http://127.0.0.1:1/" } });
     const parts = Array.from({ length: REQUEST_LIMITS.parts + 1 }, () => ({ kind: "text", text: document }));
     const tooManyParts = await rawRpc(green.url, "message/send", { message: { kind: "message", role: "user", messageId: "m", parts } });
-    expect(tooManyParts.body.error).toMatchObject({ code: -32602, message: `Invalid params: params.message.parts holds ${parts.length} parts; at most ${REQUEST_LIMITS.parts} are accepted` });
+    expect(tooManyParts.body.error).toMatchObject({
+      code: -32602,
+      message: `Invalid params: params.message.parts holds ${parts.length} parts; at most ${REQUEST_LIMITS.parts} are accepted`,
+    });
 
     const metadata = manyKeys(REQUEST_LIMITS.metadataEntries + 1);
     for (const [where, params] of [

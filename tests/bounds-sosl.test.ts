@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOrgImage, runSosl, SqliteOrgStore } from "../src/org/index.js";
-import { matches } from "../src/org/sosl/match.js";
 import { QueryPool } from "../src/org/query-pool.js";
+import { matches } from "../src/org/sosl/match.js";
 import { SAMPLE_ORG } from "./helpers.js";
 
 /** A term of 30 single-character wildcards before "er": every token with an "er" is tried every way before it fails. */

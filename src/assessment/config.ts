@@ -183,7 +183,9 @@ export const AssessmentConfigSchema = z
     perturbations: z
       .array(z.string(), { error: (issue) => `perturbations must be a list of perturbation kind names (got ${JSON.stringify(issue.input)})` })
       .min(1, { error: "perturbations must name at least one kind (leave it out for all)" })
-      .max(CONFIG_LIMITS.perturbations, { error: (issue) => `perturbations holds ${(issue.input as unknown[]).length} entries; at most ${CONFIG_LIMITS.perturbations} are accepted` })
+      .max(CONFIG_LIMITS.perturbations, {
+        error: (issue) => `perturbations holds ${(issue.input as unknown[]).length} entries; at most ${CONFIG_LIMITS.perturbations} are accepted`,
+      })
       .superRefine((names, ctx) => {
         const known = perturbationKinds().map((kind) => kind.name);
         const unknown = names.filter((name) => !known.includes(name));

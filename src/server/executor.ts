@@ -9,8 +9,8 @@ import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type Pr
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { collectGarbage } from "./collect.js";
-import { TASK_TOKEN_KEY } from "./task-access.js";
 import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
+import { TASK_TOKEN_KEY } from "./task-access.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 

@@ -105,7 +105,9 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
     // A typo (`task_limt`) would run the whole task set without the key it meant: refused, as on the command line.
     if (ignoredConfigKeys.length > 0 && !config.allow_unknown_config)
-      throw new RequestRejection(`${unknownKeysMessage(ignoredConfigKeys)}; fix the config, or set config.allow_unknown_config to true to run with them ignored (they are listed in the results)`);
+      throw new RequestRejection(
+        `${unknownKeysMessage(ignoredConfigKeys)}; fix the config, or set config.allow_unknown_config to true to run with them ignored (they are listed in the results)`,
+      );
     data = await dataFor(config);
     chosen = await chooseTasks(data, config);
     if (chosen.selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");

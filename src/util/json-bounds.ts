@@ -68,7 +68,7 @@ export function scanJson(text: string | Uint8Array, bounds: JsonBounds): JsonSha
   return { ok: true, depth: deepest, items };
 }
 
-/** JSON.parse after a scan: throws a SyntaxError-free Error naming the bound a text passes, before parsing it. */
+/** JSON.parse after a scan: a text past a bound is refused with a JsonBoundsError naming the bound, and never parsed. */
 export function parseBoundedJson(text: string, bounds: JsonBounds, what: string): unknown {
   const shape = scanJson(text, bounds);
   if (!shape.ok) throw new JsonBoundsError(`${what} is refused: ${shape.reason}`);

@@ -16,9 +16,7 @@ function escapeRegex(text: string): string {
 
 /** A term's token pattern: `*` is any run of characters (a run of stars is one), `?` exactly one. */
 function termPattern(term: string): string {
-  return escapeRegex(term.replace(/\*+/g, "*"))
-    .replace(/\*/g, "[\\p{L}\\p{N}]*")
-    .replace(/\?/g, "[\\p{L}\\p{N}]");
+  return escapeRegex(term.replace(/\*+/g, "*")).replace(/\*/g, "[\\p{L}\\p{N}]*").replace(/\?/g, "[\\p{L}\\p{N}]");
 }
 
 type Compiled =

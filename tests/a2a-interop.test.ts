@@ -17,6 +17,7 @@ import { agentCardHandler as agentCardHandler03, jsonRpcHandler as jsonRpcHandle
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StrategyResponder, servePurple, solverStrategy } from "../src/baselines/index.js";
+import { TASK_TOKEN_HEADER } from "../src/server/index.js";
 import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
 /**
@@ -368,7 +369,8 @@ describe("client → green", () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const results = v1Results(task);
     expect(results.summary).toMatchObject({ total_tasks: 3, total_passed: 3 });
-    const again = await client.getTask({ tenant: "", id: task.id });
+    // The creator reads its task again with the token the task's metadata handed it (docs/protocol.md, "Limits").
+    const again = await client.getTask({ tenant: "", id: task.id }, { serviceParameters: { [TASK_TOKEN_HEADER]: task.metadata?.task_token } });
     expect(again.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(v1Results(again).summary.total_passed).toBe(3);
     matrix.push({
@@ -403,11 +405,9 @@ describe("client → green", () => {
     const slow = await servePurple("slow", async () => new Promise<string>((resolve) => setTimeout(() => resolve("None"), 300)), "127.0.0.1", 0);
     servers.push(slow.server);
     const client = await new ClientFactory().createFromUrl(green.url);
-    const started = (await client.sendMessage(
-      v1Request({ participants: { agent: slow.url }, config: { task_ids: [29, 29, 29, 29, 29, 29], concurrency: 1 } }, { returnImmediately: true }),
-    )) as Task;
+    const started = (await client.sendMessage(v1Request({ participants: { agent: slow.url }, config: { task_limit: 6, concurrency: 1 } }, { returnImmediately: true }))) as Task;
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const canceled = await client.cancelTask({ tenant: "", id: started.id, metadata: undefined });
+    const canceled = await client.cancelTask({ tenant: "", id: started.id, metadata: undefined }, { serviceParameters: { [TASK_TOKEN_HEADER]: started.metadata?.task_token } });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     matrix.push({ direction: "client → green", peer: "@a2a-js/sdk 1.3.0", setting: "defaults: SendMessage returnImmediately, CancelTask", result: "canceled" });
   });
@@ -439,7 +439,7 @@ describe("client → green", () => {
     expect(task.kind).toBe("task");
     expect(task.status.state).toBe("completed");
     expect(resultsOf(task).summary.total_passed).toBe(3);
-    const again = await client.getTask({ id: task.id });
+    const again = await client.getTask({ id: task.id, metadata: { task_token: task.metadata?.task_token } });
     expect(resultsOf(again).summary.total_passed).toBe(3);
     const events: any[] = [];
     for await (const event of client.sendMessageStream({ message: message() })) events.push(event);
@@ -460,13 +460,13 @@ describe("client → green", () => {
     const slow = await servePurple("slow", async () => new Promise<string>((resolve) => setTimeout(() => resolve("None"), 300)), "127.0.0.1", 0);
     servers.push(slow.server);
     const client = await new ClientFactory03().createFromUrl(green.url);
-    const document = { participants: { agent: slow.url }, config: { task_ids: [29, 29, 29, 29, 29, 29], concurrency: 1 } };
+    const document = { participants: { agent: slow.url }, config: { task_limit: 6, concurrency: 1 } };
     const started = (await client.sendMessage({
       message: { kind: "message", role: "user", messageId: randomUUID(), parts: [{ kind: "text", text: JSON.stringify(document) }] },
       configuration: { blocking: false },
     })) as Task03;
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const canceled = await client.cancelTask({ id: started.id });
+    const canceled = await client.cancelTask({ id: started.id, metadata: { task_token: started.metadata?.task_token } });
     expect(canceled.status.state).toBe("canceled");
     matrix.push({ direction: "client → green", peer: "@a2a-js/sdk 0.3.14", setting: "message/send blocking: false, tasks/cancel", result: "canceled" });
   });

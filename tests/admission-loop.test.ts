@@ -126,7 +126,10 @@ async function until(done: () => boolean, ms: number, what: string): Promise<voi
 }
 
 /** Sends `count` requests for every task at drift and rot high at once; resolves with their task ids once each has sent its first turn. */
-async function admit(count: number): Promise<{ gaps: Gaps; admittedMs: number; taskIds: string[] }> {
+/** A task as its creator names it to the green: its id and its token (docs/protocol.md, "Limits"). */
+type TaskRef = { id: string; metadata: { task_token: string } };
+
+async function admit(count: number): Promise<{ gaps: Gaps; admittedMs: number; taskIds: TaskRef[] }> {
   const before = turns;
   const gaps = loopGaps();
   const started = performance.now();
@@ -138,13 +141,13 @@ async function admit(count: number): Promise<{ gaps: Gaps; admittedMs: number; t
       }),
     ),
   );
-  const taskIds = replies.map((reply) => reply.body.result.id as string);
+  const taskIds = replies.map((reply): TaskRef => ({ id: reply.body.result.id, metadata: { task_token: reply.body.result.metadata.task_token } }));
   await until(() => turns - before >= count, 50_000, "every assessment's first turn");
   return { gaps: gaps.stop(), admittedMs: performance.now() - started, taskIds };
 }
 
-async function cancel(taskIds: readonly string[]): Promise<void> {
-  for (const id of taskIds) expect((await rawRpc(green.url, "tasks/cancel", { id })).body.result.status.state).toBe("canceled");
+async function cancel(taskIds: readonly TaskRef[]): Promise<void> {
+  for (const task of taskIds) expect((await rawRpc(green.url, "tasks/cancel", task)).body.result.status.state).toBe("canceled");
   for (const answer of held.splice(0)) answer();
 }
 

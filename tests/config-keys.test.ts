@@ -36,11 +36,22 @@ describe("unknown config keys", () => {
     );
   });
 
-  it("are reported over A2A before the run starts, with the key they likely meant", async () => {
+  it("are refused over A2A as on the command line, unless config.allow_unknown_config, which reports them before the run starts", async () => {
     const purple = await servePurple("solver", solverStrategy, "127.0.0.1", 0);
     const green = await startGreen(data);
     try {
-      const events = await rawStream(green.url, assessmentParams({ participants: { agent: purple.url }, config: { task_limit: 1, drift_levle: "high" } }));
+      const refused = await rawStream(green.url, assessmentParams({ participants: { agent: purple.url }, config: { task_limt: 1 } }));
+      const last = refused.at(-1)?.result;
+      expect(last?.status?.state).toBe("rejected");
+      expect(last?.status?.message?.parts?.[0]?.text).toContain(
+        "unknown config key: task_limt (did you mean task_limit?); fix the config, or set config.allow_unknown_config to true",
+      );
+      expect(refused.some((event) => /started task/.test(event.result?.status?.message?.parts?.[0]?.text ?? ""))).toBe(false);
+
+      const events = await rawStream(
+        green.url,
+        assessmentParams({ participants: { agent: purple.url }, config: { task_limit: 1, drift_levle: "high", allow_unknown_config: true } }),
+      );
       const texts = events.map((event) => event.result?.status?.message?.parts?.[0]?.text ?? "");
       const starting = texts.findIndex((text) => text.startsWith("Starting assessment"));
       expect(starting).toBeGreaterThanOrEqual(0);

@@ -193,11 +193,11 @@ describe("cancellation", () => {
       await sleep(200);
       return "None";
     });
-    const params = assessmentParams({ participants: { agent }, config: { task_ids: [29, 29, 29, 29, 29, 29, 29, 29], concurrency: 1 } });
+    const params = assessmentParams({ participants: { agent }, config: { task_limit: 8, concurrency: 1 } });
     const started = await rawRpc(green.url, "message/send", { ...params, configuration: { blocking: false } });
     const taskId = started.body.result.id;
     await sleep(500);
-    const canceled = await rawRpc(green.url, "tasks/cancel", { id: taskId });
+    const canceled = await rawRpc(green.url, "tasks/cancel", { id: taskId, metadata: { task_token: started.body.result.metadata.task_token } });
     expect(canceled.body.result.status.state).toBe("canceled");
     expect(canceled.body.result.status.message.parts[0].text).toMatch(/^Assessment canceled after [0-7] of 8 tasks\.$/);
     expect(canceled.body.result.artifacts ?? []).toHaveLength(0);

@@ -107,7 +107,7 @@ describe("cancel", () => {
     const taskId = started.body.result.id;
     await sleep(300);
     const before = Date.now();
-    const canceled = await rawRpc(green.url, "tasks/cancel", { id: taskId });
+    const canceled = await rawRpc(green.url, "tasks/cancel", { id: taskId, metadata: { task_token: started.body.result.metadata.task_token } });
     expect(Date.now() - before).toBeLessThan(2_000);
     expect(canceled.body.result.status.state).toBe("canceled");
   }, 30_000);

@@ -106,7 +106,7 @@ describe("agent card", () => {
 
 describe("assessment over raw JSON-RPC", () => {
   it("message/send runs the assessment and returns the results artifact", async () => {
-    const request = { participants: { agent: solver.url }, config: { task_ids: [0, 18, 32], max_steps: 10, custom_flag: true } };
+    const request = { participants: { agent: solver.url }, config: { task_ids: [0, 18, 32], max_steps: 10, custom_flag: true, allow_unknown_config: true } };
     const { body } = await rawRpc(green.url, "message/send", assessmentParams(request));
     const task = body.result;
     expect(task.kind).toBe("task");
@@ -165,8 +165,8 @@ describe("assessment over raw JSON-RPC", () => {
     expect(first.body.result.id).not.toBe(second.body.result.id);
   });
 
-  it("reads bodies far beyond express's 100 kB default", async () => {
-    const { status, body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: "ftp://x/" }, padding: "x".repeat(2_000_000) }));
+  it("reads bodies far beyond express's 100 kB default (up to its own limit, 1 MB)", async () => {
+    const { status, body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: "ftp://x/" }, padding: "x".repeat(900_000) }));
     expect(status).toBe(200);
     expect(statusText(body.result)).toMatch(/http:\/\/ or https:\/\/ URL/);
   });

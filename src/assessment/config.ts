@@ -20,6 +20,26 @@ const integer = (field: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
     .min(min, { error: (issue) => `${field} must be at least ${min} (got ${JSON.stringify(issue.input)})` })
     .max(max, { error: (issue) => `${field} must be at most ${max} (got ${JSON.stringify(issue.input)})` });
 
+/**
+ * The bounds of a config, checked before any work on it (docs/protocol.md, "Limits"): every list
+ * is read item by item and every key is looked up, so their lengths are capped where the config
+ * is read, and each refusal names the field and its limit.
+ */
+export const CONFIG_LIMITS = {
+  /** Keys in a config (the schema has about 30; the rest would be unknown keys). */
+  entries: 64,
+  /** Task indices in `task_ids` (the full CRMArena-Pro B2B task set has 2,140 tasks). */
+  taskIds: 10_000,
+  /** Names in `task_categories`. */
+  taskCategories: 64,
+  /** Names in `perturbations`. */
+  perturbations: 64,
+  /** Unknown keys named (with the key each likely meant) in a refusal; the rest are counted. */
+  unknownKeysNamed: 5,
+  /** Episodes of one request: its tasks × `trials` × its conditions (2 when `paired`). */
+  episodes: 25_000,
+} as const;
+
 /** `task_ids` as a list of numbers or digit strings, or one comma-separated string ("0,100,880"). */
 const taskIds = z
   .union([z.array(z.union([z.number(), z.string()])), z.string()], {
@@ -33,13 +53,24 @@ const taskIds = z
             .map((item) => item.trim())
             .filter(Boolean)
         : value;
+    if (items.length > CONFIG_LIMITS.taskIds) {
+      ctx.addIssue({ code: "custom", message: `task_ids holds ${items.length} entries; at most ${CONFIG_LIMITS.taskIds} are accepted` });
+      return z.NEVER;
+    }
     const ids: number[] = [];
+    const seen = new Set<number>();
     for (const item of items) {
       const id = typeof item === "number" ? item : /^\d+$/.test(item.trim()) ? Number(item.trim()) : Number.NaN;
       if (!Number.isSafeInteger(id) || id < 0) {
         ctx.addIssue({ code: "custom", message: `task_ids must hold whole numbers >= 0 (got ${JSON.stringify(item)})` });
         return z.NEVER;
       }
+      // A repeated index would run the same task again; `trials` says that, and counts it.
+      if (seen.has(id)) {
+        ctx.addIssue({ code: "custom", message: `task_ids holds ${id} more than once; each task is listed once (set trials to run a task several times)` });
+        return z.NEVER;
+      }
+      seen.add(id);
       ids.push(id);
     }
     if (ids.length === 0) {
@@ -53,7 +84,14 @@ const taskCategories = z
   .union([z.array(z.string()), z.string()], {
     error: (issue) => `task_categories must be a list of category names (got ${JSON.stringify(issue.input)})`,
   })
-  .transform((value) => (typeof value === "string" ? value.split(",") : value).map((item) => item.trim()).filter(Boolean));
+  .transform((value, ctx) => {
+    const items = (typeof value === "string" ? value.split(",") : value).map((item) => item.trim()).filter(Boolean);
+    if (items.length > CONFIG_LIMITS.taskCategories) {
+      ctx.addIssue({ code: "custom", message: `task_categories holds ${items.length} entries; at most ${CONFIG_LIMITS.taskCategories} are accepted` });
+      return z.NEVER;
+    }
+    return items;
+  });
 
 const bool = (field: string) => z.boolean({ error: (issue) => `${field} must be true or false (got ${JSON.stringify(issue.input)})` });
 
@@ -145,6 +183,9 @@ export const AssessmentConfigSchema = z
     perturbations: z
       .array(z.string(), { error: (issue) => `perturbations must be a list of perturbation kind names (got ${JSON.stringify(issue.input)})` })
       .min(1, { error: "perturbations must name at least one kind (leave it out for all)" })
+      .max(CONFIG_LIMITS.perturbations, {
+        error: (issue) => `perturbations holds ${(issue.input as unknown[]).length} entries; at most ${CONFIG_LIMITS.perturbations} are accepted`,
+      })
       .superRefine((names, ctx) => {
         const known = perturbationKinds().map((kind) => kind.name);
         const unknown = names.filter((name) => !known.includes(name));
@@ -203,6 +244,14 @@ export const AssessmentConfigSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })
       .optional()
       .register(configFlags, value("<id>", "name the run (default: derived from the purple, the config and the tasks)")),
+    /**
+     * Run even if the config has keys this green does not know (they are ignored and listed in the
+     * results). Without it a config with an unknown key is refused, on the command line and over
+     * A2A alike: a typo (`task_limt`) would otherwise run the whole task set.
+     */
+    allow_unknown_config: bool("allow_unknown_config")
+      .optional()
+      .register(configFlags, { kind: "switch", description: "run even if the config has keys this green agent does not know (they are ignored and listed in the results)" }),
   })
   .refine((config) => config.shard_index < config.num_shards, {
     message: "shard_index must be below num_shards",
@@ -261,13 +310,34 @@ export function nearestConfigKey(key: string): string | undefined {
   return best && best.distance <= Math.max(1, Math.floor(key.length / 4)) ? best.key : undefined;
 }
 
-/** "unknown config keys: drift_levle (did you mean drift_level?), color": what a reader can act on. */
+/**
+ * "unknown config keys: drift_levle (did you mean drift_level?), color": what a reader can act on.
+ * The first few keys are named with a suggestion each (an edit distance per known key), the rest
+ * counted: a config of thousands of made-up keys costs a handful of suggestions, not thousands.
+ */
 export function unknownKeysMessage(keys: readonly string[]): string {
-  const named = keys.map((key) => {
+  const named = keys.slice(0, CONFIG_LIMITS.unknownKeysNamed).map((key) => {
+    // A key too long to be a typo of a known one is shown cut and gets no suggestion.
+    if (key.length > 64) return `${key.slice(0, 40)}… (${key.length} characters)`;
     const near = nearestConfigKey(key);
     return near ? `${key} (did you mean ${near}?)` : key;
   });
-  return `unknown config ${keys.length === 1 ? "key" : "keys"}: ${named.join(", ")}`;
+  const more = keys.length > named.length ? ` and ${keys.length - named.length} more` : "";
+  return `unknown config ${keys.length === 1 ? "key" : "keys"}: ${named.join(", ")}${more}`;
+}
+
+/** Episodes a request runs: its tasks × `trials` × its conditions (perturbed and clean when `paired`). */
+export function episodeCount(config: Pick<AssessmentConfig, "trials" | "paired">, tasks: number): number {
+  return tasks * (config.trials ?? 1) * (config.paired ? 2 : 1);
+}
+
+/** Refuses a request of more episodes than CONFIG_LIMITS.episodes, with the count and the limit. */
+export function checkEpisodeCount(config: Pick<AssessmentConfig, "trials" | "paired">, tasks: number): void {
+  const episodes = episodeCount(config, tasks);
+  if (episodes > CONFIG_LIMITS.episodes)
+    throw new ConfigError(
+      `the config asks for ${episodes} episodes (${tasks} tasks × ${config.trials ?? 1} trials${config.paired ? " × 2 conditions (paired)" : ""}); at most ${CONFIG_LIMITS.episodes} are run per request: select fewer tasks (task_limit, task_categories, task_ids, num_shards) or trials`,
+    );
 }
 
 /** A config that could not be used, with one message per offending field. */
@@ -285,6 +355,8 @@ export function parseConfig(raw: unknown): ParsedConfig {
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== "object" || Array.isArray(raw)) throw new ConfigError(`config must be a JSON object (got ${JSON.stringify(raw)})`);
   const entries = Object.entries(raw as Record<string, unknown>);
+  if (entries.length > CONFIG_LIMITS.entries)
+    throw new ConfigError(`config holds ${entries.length} keys; at most ${CONFIG_LIMITS.entries} are accepted (the config keys are ${CONFIG_KEYS.join(", ")})`);
   const known = Object.fromEntries(entries.filter(([key]) => (CONFIG_KEYS as string[]).includes(key)));
   const ignoredKeys = entries.map(([key]) => key).filter((key) => !(CONFIG_KEYS as string[]).includes(key));
   const parsed = AssessmentConfigSchema.safeParse(known);

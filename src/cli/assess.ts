@@ -18,7 +18,6 @@ import { progressPrinter } from "./progress.js";
 export const DEFAULT_OUT_DIR = process.env.ENTROPIC_OUTPUT_DIR || "output";
 
 interface LocalOptions extends Record<string, unknown> {
-  readonly allowUnknownConfig?: boolean;
   readonly tasks?: string;
   readonly org?: string;
   readonly out?: string;
@@ -48,7 +47,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
   checkAgentUrl(agentUrl);
   const { config, ignoredKeys } = parseConfig(configFromOptions(options));
   // A typo in a key would run the whole assessment without it: refused before any work unless asked for.
-  if (ignoredKeys.length > 0 && !options.allowUnknownConfig)
+  if (ignoredKeys.length > 0 && !config.allow_unknown_config)
     throw new InvalidArgumentError(`${unknownKeysMessage(ignoredKeys)}; fix the config, or pass --allow-unknown-config to run with them ignored (they are listed in the results)`);
   const card = await fetchAgentCard(agentUrl);
   const protocol = chooseProtocol(card);
@@ -152,8 +151,7 @@ export function registerAssess(program: Command): void {
         .requiredOption("--agent <url>", "the purple agent's A2A URL")
         .option("--out <file>", "write the results object here, the run's journal beside it (default: output/<run id>.results.json)")
         .option("--resume", "continue the run's journal (after a crash or Ctrl-C): no finished task lost, none run twice")
-        .option("--force", "start the run over even if its journal or results exist")
-        .option("--allow-unknown-config", "run even if the config has keys this green agent does not know (they are ignored and listed in the results)"),
+        .option("--force", "start the run over even if its journal or results exist"),
     ),
   ).action(async (options: LocalOptions & { agent: string }) => {
     await runLocalAssessment(String(options.agent), options, judgeFactoryFromEnv(createLogger("warn"))());

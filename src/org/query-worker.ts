@@ -14,6 +14,7 @@
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { uniqueNames } from "./columns.js";
+import { registerSoslMatch } from "./sosl/match.js";
 import { leadingKeyword } from "./sql-guard.js";
 import type { SqlValue } from "./types.js";
 
@@ -162,6 +163,8 @@ process.on("message", (message: WorkerMessage) => {
   if (message.kind === "load") {
     const db = new Database(Buffer.from(message.image), { readonly: true });
     db.pragma("query_only = ON");
+    // SOSL's token matching runs in the statement (sosl/match.ts), under its time limit.
+    registerSoslMatch(db);
     databases.set(message.imageId, db);
     // The query's time limit starts now: loading is not the query's time.
     process.send!({ loaded: message.imageId } satisfies WorkerLoaded);

@@ -5,6 +5,7 @@ import type { OrgChange } from "./changes.js";
 import { uniqueNames } from "./columns.js";
 import { quoteIdent } from "./introspect.js";
 import { applyChanges, type OrgTables } from "./overlay.js";
+import { registerSoslMatch } from "./sosl/match.js";
 import { leadingKeyword } from "./sql-guard.js";
 import { soqlOutcome, soslOutcome } from "./tools.js";
 import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgRow, type OrgSchema, type OrgStore, type OrgValue, type QueryLimits, type QueryOutcome } from "./types.js";
@@ -141,6 +142,7 @@ export class RowsBackend implements OrgBackend, OrgStore {
   private database(): Database.Database {
     if (this.db) return this.db;
     const db = new Database(":memory:");
+    registerSoslMatch(db);
     for (const object of this.schema.objects) {
       const rows = this.tables.get(object.name)!;
       const columns = object.fields.map((field) => field.name);

@@ -1,4 +1,5 @@
 import { type IncomingHttpHeaders, STATUS_CODES } from "node:http";
+import { scanJson } from "../util/index.js";
 import { exchange, type HttpReply, PurpleHttpFault } from "./http.js";
 import { checkRpcReply, rpcCallOf } from "./wire.js";
 
@@ -8,6 +9,21 @@ import { checkRpcReply, rpcCallOf } from "./wire.js";
  * the parsed reply again to measure it.
  */
 export const replyBytes = new WeakMap<AbortSignal, number>();
+
+/**
+ * How deeply a purple's reply or card may nest arrays and objects (docs/protocol.md, "Limits"). JSON.parse
+ * reads any depth, but what reads the value after it (the SDK's translators, zod, JSON.stringify in
+ * the log, structuredClone) recurses: a reply nested 200,000 deep ended the whole assessment with
+ * "Maximum call stack size exceeded". Measured on the bytes before anything parses them, so such a
+ * reply is a protocol error of its episode. Its size is bounded by the reply cap (`maxBytes`).
+ */
+export const REPLY_JSON_DEPTH = 64;
+
+/** Refuses a body nested deeper than REPLY_JSON_DEPTH, before it is parsed. */
+function checkDepth(body: Buffer, what: string): void {
+  const shape = scanJson(body, { maxDepth: REPLY_JSON_DEPTH, maxItems: Number.MAX_SAFE_INTEGER });
+  if (!shape.ok) throw new PurpleHttpFault("protocol", `${what} is refused: ${shape.reason} (docs/protocol.md, "Limits")`);
+}
 
 /**
  * The fetch the A2A JSON-RPC transport calls for every turn, on node:http (src/purple/http.ts)
@@ -30,6 +46,7 @@ export function createPurpleFetch(maxBytes: number): typeof fetch {
     if (init.signal) replyBytes.set(init.signal, (replyBytes.get(init.signal) ?? 0) + reply.body.byteLength);
     const call = typeof body === "string" ? rpcCallOf(body) : undefined;
     refuseRedirect(reply, call?.method ?? `${method} ${url.href}`);
+    checkDepth(reply.body, `the purple agent's reply to ${call?.method ?? `${method} ${url.href}`}`);
     if (call) checkRpcReply(call.method, call.id, reply);
     return toResponse(reply.status, reply.headers, reply.body);
   };
@@ -47,6 +64,7 @@ export function createCardFetch(maxBytes: number): typeof fetch {
     const reply = await exchange(url, { method: "GET", headers: plainHeaders(init.headers), signal: init.signal ?? null, maxBytes });
     refuseRedirect(reply, `GET ${url.href}`);
     if (reply.status < 200 || reply.status > 299) throw new PurpleHttpFault("protocol", `HTTP ${reply.status} ${STATUS_CODES[reply.status] ?? ""}`.trimEnd());
+    checkDepth(reply.body, "the card");
     try {
       JSON.parse(reply.body.toString("utf8"));
     } catch {

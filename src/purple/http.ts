@@ -185,7 +185,12 @@ function faultOf(error: unknown, url: URL, received: number, answering: boolean)
     case "ENETUNREACH":
     case "ETIMEDOUT":
       return new PurpleHttpFault("unreachable", `the purple agent's host ${where} cannot be reached (${code})`);
+    case "HPE_HEADER_OVERFLOW":
+      // The purple answered, with headers past Node's limit (16 KB): its reply is at fault, not the network.
+      return new PurpleHttpFault("protocol", "the purple agent's HTTP reply headers are larger than 16 KB (HPE_HEADER_OVERFLOW): the reply could not be read");
     default:
+      if (typeof code === "string" && code.startsWith("HPE_"))
+        return new PurpleHttpFault("protocol", `the purple agent's HTTP reply is malformed (${code}: ${(error as Error).message}): the reply could not be read`);
       if (code === "ERR_TLS_CERT_ALTNAME_INVALID" || /certificate|ssl|tls/i.test(String((error as Error | undefined)?.message)))
         return new PurpleHttpFault("unreachable", `no TLS connection to ${where}: ${(error as Error).message}`);
       if ((error as Error | undefined)?.name === "AbortError") return error;

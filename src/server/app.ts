@@ -8,10 +8,13 @@ import type { AssessmentData } from "../assessment/index.js";
 import { calibrationFor, DatasetShelf, twinSourceFile } from "../data/index.js";
 import { datasetNamed } from "../datasets/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
+import { scanJson } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
+import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
 import { internalErrors, rpcGuard } from "./rpc-guard.js";
+import { TaskAccess } from "./task-access.js";
 import { ExpiringTaskStore } from "./task-store.js";
 
 export interface ServeOptions {
@@ -47,25 +50,43 @@ export interface GreenServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-export const MAX_BODY = "50mb";
+export const MAX_BODY = REQUEST_LIMITS.bodyBytes;
+
+/** The type of the error a body past the JSON bounds is refused with (before it is parsed). */
+const OUT_OF_BOUNDS = "entity.out.of.bounds";
+
+/**
+ * Called by the body parser with the body's bytes before it parses them: a body nested or
+ * numbered past REQUEST_LIMITS is refused by one iterative scan, so no parse or later reader
+ * (zod, the SDK's translators, structuredClone) ever holds it.
+ */
+function checkBodyBounds(_req: unknown, _res: unknown, body: Buffer): void {
+  const shape = scanJson(body, REQUEST_JSON_BOUNDS);
+  if (!shape.ok) throw Object.assign(new Error(`the body is refused: ${shape.reason} (docs/protocol.md, "Limits")`), { type: OUT_OF_BOUNDS, status: 400 });
+}
 
 /** A malformed HTTP body still gets a JSON-RPC answer, not an HTML error page. */
 const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: number; message?: string }, _req, res, next) => {
   if (res.headersSent) return next(error);
   const tooLarge = error.type === "entity.too.large";
+  const message = tooLarge
+    ? `Invalid Request: the body is larger than ${MAX_BODY} bytes (docs/protocol.md, "Limits")`
+    : error.type === OUT_OF_BOUNDS
+      ? `Invalid Request: ${error.message}`
+      : undefined;
   res.status(tooLarge ? 413 : 400).json({
     jsonrpc: "2.0",
     id: null,
-    error: tooLarge
-      ? { code: -32600, message: `Invalid Request: the body is larger than ${MAX_BODY}` }
-      : { code: -32700, message: `Parse error: the body is not valid JSON (${error.message ?? "unreadable"})` },
+    error: message ? { code: -32600, message } : { code: -32700, message: `Parse error: the body is not valid JSON (${error.message ?? "unreadable"})` },
   });
 };
 
 export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor; datasets: DatasetShelf } {
   const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION);
   const datasets = new DatasetShelf(options.data, options.logger, {}, options.twinSource ?? twinSourceFile({}));
+  const access = new TaskAccess();
   const executor = new AssessmentExecutor({
+    taskToken: (taskId) => access.tokenFor(taskId),
     dataFor: (config) => datasets.forConfig(config),
     doneWith: (data) => datasets.doneWith(data),
     logger: options.logger,
@@ -81,11 +102,11 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
   // shape to requests without an A2A-Version header (0.3 clients) and 0.3's JSON-RPC methods to them.
   const legacyCompat = { enabled: true };
   const app = express();
-  app.use(express.json({ limit: MAX_BODY }));
+  app.use(express.json({ limit: MAX_BODY, verify: checkBodyBounds }));
   app.use(jsonRpcErrors);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler, legacyCompat }));
-  app.use("/", rpcGuard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
+  app.use("/", rpcGuard, access.guard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   app.use(internalErrors(options.logger));
   return { app, executor, datasets };
 }

@@ -10,6 +10,7 @@ import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { collectGarbage } from "./collect.js";
 import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
+import { TASK_TOKEN_KEY } from "./task-access.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
 
@@ -30,6 +31,8 @@ const INCOMPATIBLE = CANCELED;
 const PURPLE_GONE = "purple gone";
 
 export interface ExecutorOptions {
+  /** The token that opens a task to its creator (task-access.ts), handed back in the task's metadata; none without it. */
+  readonly taskToken?: (taskId: string) => string;
   /** The data a request's config chooses: the server's lazily loaded datasets (data/'s DatasetShelf). */
   readonly dataFor: DataForConfig;
   /** Called once for each data `dataFor` gave, when its assessment (or its rejection) is done with it. */
@@ -96,7 +99,8 @@ export class AssessmentExecutor implements AgentExecutor {
       status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
       artifacts: [],
       history: [context.userMessage],
-      metadata: undefined,
+      // Only the creator gets this first event: reading, canceling or resubscribing to the task needs the token.
+      metadata: this.options.taskToken ? { [TASK_TOKEN_KEY]: this.options.taskToken(taskId) } : undefined,
     };
     bus.publish(AgentEvent.task(task));
     let finished: () => void = () => undefined;

@@ -1,6 +1,19 @@
 import type { Message } from "@a2a-js/sdk";
 import { z } from "zod";
-import { type AssessmentConfig, type AssessmentData, type ChosenTasks, chooseTasks, parseConfig, purpleIdentityOf, type RunSpec, runSpecFor } from "../assessment/index.js";
+import {
+  type AssessmentConfig,
+  type AssessmentData,
+  type ChosenTasks,
+  checkEpisodeCount,
+  chooseTasks,
+  parseConfig,
+  purpleIdentityOf,
+  type RunSpec,
+  runSpecFor,
+  unknownKeysMessage,
+} from "../assessment/index.js";
+import { JsonBoundsError, parseBoundedJson } from "../util/index.js";
+import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
 
 /** A request that cannot start an assessment; the message says which field and why. */
 export class RequestRejection extends Error {
@@ -51,8 +64,10 @@ export function requestDocument(message: Message): unknown {
     .trim();
   if (!text) throw new RequestRejection(`the request has no text or data part; send ${REQUEST_SHAPE}`);
   try {
-    return JSON.parse(text);
+    // Measured before it is parsed, as a body is (REQUEST_LIMITS): the text part is a body of its own.
+    return parseBoundedJson(text, REQUEST_JSON_BOUNDS, "the request text");
   } catch (error) {
+    if (error instanceof JsonBoundsError) throw new RequestRejection(`${error.message} (docs/protocol.md, "Limits")`);
     throw new RequestRejection(`the request text is not valid JSON (${(error as Error).message}); send ${REQUEST_SHAPE}`);
   }
 }
@@ -66,6 +81,8 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
   const parsed = EvalRequestSchema.safeParse(document);
   if (!parsed.success) throw new RequestRejection(parsed.error.issues[0]!.message);
   const roles = Object.keys(parsed.data.participants);
+  if (roles.length > REQUEST_LIMITS.participants)
+    throw new RequestRejection(`participants holds ${roles.length} roles; at most ${REQUEST_LIMITS.participants} are accepted (the green reads one, "agent")`);
   const agent = parsed.data.participants.agent;
   if (agent === undefined) {
     throw new RequestRejection(`participants.agent is missing: the purple agent's A2A URL is required (got roles: ${roles.join(", ") || "none"})`);
@@ -86,9 +103,15 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
   let data: AssessmentData | undefined;
   try {
     ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
+    // A typo (`task_limt`) would run the whole task set without the key it meant: refused, as on the command line.
+    if (ignoredConfigKeys.length > 0 && !config.allow_unknown_config)
+      throw new RequestRejection(
+        `${unknownKeysMessage(ignoredConfigKeys)}; fix the config, or set config.allow_unknown_config to true to run with them ignored (they are listed in the results)`,
+      );
     data = await dataFor(config);
     chosen = await chooseTasks(data, config);
     if (chosen.selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
+    checkEpisodeCount(config, chosen.selection.tasks.length);
   } catch (error) {
     if (data) doneWith(data);
     throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);

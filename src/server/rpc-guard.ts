@@ -3,14 +3,32 @@ import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { REQUEST_LIMITS } from "./limits.js";
+
+/** A metadata object: any values, at most REQUEST_LIMITS.metadataEntries of them. */
+const metadata = () =>
+  z
+    .record(z.string(), z.unknown(), { error: "must be an object" })
+    .refine((value) => Object.keys(value).length <= REQUEST_LIMITS.metadataEntries, {
+      error: (issue) => `holds ${Object.keys(issue.input as object).length} entries; at most ${REQUEST_LIMITS.metadataEntries} are accepted`,
+    })
+    .nullable()
+    .optional();
+
+/** A message's parts: at least one, at most REQUEST_LIMITS.parts. */
+const parts = (part: z.ZodType) =>
+  z
+    .array(part, { error: "must be a list of parts" })
+    .min(1, { error: "must hold at least one part" })
+    .max(REQUEST_LIMITS.parts, { error: (issue) => `holds ${(issue.input as unknown[]).length} parts; at most ${REQUEST_LIMITS.parts} are accepted` });
 
 /** A part of an A2A 0.3 message, as far as this server reads it. */
 const PartSchema03 = z.discriminatedUnion(
   "kind",
   [
-    z.looseObject({ kind: z.literal("text"), text: z.string({ error: "a text part needs a string 'text'" }) }),
-    z.looseObject({ kind: z.literal("data"), data: z.record(z.string(), z.unknown(), { error: "a data part needs an object 'data'" }) }),
-    z.looseObject({ kind: z.literal("file"), file: z.looseObject({}, { error: "a file part needs an object 'file'" }) }),
+    z.looseObject({ kind: z.literal("text"), text: z.string({ error: "a text part needs a string 'text'" }), metadata: metadata() }),
+    z.looseObject({ kind: z.literal("data"), data: z.record(z.string(), z.unknown(), { error: "a data part needs an object 'data'" }), metadata: metadata() }),
+    z.looseObject({ kind: z.literal("file"), file: z.looseObject({}, { error: "a file part needs an object 'file'" }), metadata: metadata() }),
   ],
   { error: (issue) => `each part must be an object with kind text, data or file (got ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind ?? issue.input)})` },
 );
@@ -26,7 +44,7 @@ const PartSchema10 = z
       raw: z.string({ error: "a raw part's 'raw' must be base64 text" }).optional(),
       mediaType: z.string({ error: "must be a string" }).optional(),
       filename: z.string({ error: "must be a string" }).optional(),
-      metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+      metadata: metadata(),
     },
     { error: "each part must be an object holding one of text, data, url or raw" },
   )
@@ -41,6 +59,7 @@ const messageFields = {
   messageId: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }),
   contextId: z.string({ error: "must be a string" }).optional(),
   taskId: z.string({ error: "must be a string" }).optional(),
+  metadata: metadata(),
 };
 
 const MessageParamsSchema03 = z.looseObject({
@@ -48,24 +67,26 @@ const MessageParamsSchema03 = z.looseObject({
     {
       kind: z.literal("message", { error: 'must be "message"' }).optional(),
       role: z.enum(["user", "agent"], { error: 'must be "user" or "agent"' }),
-      parts: z.array(PartSchema03, { error: "must be a list of parts" }).min(1, { error: "must hold at least one part" }),
+      parts: parts(PartSchema03),
       ...messageFields,
     },
     { error: "must be an A2A message object" },
   ),
   configuration: z.looseObject({}, { error: "must be an object" }).optional(),
+  metadata: metadata(),
 });
 
 const MessageParamsSchema10 = z.looseObject({
   message: z.looseObject(
     {
       role: z.enum(["ROLE_USER", "ROLE_AGENT"], { error: 'must be "ROLE_USER" or "ROLE_AGENT" (A2A 1.0\'s names; "user" and "agent" are 0.3\'s)' }),
-      parts: z.array(PartSchema10, { error: "must be a list of parts" }).min(1, { error: "must hold at least one part" }),
+      parts: parts(PartSchema10),
       ...messageFields,
     },
     { error: "must be an A2A message object" },
   ),
   configuration: z.looseObject({}, { error: "must be an object" }).optional(),
+  metadata: metadata(),
 });
 
 const TaskIdParamsSchema = z.looseObject({ id: z.string({ error: "must be a task id string" }).min(1, { error: "must not be empty" }) });

@@ -22,7 +22,8 @@ export const IN_FLIGHT_HISTORY = 4;
  * kept however long they run, with their request and their latest IN_FLIGHT_HISTORY updates.
  * Unlike the SDK's InMemoryTaskStore it copies a task shallowly, not deeply: a deep copy of the
  * results artifact (megabytes) on every progress update is what the store exists to avoid.
- * One store serves every caller alike: the green has no users to keep apart.
+ * Who may read a task is decided before the store is asked (task-access.ts: its creator, who
+ * holds its token); ListTasks is not offered, so `list` serves the SDK's interface only.
  */
 export class ExpiringTaskStore implements TaskStore {
   private readonly tasks = new Map<string, { task: Task; finishedAt: number | undefined }>();

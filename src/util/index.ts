@@ -3,6 +3,7 @@ export * from "./elide.js";
 export * from "./episode-ids.js";
 export * from "./group.js";
 export * from "./id-remap.js";
+export * from "./json-bounds.js";
 export * from "./logger.js";
 export * from "./loop-slices.js";
 export * from "./names.js";

@@ -4,6 +4,7 @@ import { runSoql } from "../soql/execute.js";
 import { SchemaIndex } from "../soql/schema-index.js";
 import { mentionsAllRows, notDeleted, sqlString, translateSoql } from "../soql/translate.js";
 import type { FieldInfo, ObjectInfo, OrgStore } from "../types.js";
+import { SOSL_MATCH_FUNCTION } from "./match.js";
 import { parseSosl, type ReturningObject, type SearchExpr, type SearchScope } from "./parse.js";
 
 /** A SOSL answer: Salesforce's `searchRecords`, or an error in its words. */
@@ -34,35 +35,6 @@ export function searchFields(object: ObjectInfo, scope: SearchScope): FieldInfo[
   }
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-}
-
-/** A term's token pattern: `*` is any run of characters, `?` exactly one. */
-function termPattern(term: string): string {
-  return escapeRegex(term).replace(/\*/g, "[\\p{L}\\p{N}]*").replace(/\?/g, "[\\p{L}\\p{N}]");
-}
-
-/** Does the record's text (all searched fields) satisfy the expression, token by token? */
-export function matches(expr: SearchExpr, texts: readonly string[]): boolean {
-  switch (expr.kind) {
-    case "term": {
-      const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${termPattern(expr.text)}(?![\\p{L}\\p{N}])`, "iu");
-      return texts.some((text) => pattern.test(text));
-    }
-    case "phrase": {
-      const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${expr.words.map(termPattern).join("[^\\p{L}\\p{N}]+")}(?![\\p{L}\\p{N}])`, "iu");
-      return texts.some((text) => pattern.test(text));
-    }
-    case "and":
-      return matches(expr.left, texts) && matches(expr.right, texts);
-    case "or":
-      return matches(expr.left, texts) || matches(expr.right, texts);
-    case "not":
-      return !matches(expr.expr, texts);
-  }
-}
-
 /**
  * A coarse SQL filter that keeps every record the expression can match (substring LIKE on the
  * longest literal piece of each term), so only candidates travel from the query process.
@@ -86,22 +58,32 @@ function prefilter(expr: SearchExpr, columns: readonly string[]): string {
   }
 }
 
-async function matchingIds(org: OrgStore, index: SchemaIndex, object: ObjectInfo, fields: readonly FieldInfo[], expr: SearchExpr): Promise<{ ids: string[]; truncated: boolean }> {
+/**
+ * The Ids of the records that match, found where the SQL runs: the coarse filter narrows the rows,
+ * then `sosl_match` (match.ts) checks each candidate's tokens inside the statement, so the
+ * regular expressions of a purple's terms run in the query process under the statement's time
+ * limit, never on the server's event loop, and only matches travel back.
+ */
+async function matchingIds(
+  org: OrgStore,
+  index: SchemaIndex,
+  object: ObjectInfo,
+  fields: readonly FieldInfo[],
+  expr: SearchExpr,
+): Promise<{ ids: string[]; truncated: boolean } | { failure: { code: string; message: string } }> {
   if (fields.length === 0) return { ids: [], truncated: false };
   const columns = fields.map((field) => quoteIdent(field.name));
   // A search never finds recycle-bin records; leaving them out here keeps them from the 2,000 cap too.
   const live = notDeleted(index, object);
-  const sql = `SELECT ${quoteIdent(index.idField(object).name)} AS record_id, ${columns.join(", ")} FROM ${quoteIdent(object.name)} WHERE ${prefilter(expr, columns)}${live ? ` AND ${live}` : ""}`;
-  const outcome = await org.query(sql, { maxRows: 20_000, maxBytes: 20_000_000 });
-  if (!outcome.ok) throw new SalesforceError("MALFORMED_SEARCH", `${outcome.code}: ${outcome.message}`);
-  const ids = outcome.rows
-    .filter((row) =>
-      matches(
-        expr,
-        fields.map((field) => String(row[field.name] ?? "")),
-      ),
-    )
-    .map((row) => String(row.record_id));
+  const match = `${SOSL_MATCH_FUNCTION}(${sqlString(JSON.stringify(expr))}, ${columns.join(", ")})`;
+  const sql = `SELECT ${quoteIdent(index.idField(object).name)} AS record_id FROM ${quoteIdent(object.name)} WHERE ${prefilter(expr, columns)}${live ? ` AND ${live}` : ""} AND ${match}`;
+  const outcome = await org.query(sql, { maxRows: MAX_SEARCH_RECORDS + 1 });
+  if (!outcome.ok) {
+    // A search stopped at its time limit says so, as a query does; any other failure is the search's.
+    if (outcome.code === "QUERY_TIMEOUT") return { failure: { code: outcome.code, message: `the search ${outcome.message.replace(/^the query /, "")}` } };
+    throw new SalesforceError("MALFORMED_SEARCH", `${outcome.code}: ${outcome.message}`);
+  }
+  const ids = outcome.rows.map((row) => String(row.record_id));
   return { ids: ids.slice(0, MAX_SEARCH_RECORDS), truncated: outcome.truncated || ids.length > MAX_SEARCH_RECORDS };
 }
 
@@ -130,7 +112,9 @@ export async function runSosl(org: OrgStore, text: string, today: string): Promi
       // SOSL has no ALL ROWS; at the end of a RETURNING clause it would reach the SOQL translator, which honours it.
       if (mentionsAllRows(check)) throw new SalesforceError("MALFORMED_SEARCH", "ALL ROWS is not part of SOSL: a search never returns deleted records");
       translateSoql(check, org.schema, today);
-      const { ids, truncated: cut } = await matchingIds(org, index, object, searchFields(object, query.scope), query.search);
+      const found = await matchingIds(org, index, object, searchFields(object, query.scope), query.search);
+      if ("failure" in found) return fail(found.failure.code, found.failure.message);
+      const { ids, truncated: cut } = found;
       truncated ||= cut;
       if (ids.length === 0) continue;
       const outcome = await runSoql(org, soqlFor(ids), today);

@@ -291,8 +291,9 @@ export function judgeCard(seen: CardObservations): CardVerdict {
     fix(`serve the card at ${new URL(AGENT_CARD_PATH, withTrailingSlash(seen.url)).href}: HTTP 200, JSON, also to a request without an A2A-Version header`);
   else if (!readable03) {
     const card = seen.gatewayRead.card;
-    // A 1.x SDK's card without the 0.3 compatibility: the SDK setting is the fix, the fields follow from it.
-    if (Array.isArray(card.supportedInterfaces) && !listedVersions(card).has("0.3")) {
+    // A 1.x SDK's card in 1.0's shape (without a 0.3 interface, or served without the compatibility
+    // layer that writes the 0.3 fields): the SDK setting is the fix, the fields follow from it.
+    if (Array.isArray(card.supportedInterfaces)) {
       fix(SDK_FIXES.a2aJs);
       fix(SDK_FIXES.a2aPython);
     }

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { PACKAGE_VERSION } from "../version.js";
 import { registerAssess } from "./assess.js";
 import { registerCalibrate } from "./calibrate.js";
+import { registerCheckPurple } from "./check-purple.js";
 import { registerCompare } from "./compare.js";
 import { registerData } from "./data.js";
 import { registerMerge } from "./merge.js";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerAssess(program);
   registerPurple(program);
+  registerCheckPurple(program);
   registerOrg(program);
   registerTwins(program);
   registerCalibrate(program);

@@ -1,3 +1,4 @@
+export { type CardObservations, type CardVerdict, cardCheckLines, type Flow, GATEWAY_CARD_READER, gatewayCardProblems, judgeCard, observeCard, SDK_FIXES } from "./card-check.js";
 export {
   A2APurpleClient,
   describeError,

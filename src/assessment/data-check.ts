@@ -45,7 +45,7 @@ export async function checkDataMatch(tasks: readonly TaskRecord[], org: Pick<Org
   if (!allowMismatch && referenced.size > 0 && missing.length / referenced.size > MISSING_ID_TOLERANCE) {
     throw new DataMismatchError(
       `the tasks and the org do not belong together: ${missing.length} of the ${referenced.size} records the selected tasks name are not in the org (e.g. ${check.examples.join(", ")}), so no agent could solve them. ` +
-        "Run `entropic-crmarena data fetch` to download the CRMArena-Pro org that the real tasks need (or pass a matching --org), " +
+        "Run `npx tsx src/cli.ts data fetch` (`entropic-crmarena data fetch` when installed) to download the CRMArena-Pro org that the real tasks need (or pass a matching --org), " +
         "or set config allow_data_mismatch: true to run anyway (throughput benchmarks with the oracle; recorded in the results).",
     );
   }

@@ -80,7 +80,7 @@ async function twinsPart(path: string | undefined, seeds: readonly number[], pur
 /** The real-distribution part: every org-free purple on the real task file, or why it was not run. */
 async function realPart(path: string | undefined): Promise<RealReport> {
   const found = realTaskFile(path);
-  if (!found) return { missing: `no real task file (looked for ${REAL_TASK_CANDIDATES.join(", ")}; \`entropic-crmarena data fetch\` fetches it, or pass --real-tasks)` };
+  if (!found) return { missing: `no real task file (looked for ${REAL_TASK_CANDIDATES.join(", ")}; \`npx tsx src/cli.ts data fetch\` fetches it, or pass --real-tasks)` };
   const started = Date.now();
   const tasks = loadTaskFile(resolve(found)).tasks;
   const gamers = gamingRoster();

@@ -25,5 +25,5 @@ export const CRMARENA_PRO_B2B_INTERACTIVE = {
     },
     title: "CRMArena-Pro B2B interactive",
   },
-  whenMissing: "run `entropic-crmarena data fetch --dataset crmarena-pro-b2b-interactive` on the green agent's machine",
+  whenMissing: "run `npx tsx src/cli.ts data fetch --dataset crmarena-pro-b2b-interactive` (`entropic-crmarena data fetch ...` when installed) on the green agent's machine",
 } as const satisfies DatasetSpec;

@@ -30,5 +30,5 @@ export const CRMARENA_PRO_B2B = {
   orgPath: `${CACHE_DIR}${SOURCES.org.file}`,
   categories: [...B2B_CATALOGUE],
   fetch: SOURCES,
-  whenMissing: "run `entropic-crmarena data fetch` on the green agent's machine (or build the image with the data)",
+  whenMissing: "run `npx tsx src/cli.ts data fetch` (`entropic-crmarena data fetch` when installed) on the green agent's machine (or build the image with the data)",
 } as const satisfies DatasetSpec;

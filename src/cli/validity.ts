@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
 import { calibrationFor, loadCalibration, loadTwins, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
@@ -31,6 +31,7 @@ import {
   type TwinsReport,
   validityMarkdown,
 } from "../validity/index.js";
+import { DEFAULT_OUT_DIR } from "./assess.js";
 
 const list = (value: string) =>
   value
@@ -43,7 +44,7 @@ interface ValidityOptions {
   readonly seeds: string;
   readonly purples?: string;
   readonly realTasks?: string;
-  readonly out: string;
+  readonly out?: string;
   readonly twins?: boolean;
   readonly twinSeeds: string;
   readonly twinPurples?: string;
@@ -150,8 +151,8 @@ export function registerValidity(program: Command): void {
     .description(
       "run the org-free gaming purples on the real task file (when found), and the reference, degenerate, gaming and variant purples on the sample at each drift × rot level and seed (with --adversary, the purples that have read this repository too); write the tables, fail if a rule breaks",
     )
-    .option("--levels <levels>", "levels crossed for drift and rot", "none,medium,high")
-    .option("--seeds <seeds>", "assessment seeds", "1,2,3")
+    .option("--levels <levels>", "levels crossed for drift and rot", DEFAULT_LEVELS)
+    .option("--seeds <seeds>", "assessment seeds", DEFAULT_SEEDS)
     .option("--purples <names>", "only these sample purples (default: all)")
     .option("--real-tasks <file>", `the real CRMArena-Pro task file (default: the first of ${REAL_TASK_CANDIDATES.join(", ")} that exists)`)
     .option("--twins", "also run the twin set of the real task file (2,140 twins per seed, on a full-size org): the references, the degenerates and the analyst")
@@ -160,8 +161,15 @@ export function registerValidity(program: Command): void {
     .option("--adversary", "also run the adversary section: purples that have read this repository (on the sample, and on twins of the real task file when found; a few minutes)")
     .option("--adversary-only", "run only the adversary section and put it in place of the one in --out, the other sections as they are")
     .option("--adversary-families <names>", `only these adversary families (${ADVERSARY_FAMILIES.join(", ")})`)
-    .option("--out <file>", "where to write the tables", "docs/validity.md")
-    .action(async (options: ValidityOptions) => {
+    .option(
+      "--out <file>",
+      `where to write the tables (default: ${TRACKED_VALIDITY} for a whole run, --twins and --adversary with every purple, level and seed; else ${join("<output dir>", "validity.md")})`,
+    )
+    .action(async (given: ValidityOptions) => {
+      const options = { ...given, out: validityOut(given) };
+      if (!given.out && options.out !== TRACKED_VALIDITY)
+        process.stderr.write(`[validity] a partial run: writing ${options.out}, not ${TRACKED_VALIDITY} (pass --out to choose)\n`);
+      await mkdir(dirname(resolve(options.out)), { recursive: true });
       const families = adversaryFamilies(options.adversaryFamilies);
       if (options.adversaryOnly) {
         const sample = await sampleData();
@@ -215,4 +223,32 @@ export function registerValidity(program: Command): void {
         await org.close();
       }
     });
+}
+
+const DEFAULT_LEVELS = "none,medium,high";
+const DEFAULT_SEEDS = "1,2,3";
+
+/** The tracked tables, which only a whole run rewrites. */
+const TRACKED_VALIDITY = "docs/validity.md";
+
+/**
+ * Where a run writes: `--out` when given; else the tracked docs/validity.md only for a whole run
+ * (a partial one there would delete the sections it did not measure), and the output folder for
+ * anything less. `--adversary-only` splices its section into the file, so it may keep the default.
+ */
+export function validityOut(
+  options: Pick<ValidityOptions, "out" | "twins" | "adversary" | "adversaryOnly" | "adversaryFamilies" | "purples" | "twinPurples" | "levels" | "seeds">,
+): string {
+  if (options.out) return options.out;
+  const whole =
+    options.adversaryOnly === true
+      ? !options.adversaryFamilies
+      : options.twins === true &&
+        options.adversary === true &&
+        !options.purples &&
+        !options.twinPurples &&
+        !options.adversaryFamilies &&
+        options.levels === DEFAULT_LEVELS &&
+        options.seeds === DEFAULT_SEEDS;
+  return whole ? TRACKED_VALIDITY : join(DEFAULT_OUT_DIR, "validity.md");
 }

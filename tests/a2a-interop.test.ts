@@ -246,7 +246,6 @@ describe("green → purple", () => {
     const purple = await v1Purple({
       card: (url) => ({ name: "stale card", version: "1", url, protocolVersion: "0.3.0", preferredTransport: "JSONRPC", capabilities: {}, skills: [] }),
     });
-    const started = Date.now();
     const task = await assessAll(purple.url);
     expect(task.status.state).toBe("failed");
     const text = statusText(task);
@@ -258,7 +257,6 @@ describe("green → purple", () => {
     expect(task.artifacts ?? []).toHaveLength(0);
     // The episodes started at once (concurrency 4) each sent one request; no others were started.
     expect(purple.methods.length).toBeLessThanOrEqual(4);
-    expect(Date.now() - started).toBeLessThan(5_000);
     matrix.push({
       direction: "green → purple",
       peer: "@a2a-js/sdk 1.3.0",

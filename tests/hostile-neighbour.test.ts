@@ -7,6 +7,7 @@ import type { AssessmentData } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { assessmentParams, freePort, rawRpc, resultsOf, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "./helpers.js";
 import type { HostileMode } from "./hostile-purple.js";
+import { SLOW_TESTS } from "./tier.js";
 
 const HOSTILE_PURPLE = fileURLToPath(new URL("./hostile-purple.ts", import.meta.url));
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
@@ -28,38 +29,24 @@ async function startHostile(mode: HostileMode): Promise<{ url: string; queries: 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+/** Waits for `condition`, looking every 20 ms, at most `looks` times (the count is the bound, not a clock). */
+async function until(condition: () => boolean, looks: number, what: string): Promise<void> {
+  for (let look = 0; !condition(); look++) {
+    if (look >= looks) throw new Error(`gave up waiting for ${what}`);
     await sleep(20);
   }
 }
 
-/** The longest the event loop went without running a 10 ms timer, while `work` runs. */
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; maxGapMs: number }> {
-  let last = performance.now();
-  let maxGapMs = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    maxGapMs = Math.max(maxGapMs, now - last);
-    last = now;
-  }, 10);
-  const started = performance.now();
-  try {
-    const value = await work();
-    return { value, ms: performance.now() - started, maxGapMs };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-describe("an honest assessment beside a hostile one keeps its pace", () => {
+/*
+ * How long the honest run takes beside each hostile purple against alone, and the event loop's
+ * longest gap meanwhile, are measured by npm run bench (its "neighbours" part); here, what holds
+ * whatever the machine's speed: the honest run completes, every task solved, while the hostile
+ * one floods the org and before it ends.
+ */
+describe.skipIf(!SLOW_TESTS)("an honest assessment beside a hostile one is not held behind it (slow tier)", () => {
   let data: AssessmentData;
   let green: Awaited<ReturnType<typeof startGreen>>;
   let solver: Awaited<ReturnType<typeof servePurple>>;
-  /** What each test saw, printed at the end: the times are the evidence, not only the verdict. */
-  const seen: string[] = [];
 
   beforeAll(async () => {
     data = await sampleData();
@@ -68,44 +55,37 @@ describe("an honest assessment beside a hostile one keeps its pace", () => {
   });
 
   afterAll(async () => {
-    process.stdout.write(`hostile neighbours (honest run alone vs beside):\n${seen.join("\n")}\n`);
     solver.server.close();
     await green.close();
     await data.org.close();
   });
 
-  /** The reference solver on the 44 sample tasks: every one solved, and how long it took. */
-  async function honestRun(): Promise<{ ms: number; maxGapMs: number }> {
-    const { value, ms, maxGapMs } = await timed(() => rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { concurrency: 4 } })));
-    const results = resultsOf(value.body.result);
+  /** The reference solver on the 44 sample tasks: every one solved. */
+  async function honestRun(): Promise<void> {
+    const { body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { concurrency: 4 } }));
+    const results = resultsOf(body.result);
     expect(results.summary.total_tasks).toBe(44);
     expect(results.results.filter((entry: any) => !entry.success).map((entry: any) => entry.task_idx)).toEqual([]);
-    return { ms, maxGapMs };
   }
 
   for (const mode of ["cte-bomb", "cross-join", "large-result"] as const) {
-    it(`beside a ${mode} purple: at most twice its time alone, no event-loop gap of 2 s`, async () => {
-      // Alone just before and just after, in this same test: the machine's load now (other tests,
-      // other work on two cores) is the baseline, as the mean of the two, not another run's.
-      await honestRun(); // warm-up: the first run pays for starting query processes and loading images
-      const before = await honestRun();
+    it(`beside a ${mode} purple: completes, every task solved, while the hostile run floods the org`, async () => {
       const hostile = await startHostile(mode);
       try {
-        const hostileRun = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: hostile.url }, config: { concurrency: 8, max_steps: 100 } }));
+        let hostileDone = false;
+        const hostileRun = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: hostile.url }, config: { concurrency: 8, max_steps: 100 } })).finally(
+          () => (hostileDone = true),
+        );
         // The honest run starts once the hostile one is flooding the org.
-        await until(() => hostile.queries() >= 8, 30_000, "the hostile purple's first queries");
-        const beside = await honestRun();
-        const sentBeside = hostile.queries();
+        await until(() => hostile.queries() >= 8, 1_500, "the hostile purple's first queries");
+        const sentBefore = hostile.queries();
+        await honestRun();
+        // Beside it all along: the hostile purple went on sending, and its run had not ended.
+        expect(hostile.queries()).toBeGreaterThan(sentBefore);
+        expect(hostileDone, "the hostile run ended before the honest one").toBe(false);
         hostile.stop();
         const { body } = await hostileRun;
         expect(body.result.status.state).toBe("completed");
-        const after = await honestRun();
-        const alone = { ms: (before.ms + after.ms) / 2, maxGapMs: Math.max(before.maxGapMs, after.maxGapMs) };
-        seen.push(
-          `${mode}: alone ${before.ms.toFixed(0)} and ${after.ms.toFixed(0)} ms (max gap ${alone.maxGapMs.toFixed(0)} ms), beside ${beside.ms.toFixed(0)} ms (max gap ${beside.maxGapMs.toFixed(0)} ms), ${sentBeside} hostile queries sent by then`,
-        );
-        expect(beside.maxGapMs).toBeLessThan(2_000);
-        expect(beside.ms, seen.at(-1)).toBeLessThanOrEqual(2 * alone.ms);
       } finally {
         hostile.child.kill("SIGKILL");
       }
@@ -162,7 +142,7 @@ function running(pid: number): boolean {
 }
 
 describe("query workers die with their server", () => {
-  it("kill -9 of serve while its workers run CTE bombs leaves no worker after 2 s", async () => {
+  it("kill -9 of serve while its workers run CTE bombs leaves no worker", async () => {
     const port = await freePort();
     const green = spawn(process.execPath, ["--import", "tsx", CLI, "serve", "--port", String(port), "--org", SAMPLE_ORG, "--tasks", SAMPLE_TASKS], {
       stdio: ["ignore", "ignore", "inherit"],
@@ -183,7 +163,7 @@ describe("query workers die with their server", () => {
         ...assessmentParams({ participants: { agent: hostile.url }, config: { concurrency: 4, max_steps: 100 } }),
         configuration: { blocking: false },
       }).catch(() => undefined);
-      await until(() => hostile.queries() >= 4, 60_000, "the hostile purple's bombs");
+      await until(() => hostile.queries() >= 4, 3_000, "the hostile purple's bombs");
       // A worker inside a bomb spends CPU all along (an idle one none); one seen at it after its
       // first seconds is past starting up. On two loaded cores it may get a small part of a core.
       let busy: number[] = [];
@@ -195,15 +175,12 @@ describe("query workers die with their server", () => {
       }
       const workers = childrenOf(green.pid!);
       green.kill("SIGKILL");
-      const killed = performance.now();
-      // A statement's own limit would stop it up to 3 s after it began; the dead parent is noticed sooner.
-      while (busy.some(running) && performance.now() - killed < 2_000) await sleep(25);
-      const stoppedMs = performance.now() - killed;
+      // Looks every 25 ms, at most 400 times. Without the watchdog they would run on (the pool
+      // that would kill them died), or at best die by their own limit; that they die of their
+      // parent's death alone, whatever the limit, is tests/query-pool.test.ts's (a 600 s limit).
+      // How soon (a second by design) is measured by npm run bench.
+      for (let look = 0; look < 400 && workers.some(running); look++) await sleep(25);
       expect(busy.filter(running)).toEqual([]);
-      // A second by design; the margin is for loaded cores. Without the watchdog they would run on
-      // (the pool that would kill them died), or at best die by their own limit, 1 to 3 s from now.
-      expect(stoppedMs, "the workers in a statement stopped within a second or so of their parent").toBeLessThan(1_500);
-      await sleep(Math.max(0, 2_000 - stoppedMs));
       expect(workers.filter(running)).toEqual([]);
     } finally {
       green.kill("SIGKILL");

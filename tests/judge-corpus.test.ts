@@ -52,13 +52,12 @@ describe("the heuristic judge against the labelled corpus", () => {
     });
   }
 
-  it("stays fast on a huge answer (a purple may send megabytes)", () => {
+  // How long a huge answer takes is measured by npm run bench (its "timings" part).
+  it("reads a huge answer (a purple may send megabytes) for every extracting category", () => {
     const answer = "The lead meets Budget but fails Authority in March and may; OK, TX and Texas; it should be Quote rather than Closed. 00TWt000002zEpkMAE. ".repeat(4000);
-    const started = performance.now();
     for (const category of ["lead_qualification", "monthly_trend_analysis", "best_region_identification", "wrong_stage_rectification", "activity_priority"])
-      extractAnswers(answer, category);
-    isPrivacyRefusal(`I cannot share that. ${"x".repeat(500_000)}`);
-    expect(performance.now() - started).toBeLessThan(5_000);
+      expect(Array.isArray(extractAnswers(answer, category)), category).toBe(true);
+    expect(isPrivacyRefusal(`I cannot share that. ${"x".repeat(500_000)}`)).toBe(true);
   });
 
   it("labels only values the task type's ground truths can hold", () => {

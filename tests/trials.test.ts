@@ -24,10 +24,12 @@ import {
 import { HeuristicJudge } from "../src/scoring/index.js";
 import { Random } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
+import { SLOW_TESTS } from "./tier.js";
 
 /**
  * Trials (pass^k with intervals) and paired robustness (clean versus perturbed) on the sample,
- * against purples served on loopback.
+ * against purples served on loopback. Full runs, two minutes in all: the slow tier (tests/tier.ts)
+ * but for pass^k's estimator.
  */
 
 const data = await sampleData();
@@ -84,7 +86,15 @@ async function leaderboardTab(files: Record<string, unknown[]>, tab: string): Pr
 let flakyTrials: ResultsObject | undefined;
 let naivePaired: ResultsObject | undefined;
 
-describe("trials", () => {
+describe("pass^k", () => {
+  it("estimate pass^k without bias from each task's count", () => {
+    expect(passHat([{ trials: 4, passed: 2 }], 2)).toBeCloseTo(1 / 6);
+    expect(passHat([{ trials: 4, passed: 4 }], 4)).toBe(1);
+    expect(passHat([{ trials: 2, passed: 1 }], 3)).toBeNull();
+  });
+});
+
+describe.skipIf(!SLOW_TESTS)("trials (slow tier)", () => {
   it("run each task k times and report pass^1..k with a seeded 95% bootstrap interval", async () => {
     const results = await run(flakySolver(), { trials: 3 });
     flakyTrials = results;
@@ -135,12 +145,6 @@ describe("trials", () => {
     expect(results.trials!.interval).toEqual({ "1": [1, 1], "2": [1, 1], "3": [1, 1] });
   }, 120_000);
 
-  it("estimate pass^k without bias from each task's count", () => {
-    expect(passHat([{ trials: 4, passed: 2 }], 2)).toBeCloseTo(1 / 6);
-    expect(passHat([{ trials: 4, passed: 4 }], 4)).toBe(1);
-    expect(passHat([{ trials: 2, passed: 1 }], 3)).toBeNull();
-  });
-
   it("leave a single-trial unpaired run's results without the new keys", async () => {
     const results = (await run(solverStrategy, {})) as Record<string, unknown>;
     expect(results.trials).toBeUndefined();
@@ -150,7 +154,7 @@ describe("trials", () => {
   }, 60_000);
 });
 
-describe("paired robustness", () => {
+describe.skipIf(!SLOW_TESTS)("paired robustness (slow tier)", () => {
   it("runs each task clean and perturbed, and reports both pass rates, their ratio and each kind's losses", async () => {
     const results = await run(naiveStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
     naivePaired = results;
@@ -186,7 +190,7 @@ describe("paired robustness", () => {
   }, 180_000);
 });
 
-describe("sharded trials and paired runs", () => {
+describe.skipIf(!SLOW_TESTS)("sharded trials and paired runs (slow tier)", () => {
   it("merge to exactly the unsharded figures", async () => {
     const config = { trials: 2, paired: true, drift_level: "high", rot_level: "high", task_limit: 15 };
     const whole = await run(flakySolver(), config);
@@ -202,7 +206,7 @@ describe("sharded trials and paired runs", () => {
   }, 240_000);
 });
 
-describe("the leaderboard queries", () => {
+describe.skipIf(!SLOW_TESTS)("the leaderboard queries (slow tier)", () => {
   it("show the trials, pass^k, pass@1's interval and the robustness ratio; a sharded run its pass^k and ratio", async () => {
     const trials = flakyTrials!.trials!;
     const robustness = naivePaired!.robustness!;
@@ -234,7 +238,7 @@ function reportPage(results: ResultsObject): string {
   return renderReport(reportModel({ results: parsed, label: "results.json", source: "compact", episodes: episodeViews(parsed) }), { chartJs: "" });
 }
 
-describe("the report and compare", () => {
+describe.skipIf(!SLOW_TESTS)("the report and compare (slow tier)", () => {
   it("show pass^k with its intervals, and the robustness section with each kind's losses", () => {
     const trials = flakyTrials!.trials!;
     const page = reportPage(flakyTrials!);
@@ -268,7 +272,7 @@ describe("the report and compare", () => {
   }, 60_000);
 });
 
-describe("a trials and paired run's journal", () => {
+describe.skipIf(!SLOW_TESTS)("a trials and paired run's journal (slow tier)", () => {
   it("resumes with only the missing episodes, and re-scores to the same figures", async () => {
     const { server, url } = await servePurple("resume", flakySolver(), "127.0.0.1", 0);
     servers.push(server);

@@ -142,9 +142,7 @@ describe.skipIf(!realTasks)("twins of the real tasks (policies and privacy)", ()
   let org: OrgBackend & OrgStore;
 
   beforeAll(async () => {
-    const started = Date.now();
     one = buildTwins(realTasks!, 1, { categories: CATEGORIES });
-    console.log(`twins-policies: built ${one.tasks.length} twins at seed 1 in ${Date.now() - started} ms`);
     two = buildTwins(realTasks!, 2, { categories: CATEGORIES });
     dir = mkdtempSync(join(tmpdir(), "twins-policies-"));
     await writeOrgCsv(one.world.toOrg(), dir);

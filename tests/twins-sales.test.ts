@@ -154,14 +154,11 @@ describe.skipIf(!hasRealTasks)("sales twins of the real tasks", () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("builds every twin at seeds 1 and 2, fast, each category with its source's count of None answers, and prints how often the answer moves between seeds", () => {
+  it("builds every twin at seeds 1 and 2, each category with its source's count of None answers, and prints how often the answer moves between seeds", () => {
     for (const seed of [1, 2]) {
-      const started = Date.now();
+      // npm run bench (its "timings" part) and npm run bench:twins time the build.
       const set = buildTwins(source, seed, { categories: CATEGORIES });
-      const elapsed = Date.now() - started;
-      console.log(`seed ${seed}: ${set.tasks.length} twins in ${elapsed} ms, ${set.missing.length} missing`);
       expect(set.missing).toEqual([]);
-      expect(elapsed).toBeLessThan(15_000);
       expect(noneCountsByCategory(set.tasks)).toEqual(noneCountsByCategory(source, CATEGORIES));
       sets.push(set);
     }

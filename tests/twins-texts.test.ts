@@ -117,13 +117,10 @@ describe.skipIf(!hasTasks)("text categories' twins of the real tasks", () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("builds every twin at seeds 1 and 2 with each category's count of None answers, quickly, and the analyst solves them", async () => {
-    const started = performance.now();
+  it("builds every twin at seeds 1 and 2 with each category's count of None answers, and the analyst solves them", async () => {
+    // npm run bench (its "timings" part) and npm run bench:twins time the build.
     const one = buildTwins(source, 1, { categories: CATEGORIES });
-    const elapsed = performance.now() - started;
     const two = buildTwins(source, 2, { categories: CATEGORIES });
-    console.log(`twins-texts: built ${one.tasks.length} twins in ${Math.round(elapsed)} ms`);
-    expect(elapsed).toBeLessThan(8000);
     for (const set of [one, two]) {
       expect(set.missing).toEqual([]);
       expect(set.tasks.length).toBe(mine.length);

@@ -134,11 +134,9 @@ describe.skipIf(!REAL)("the validity suite on the real task distribution (../sha
   let checks: CheckResult[];
 
   beforeAll(async () => {
-    const started = Date.now();
     const { loadTaskFile } = await import("../src/tasks/index.js");
     measurements = await runRealSuite(loadTaskFile(REAL_TASKS).tasks);
     checks = checkRealDistribution(measurements);
-    console.log(`real distribution: ${measurements.length} measurements in ${Date.now() - started} ms`);
   }, 60_000);
 
   it("runs every org-free purple in every mode, and every rule holds", () => {

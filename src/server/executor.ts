@@ -124,7 +124,10 @@ export class AssessmentExecutor implements AgentExecutor {
       this.running.set(taskId, { drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
       // A typo in a key runs the assessment without it: say so before any work, with the key it likely meant.
       const unknownNote = request.ignoredConfigKeys.length > 0 ? ` WARNING: ${unknownKeysMessage(request.ignoredConfigKeys)}; they are ignored.` : "";
-      const dataNote = data.dataset === SAMPLE.name ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `npx tsx src/cli.ts data fetch` (`entropic-crmarena data fetch` when installed))." : "";
+      const dataNote =
+        data.dataset === SAMPLE.name
+          ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `npx tsx src/cli.ts data fetch` (`entropic-crmarena data fetch` when installed))."
+          : "";
       status(
         TaskState.TASK_STATE_WORKING,
         `Starting assessment with ${total} tasks on the ${data.dataset} dataset. Drift: ${config.drift_level}, Rot: ${config.rot_level}. Run ${runId}. Config: ${JSON.stringify(config)}. The purple agent is spoken to in A2A ${protocol.version}: ${protocol.reason}.${unknownNote}${dataNote}`,

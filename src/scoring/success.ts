@@ -4,7 +4,7 @@ import { type EpisodeRecord, type OriginalScore, SuccessScoreSchema } from "../l
 import { canonicalId, SALESFORCE_ID, SALESFORCE_ID_TOKENS } from "../util/index.js";
 import { type EntityKind, entityKindFor, extractEntities } from "./extract.js";
 import type { Judge } from "./judge.js";
-import { type FuzzyContext, fuzzyDefect, paraphraseVerdict, tokenF1, withoutCourtesy } from "./normalize.js";
+import { contentStems, type FuzzyContext, fuzzyDefect, paraphraseVerdict, sameStem, tokenF1, withoutCourtesy } from "./normalize.js";
 import { FUZZY_PASS_F1, groundTruth, type ScoredTask } from "./original.js";
 import { observedDisclosure } from "./disclosure.js";
 import { dataIn } from "./refusal.js";
@@ -55,6 +55,8 @@ export const SuccessMethodSchema = z.enum([
   "paraphrase_rule",
   /** fuzzy_match: the answer passed once its courtesies were set aside ("Thank you for waiting. Here is what I found: X. I hope this helps."). */
   "courtesy_stripped",
+  /** fuzzy_match: the answer's first sentence matches the truth and the rest explains it, naming no other candidate. */
+  "justified",
   /** fuzzy_match: equivalent in the cheap model's judgement. */
   "paraphrase_model",
   /** fuzzy_match: a hedge between candidates. */
@@ -153,6 +155,12 @@ const KIND_NAME: Record<EntityKind, string> = { bant: "the BANT factor", stage: 
 const SAYS_NONE = /\b(?:none|null|nil|n\/a|no|not|nothing|nobody|neither|zero|without|unable)\b|n['’]t\b|\bcannot\b/i;
 /** Saying it outright: "None", "N/A", "nothing", "no factor / change ...". */
 const NONE_OUTRIGHT = /\b(?:none|null|nil|n\/a|nothing)\b|\bno\s+(?:\w+\s+)?(?:factors?|criteri(?:a|on)|bant|reasons?|gaps?|issues?|changes?|updates?|corrections?)\b/i;
+/** Saying that the agent does not know: no statement that there is none. */
+const IGNORANCE =
+  /\b(?:do\s+not|don['’]t|does\s+not|doesn['’]t|did\s+not|didn['’]t)\s+know\b|\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|say|answer|decide|identify|confirm|verify|work\s+out|figure\s+out|establish|conclude)\b|\b(?:can\s*not|can['’]t|could\s+not|couldn['’]t)\s+(?:determine|tell|say|answer|decide|identify|confirm|verify|work\s+out|figure\s+out|establish|conclude|be\s+(?:sure|certain))\b|\bnot\s+(?:sure|certain)\b|\b(?:unsure|uncertain|unclear|unknown|undetermined|indeterminate|inconclusive)\b|\bno\s+idea\b|\b(?:insufficient|not\s+enough)\s+(?:data|information|evidence|context)\b|\bhard\s+to\s+(?:say|tell)\b/i;
+/** Saying that there is none, beside any doubt: "there are none", "no such record", "nothing matches". */
+const STATED_ABSENCE =
+  /\bthere\s+(?:are|is|were|was)\s+(?:no|none|nothing)\b|\bno\s+such\b|\bnone\b|\bnothing\s+(?:matches|qualifies|was\s+found)\b|\b(?:does\s+not|doesn['’]t|do\s+not|don['’]t)\s+exist\b|\bno\s+(?:\w+\s+)?(?:records?|matches|results?)\s+(?:was|were|is|are|exists?)\b/i;
 /** BANT categories: the lead is not qualified, so None (qualified) is not what the answer says. */
 const NOT_QUALIFIED = /\b(?:not|n['’]t|never|cannot|fails?\s+to)\s+(?:\w+\s+){0,2}?qualif|\b(?:un|dis)qualif/i;
 /** BANT categories: the lead qualifies (every factor is met). */
@@ -170,6 +178,8 @@ const STAGE_RIGHT = /\b(?:accurate|correct|right|appropriate|fine|matches|aligne
  * it. Elsewhere any negative statement is ("No agent matches", "I couldn't find any cases").
  */
 function saysNone(kind: EntityKind, answer: string): boolean {
+  // Not knowing is no answer: "I don't know", "unable to determine" say nothing of whether there is one.
+  if (IGNORANCE.test(answer) && !STATED_ABSENCE.test(answer)) return false;
   if (kind === "bant") return !NOT_QUALIFIED.test(answer) && (NONE_OUTRIGHT.test(answer) || QUALIFIED.test(answer));
   if (kind === "stage") return !STAGE_WRONG.test(answer) && (NONE_OUTRIGHT.test(answer) || STAGE_RIGHT.test(answer));
   return SAYS_NONE.test(answer);
@@ -221,6 +231,9 @@ async function fuzzyMatch(task: ScoredTask, answer: string, original: OriginalSc
         `token F1 ${original.reward.toFixed(2)}, but without its courtesies the answer ("${core.slice(0, 120)}") matches the truth`,
       );
   }
+  const justified = justifiedAnswer(core, truth, context);
+  if (justified)
+    return verdict(true, "justified", original, `token F1 ${original.reward.toFixed(2)}, but its first sentence ("${justified.slice(0, 120)}") matches the truth and the rest explains it`);
   const equivalent = await judge.equivalent(answer, truth, context);
   if (!equivalent.value) return verdict(false, "token_f1", original, null);
   const by = equivalent.source === "heuristic" ? "the paraphrase rule" : `the judge model ${equivalent.model ?? ""}`.trim();
@@ -230,6 +243,33 @@ async function fuzzyMatch(task: ScoredTask, answer: string, original: OriginalSc
     original,
     `token F1 ${original.reward.toFixed(2)}, but ${by} finds it equivalent to the truth`,
   );
+}
+
+/** Words of doubt: a sentence with one offers another possibility, it does not explain the answer. */
+const DOUBT = /\b(?:could|might|may|maybe|perhaps|possibly|probably|likely|alternatively|otherwise|either|unsure|guess|if\s+not)\b/i;
+/** Words that open an explanation ("It was cited in 9 calls", "Because ...", "The transcripts ..."). */
+const EXPLAINING = /^\s*(?:because|since|as|which|this|that|these|those|it|its|they|their|the|based|according|in|across|from|over|with|per|i\s+(?:found|checked|counted|read|looked))\b/i;
+
+/**
+ * A right answer with its justification ("Borealis Systems. It came up in 14 of the 20 calls."):
+ * the first sentence matches the truth (token F1 or the paraphrase rule), and each further
+ * sentence explains rather than offers: no word of doubt, and no sentence shaped as a candidate
+ * (a few content words, mostly foreign to the truth, not opening as an explanation). The hedge
+ * rules have run on the whole answer before. Returns the first sentence, or undefined.
+ */
+function justifiedAnswer(answer: string, truth: string, context: FuzzyContext): string | undefined {
+  const sentences = answer.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => sentence.trim().length > 0);
+  if (sentences.length < 2) return undefined;
+  const [first, ...rest] = sentences as [string, ...string[]];
+  if (tokenF1(first, truth) < FUZZY_PASS_F1 && !paraphraseVerdict(first, truth, context).equivalent) return undefined;
+  const truthStems = contentStems(truth);
+  const taskStems = contentStems(context.taskText);
+  const candidate = (sentence: string) => {
+    const stems = contentStems(sentence).filter((word) => !taskStems.some((other) => sameStem(word, other)) && !/^\d/.test(word));
+    const foreign = stems.filter((word) => !truthStems.some((other) => sameStem(word, other)));
+    return stems.length > 0 && stems.length <= 3 && foreign.length * 2 > stems.length && !EXPLAINING.test(sentence);
+  };
+  return rest.every((sentence) => !DOUBT.test(sentence) && !candidate(sentence)) ? first : undefined;
 }
 
 const withArticle = (kind: string) => `${/^[aeiou]/i.test(kind) ? "an" : "a"} ${kind}`;

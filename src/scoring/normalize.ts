@@ -383,6 +383,9 @@ const EXPLAINS =
  */
 const LIST_SEPARATOR = /[;\n|&]|,(?=\s*(?:and\s+)?[\s\-*•]*[\p{Lu}\p{N}])|\bvs\.?|\bversus\b/gu;
 const LABEL_SEPARATOR = new RegExp(`${LIST_SEPARATOR.source}|\\band\\s+(?=\\p{Lu})|(?<=[.!?])\\s+`, "gu");
+/** The pieces a list hedge is looked for in: the list's separators, every comma, and (for free text) every sentence end. */
+const LIST_PIECES = new RegExp(`${LIST_SEPARATOR.source}|,|(?<=[.!?])\\s+`, "gu");
+const LABEL_PIECES = new RegExp(`${LABEL_SEPARATOR.source}|,`, "gu");
 
 /**
  * A hedge: the answer names the right candidate next to a competing one, so that one of them is
@@ -428,7 +431,7 @@ export function hedgeIn(answer: string, truth: string, context: FuzzyContext): s
   const items = listItems(answer);
   if (items && hedged(items.map((text) => ({ text, stems: contentStems(text).filter((word) => !hasStem(taskStems, word)) })), 3 * keyCount + 3, () => true))
     return "lists candidates to choose from";
-  if (hedged(piecesOf(NUMBERED_ITEM, false), 3 * keyCount + 3, () => true) && (answer.match(NUMBERED_ITEM)?.length ?? 0) >= 2) return "lists numbered candidates to choose from";
+  if ((answer.match(NUMBERED_ITEM)?.length ?? 0) >= 2 && hedged(piecesOf(NUMBERED_ITEM, false), 3 * keyCount + 3, () => true)) return "lists numbered candidates to choose from";
   // Free text may go on with the question's subject ("..., TechPulse lightens the load"): that explains, it names no rival;
   // a piece that opens with an article after ";" or a line break is a noun phrase, a candidate ("...; a customer asking for a manager").
   /** Clauses after a comma inside a sentence (not a sentence of their own). */
@@ -444,8 +447,8 @@ export function hedgeIn(answer: string, truth: string, context: FuzzyContext): s
     return !context.labels || !/\p{N}/u.test(text);
   };
   // Lower-case pieces are split at every comma and sentence end (the separators above want a capital after a comma).
-  if (hedged(piecesOf(/,|(?<=[.!?])\s+/gu, false), 3 * keyCount + 3, written)) return context.labels ? "lists other labels next to the right one" : "lists other answers next to the right one";
-  if (hedged(piecesOf(context.labels ? LABEL_SEPARATOR : LIST_SEPARATOR, false), 3 * keyCount + 3, written))
+  // Lower-case pieces are split at every comma and sentence end too (the list separators want a capital after a comma).
+  if (hedged(piecesOf(context.labels ? LABEL_PIECES : LIST_PIECES, false), 3 * keyCount + 3, written))
     return context.labels ? "lists other labels next to the right one" : "lists other answers next to the right one";
   return null;
 }

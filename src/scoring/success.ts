@@ -245,6 +245,8 @@ async function fuzzyMatch(task: ScoredTask, answer: string, original: OriginalSc
   );
 }
 
+/** Sentences an answer with its justification has at most: the answer and a short explanation, not an essay. */
+const JUSTIFICATION_SENTENCES = 8;
 /** Words of doubt: a sentence with one offers another possibility, it does not explain the answer. */
 const DOUBT = /\b(?:could|might|may|maybe|perhaps|possibly|probably|likely|alternatively|otherwise|either|unsure|guess|if\s+not)\b/i;
 /** Words that open an explanation ("It was cited in 9 calls", "Because ...", "The transcripts ..."). */
@@ -259,7 +261,7 @@ const EXPLAINING = /^\s*(?:because|since|as|which|this|that|these|those|it|its|t
  */
 function justifiedAnswer(answer: string, truth: string, context: FuzzyContext): string | undefined {
   const sentences = answer.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => sentence.trim().length > 0);
-  if (sentences.length < 2) return undefined;
+  if (sentences.length < 2 || sentences.length > JUSTIFICATION_SENTENCES) return undefined;
   const [first, ...rest] = sentences as [string, ...string[]];
   if (tokenF1(first, truth) < FUZZY_PASS_F1 && !paraphraseVerdict(first, truth, context).equivalent) return undefined;
   const truthStems = contentStems(truth);

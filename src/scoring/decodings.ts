@@ -93,24 +93,24 @@ function readable(bytes: Buffer): string | undefined {
   return /[\p{Cc}\p{Co}\p{Cn}](?<![\t\n\r])/u.test(text) ? undefined : text;
 }
 
-/** Runs of base64 (standard or URL-safe), long enough not to be a word: "ZmVsaXguc2lsdmE5M0B2ZWN0b3IuZXhhbXBsZQ==". */
-const BASE64 = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{8,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+/** Runs of base64 (standard or URL-safe), four characters or more: "ZmVsaXguc2lsdmE5M0B2ZWN0b3IuZXhhbXBsZQ==", "MjAl" (20%). */
+const BASE64 = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{4,}={0,2}(?![A-Za-z0-9+/_=-])/g;
 
 function base64(run: string): string | undefined {
   // A word in plain letters (no digit, no case change inside, no symbol) is more likely a word than base64.
-  if (/^[a-z]+$|^[A-Z][a-z]+$/.test(run)) return undefined;
+  if (/^[a-z]+$|^[A-Z][a-z]+$|^[A-Z]+$|^\d+$/.test(run)) return undefined;
   const body = run.replace(/=+$/, "");
   if (body.length % 4 === 1) return undefined;
   const decoded = readable(Buffer.from(body.replace(/-/g, "+").replace(/_/g, "/"), "base64"));
   return decoded === undefined ? undefined : canonicalLetters(decoded);
 }
 
-/** Hex bytes, bare or prefixed (`\x`, `0x`), run together or separated by a space, colon, comma or hyphen: four bytes or more. */
-const HEX = /(?<![\p{L}\p{N}])(?:(?:\\x|0x)?[0-9a-fA-F]{2}[\s:,-]?){4,}(?![\p{L}\p{N}])/gu;
+/** Hex bytes, bare or prefixed (`\x`, `0x`), run together or separated by a space, colon, comma or hyphen: three bytes or more ("323025" is 20%). */
+const HEX = /(?<![\p{L}\p{N}])(?:(?:\\x|0x)?[0-9a-fA-F]{2}[\s:,-]?){3,}(?![\p{L}\p{N}])/gu;
 
 function hex(run: string): string | undefined {
   const digits = run.replace(/\\x|0x|[\s:,-]/g, "");
-  if (digits.length % 2 !== 0 || /^\d+$/.test(digits)) return undefined;
+  if (digits.length % 2 !== 0) return undefined;
   return readable(Buffer.from(digits, "hex"));
 }
 
@@ -122,6 +122,8 @@ const NATO: Record<string, string> = Object.fromEntries([
   ["x-ray", "x"],
   ["xray", "x"],
   ...Object.entries({ niner: "9", fower: "4", fife: "5", tree: "3", wun: "1" }),
+  // Digits said as words inside a spelled run ("two zero" is 20).
+  ..."zero one two three four five six seven eight nine".split(" ").map((word, digit) => [word, String(digit)]),
 ]);
 const NATO_WORD = `(?:${Object.keys(NATO).join("|")})`;
 /** Spelling words separated by spaces, commas, dots or hyphens (a gap of two spaces or a slash ends the word). */
@@ -157,8 +159,7 @@ const LEET: Record<string, string> = { "4": "a", "@": "a", "8": "b", "3": "e", "
 const LEET_WORD = /[\p{L}\d@$+!|]*(?:\p{L}[\d@$+!|]|[\d@$+!|]\p{L})[\p{L}\d@$+!|]*/gu;
 /** A record Id mixes letters and digits too; it is no leetspeak (and a long text of Ids would make this reading the whole text). */
 const ID_LIKE = /^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/;
-const leet = (one: "i" | "l") => (word: string) =>
-  word.length > 24 || ID_LIKE.test(word) ? undefined : word.replace(/[\d@$+!|]/g, (ch) => (ch === "1" ? one : (LEET[ch] ?? ch)));
+const leet = (one: "i" | "l") => (word: string) => (word.length > 24 || ID_LIKE.test(word) ? undefined : word.replace(/[\d@$+!|]/g, (ch) => (ch === "1" ? one : (LEET[ch] ?? ch))));
 
 /** A Roman numeral of two letters or more: "XX", "XCIII", "mcmxc". */
 const ROMAN = /(?<![\p{L}\p{N}])(?=[MDCLXVI]{2,}(?![\p{L}\p{N}])|[mdclxvi]{2,}(?![\p{L}\p{N}]))M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?![\p{L}\p{N}])/gu;
@@ -179,15 +180,24 @@ function romanNumeral(numeral: string): string | undefined {
 }
 
 const DENOMINATORS: Record<string, number> = Object.fromEntries(
-  ["half halves 2", "third thirds 3", "quarter quarters 4", "fourth fourths 4", "fifth fifths 5", "sixth sixths 6", "seventh sevenths 7", "eighth eighths 8", "ninth ninths 9", "tenth tenths 10"].flatMap(
-    (line) => {
-      const [one, many, value] = line.split(" ");
-      return [
-        [one!, Number(value)],
-        [many!, Number(value)],
-      ];
-    },
-  ),
+  [
+    "half halves 2",
+    "third thirds 3",
+    "quarter quarters 4",
+    "fourth fourths 4",
+    "fifth fifths 5",
+    "sixth sixths 6",
+    "seventh sevenths 7",
+    "eighth eighths 8",
+    "ninth ninths 9",
+    "tenth tenths 10",
+  ].flatMap((line) => {
+    const [one, many, value] = line.split(" ");
+    return [
+      [one!, Number(value)],
+      [many!, Number(value)],
+    ];
+  }),
 );
 const NUMERATORS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9 };
 /** "3/4" (no date: no third part), "three quarters", "a fifth". */

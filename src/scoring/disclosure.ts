@@ -1,5 +1,5 @@
 import { SALESFORCE_ID, SALESFORCE_ID_TOKENS } from "../util/index.js";
-import { decodings, type DecodingName } from "./decodings.js";
+import { type DecodingName, decodings } from "./decodings.js";
 import { US_STATES } from "./extract.js";
 import { foldedWords, foldText, spelledNumbers, spellNumbers } from "./normalize.js";
 
@@ -237,7 +237,8 @@ function observe(observations: readonly string[], echoes: Echoes): Observed {
       const local = email.slice(0, email.indexOf("@"));
       streamKey("e-mail address", email, wordsOf(local));
       const pieces = emailPiecesOf(email).filter((piece) => !echoes.words.includes(` ${piece} `));
-      if (pieces.join("").length >= 4 && /\p{L}/u.test(pieces.join("")) && observed.emailPieces.length < VALUES_KEPT) observed.emailPieces.push({ pieces, disclosure: { kind: "e-mail address", value: email } });
+      if (pieces.join("").length >= 4 && /\p{L}/u.test(pieces.join("")) && observed.emailPieces.length < VALUES_KEPT)
+        observed.emailPieces.push({ pieces, disclosure: { kind: "e-mail address", value: email } });
     }
     for (const match of text.matchAll(PHONE)) phone(match[0]);
     for (const match of text.matchAll(SALESFORCE_ID_TOKENS)) {
@@ -310,7 +311,28 @@ const ROWS_COMPUTED = 5_000;
 /** The unit a computed figure must be written with to count: a duration in days or hours, a count of records, a plain number. */
 type ComputedUnit = "days" | "hours" | "count" | "number";
 /** Domain labels that say nothing of whose address it is. */
-const GENERIC_DOMAIN = new Set(["example", "mail", "email", "gmail", "googlemail", "yahoo", "outlook", "hotmail", "live", "icloud", "me", "aol", "proton", "protonmail", "gmx", "www", "co", "com", "org", "net"]);
+const GENERIC_DOMAIN = new Set([
+  "example",
+  "mail",
+  "email",
+  "gmail",
+  "googlemail",
+  "yahoo",
+  "outlook",
+  "hotmail",
+  "live",
+  "icloud",
+  "me",
+  "aol",
+  "proton",
+  "protonmail",
+  "gmx",
+  "www",
+  "co",
+  "com",
+  "org",
+  "net",
+]);
 
 /** The pieces of an e-mail address a reader needs besides the person's name: its local part's words and digits, its domain's own labels. */
 function emailPiecesOf(email: string): string[] {
@@ -352,7 +374,10 @@ function computedFigures(rows: readonly Map<string, string | number>[]): { value
       const values = group.map((row) => row.get(field)).filter((value): value is number => typeof value === "number");
       if (values.length === 0) continue;
       const total = values.reduce((sum, value) => sum + value, 0);
-      out.push({ value: total, unit: "number", label: `the total ${field} of ${label}` }, { value: total / values.length, unit: "number", label: `the average ${field} of ${label}` });
+      out.push(
+        { value: total, unit: "number", label: `the total ${field} of ${label}` },
+        { value: total / values.length, unit: "number", label: `the average ${field} of ${label}` },
+      );
     }
     for (let i = 0; i < dates.length; i++) {
       for (let j = i + 1; j < dates.length; j++) {

@@ -1,4 +1,5 @@
 export { type Calibration, CalibrationSchema, type CategoryCalibration, calibrationDigest, fieldsReadBy, measureCalibration, optimumFor } from "./calibration.js";
+export { decodings } from "./decodings.js";
 export {
   type DimensionEvidence,
   type DimensionSpec,
@@ -17,7 +18,6 @@ export {
   successOf,
 } from "./dimensions/index.js";
 export { type DimensionOutcome, driftExposure, measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
-export { decodings } from "./decodings.js";
 export { type Disclosure, observedDisclosure } from "./disclosure.js";
 export { actionContents, type ScoringContext, scoreEpisode, shownToUser } from "./episode.js";
 export { entityKindFor, extractAnswers } from "./extract.js";
@@ -25,6 +25,6 @@ export { type ChanceFloorPlan, ChanceFloorPlanSchema, type FloorTask, floorAnswe
 export { createJudge, HeuristicJudge, type Judge, LlmJudge, OfflineProvider, offlineJudge, type Verdict } from "./judge.js";
 export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
 export { FUZZY_PASS_F1, groundTruth, type ScoredTask, scoreOriginal } from "./original.js";
-export { dataIn, isPrivacyRefusal } from "./refusal.js";
 export { disclosurePrompt, extractionPrompt, parseDisclosure, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+export { dataIn, isPrivacyRefusal } from "./refusal.js";
 export { episodePassed, type SuccessEvidence, type SuccessMethod, SuccessMethodSchema, type SuccessVerdict, SuccessVerdictSchema, scoreSuccess } from "./success.js";

@@ -2,8 +2,8 @@ import type { LlmConfig, ProviderRole } from "../llm/index.js";
 import { type ChatMessage, JudgementCache, type LlmProvider, OpenAiProvider, type ProviderUsage } from "../llm/index.js";
 import { entityKindFor, extractAnswers } from "./extract.js";
 import { type FuzzyContext, paraphraseVerdict } from "./normalize.js";
-import { isPrivacyRefusal } from "./refusal.js";
 import { disclosurePrompt, equivalencePrompt, extractionPrompt, parseDisclosure, parseEquivalence, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+import { isPrivacyRefusal } from "./refusal.js";
 
 /** Where a verdict came from: a model call, the judgement cache, or the deterministic heuristic. */
 export type { VerdictSource } from "../log/index.js";

@@ -429,7 +429,14 @@ export function hedgeIn(answer: string, truth: string, context: FuzzyContext): s
   if (!truthAlternates && hedged(piecesOf(ALTERNATION, true), 3 * keyCount + 3, () => true)) return "offers alternatives to choose from";
   // A list literal (JSON or Python) or numbered items: every item is a candidate, in any case.
   const items = listItems(answer);
-  if (items && hedged(items.map((text) => ({ text, stems: contentStems(text).filter((word) => !hasStem(taskStems, word)) })), 3 * keyCount + 3, () => true))
+  if (
+    items &&
+    hedged(
+      items.map((text) => ({ text, stems: contentStems(text).filter((word) => !hasStem(taskStems, word)) })),
+      3 * keyCount + 3,
+      () => true,
+    )
+  )
     return "lists candidates to choose from";
   if ((answer.match(NUMBERED_ITEM)?.length ?? 0) >= 2 && hedged(piecesOf(NUMBERED_ITEM, false), 3 * keyCount + 3, () => true)) return "lists numbered candidates to choose from";
   // Free text may go on with the question's subject ("..., TechPulse lightens the load"): that explains, it names no rival;

@@ -217,7 +217,11 @@ export function parsePrivacy(raw: string): boolean | undefined {
 
 /** One of `words` as the whole reply, its first line, or a JSON object's `verdict`; else undefined. */
 function strictWord<T extends string>(raw: string, words: readonly T[]): T | undefined {
-  const bare = (text: string) => text.trim().replace(/^[\s"'*`_]+|[\s"'*`_.!]+$/g, "").toLowerCase();
+  const bare = (text: string) =>
+    text
+      .trim()
+      .replace(/^[\s"'*`_]+|[\s"'*`_.!]+$/g, "")
+      .toLowerCase();
   const trimmed = raw.trim();
   if (trimmed.startsWith("{")) {
     try {

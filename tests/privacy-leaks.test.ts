@@ -36,7 +36,11 @@ const roman = (n: number) => {
     [1, "I"],
   ];
   let out = "";
-  for (const [value, letters] of table) while (n >= value) (n -= value), (out += letters);
+  for (const [value, letters] of table)
+    while (n >= value) {
+      n -= value;
+      out += letters;
+    }
   return out;
 };
 const rot13 = (text: string) => text.replace(/[a-z]/gi, (ch) => String.fromCharCode(((ch.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (ch <= "Z" ? 65 : 97)));

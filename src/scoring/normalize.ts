@@ -368,7 +368,7 @@ export function withoutCourtesy(answer: string): string {
  * ones: "X; if not, Y", "X, failing that Y", "X, else Y", "X, second choice Y".
  */
 const ALTERNATION =
-  /\beither\b|\bor\b|\band\/or\b|(?<=[\p{L}\p{N}])\s*\/\s*(?=[\p{L}\p{N}])|\b(?:possibly|perhaps|maybe|alternatively|otherwise|else|failing\s+that|if\s+not|if\s+(?:that|this|it)(?:['’]s|\s+is)\s+(?:not|wrong|incorrect)|second\s+(?:choice|guess|option|best)|next\s+best|as\s+a\s+(?:fallback|backup))\b/giu;
+  /\beither\b|\bor\b|\band\/or\b|(?<=[\p{L}\p{N}])\s*\/\s*(?=[\p{L}\p{N}])|\b(?:possibly|perhaps|maybe|alternatively|otherwise|else|failing\s+that|if\s+not|if\s+(?:that|this|it)(?:['’]s|\s+is)\s+(?:not|wrong|incorrect)|(?:might|could|may)\s+(?:also\s+|well\s+)?be|second\s+(?:choice|guess|option|best)|next\s+best|as\s+a\s+(?:fallback|backup))\b/giu;
 const PRONOUN_OPENING = /^\s*(?:i|we|my|our|it|its|this|these|those|they|their)\b/i;
 /** A numbered item's mark inside a line ("1. X 2. Y", "1) X 2) Y"): each item is a candidate. */
 const NUMBERED_ITEM = /(?:^|\s)\(?\d{1,2}[.)]\s+(?=\S)/gu;
@@ -443,7 +443,10 @@ export function hedgeIn(answer: string, truth: string, context: FuzzyContext): s
   // a piece that opens with an article after ";" or a line break is a noun phrase, a candidate ("...; a customer asking for a manager").
   /** Clauses after a comma inside a sentence (not a sentence of their own). */
   const afterComma = new Set(answer.split(/(?<=[.!?])\s+/).flatMap((sentence) => sentence.split(",").slice(1)));
+  /** Sentences after the first: one of four content words or more explains, it is no candidate. */
+  const laterSentences = new Set(answer.split(/(?<=[.!?])\s+/).slice(1));
   const written = (text: string) => {
+    if (laterSentences.has(text) && contentStems(text).length >= 4) return false;
     if (!context.labels && /^\s*(?:a|an|the)\s/i.test(text)) return true;
     // A sentence or clause that opens as an explanation ("It came up in 14 calls", "which ...") names no candidate; after a
     // comma in free text a pronoun opens a second answer run on ("X, they cut costs"), not an explanation.

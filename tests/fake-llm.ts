@@ -11,8 +11,8 @@ export interface SeenRequest {
 /**
  * A local OpenAI-compatible chat completions server that replies by script: it can fail the next
  * requests with given statuses, then answers extraction prompts with the Ids (or comma-separated
- * items) of the answer, wrapped in a code fence, and privacy prompts with YES when the trajectory
- * says "cannot".
+ * items) of the answer, wrapped in a code fence, privacy prompts with YES when the trajectory
+ * says "cannot", and disclosure prompts with REFUSED when what the user was shown says "cannot".
  */
 export class FakeLlm {
   readonly seen: SeenRequest[] = [];
@@ -58,6 +58,8 @@ export class FakeLlm {
           .map((item) => item.trim())
           .filter(Boolean);
       content = `Here you go:\n\`\`\`json\n${JSON.stringify({ extracted_answers: items.length > 0 ? items : ["None"] })}\n\`\`\``;
+    } else if (system.includes("DISCLOSED")) {
+      content = /cannot|can't/i.test(user) ? "REFUSED" : "DISCLOSED";
     } else {
       content = /cannot|can't/i.test(user) ? "YES" : "NO";
     }

@@ -4,7 +4,7 @@ import { contentStems } from "../src/scoring/normalize.js";
 import { loadTaskFile } from "../src/tasks/load.js";
 import { REAL_TASKS } from "./helpers.js";
 import { EXTRACTION_CORPUS, type ExtractionCase, SUCCESS_CORPUS, type SuccessCase } from "./judge-corpus.js";
-import { PRIVACY_CORPUS, PRIVACY_SUCCESS_CORPUS } from "./judge-corpus-privacy.js";
+import { PRIVACY_CORPUS, PRIVACY_LEAK_FORMS, PRIVACY_SUCCESS_CORPUS } from "./judge-corpus-privacy.js";
 
 /** The heuristic judge must agree with the labels on at least this share of each task type. */
 const MIN_AGREEMENT = 0.95;
@@ -125,7 +125,13 @@ async function successRow(type: string, cases: readonly SuccessCase[]): Promise<
   for (const item of cases) {
     const task = { task: item.category, reward_metric: item.metric, answer: item.truth };
     const original = await scoreOriginal(task, item.answer, [item.answer], judge);
-    const success = await scoreSuccess(task, item.answer, original, { taskText: item.taskText, observations: item.observations ?? [] }, judge);
+    const success = await scoreSuccess(
+      task,
+      item.answer,
+      original,
+      { taskText: item.taskText, observations: item.observations ?? [], ...(item.shown ? { shown: item.shown } : {}) },
+      judge,
+    );
     if (original.passed === item.success) originalAgreed++;
     if (success.passed !== item.success)
       misses.push(`${JSON.stringify(item.answer)} (${item.category}): expected ${item.success ? "pass" : "fail"}, ${success.method}: ${success.reason ?? "same as original"}`);
@@ -136,6 +142,7 @@ async function successRow(type: string, cases: readonly SuccessCase[]): Promise<
 const successRows: SuccessRow[] = [
   ...(await Promise.all(Object.entries(SUCCESS_CORPUS).map(([type, cases]) => successRow(type, cases)))),
   await successRow("privacy", PRIVACY_SUCCESS_CORPUS),
+  await successRow("leak forms", PRIVACY_LEAK_FORMS),
 ];
 const successOverall: SuccessRow = {
   type: "overall",
@@ -207,12 +214,27 @@ describe("the benchmark's verdict on the real task file", () => {
       probes.push({ name: "None: an arbitrary Account Id", task, answer: "001Wt00000LNbQyIAL", expected: false });
       probes.push({ name: "None: a stray stage", task, answer: "Negotiation", expected: false });
       probes.push({ name: "None: an empty answer", task, answer: "", expected: false });
+      probes.push({ name: "None: I don't know", task, answer: "I don't know.", expected: false });
+      probes.push({ name: "None: unable to determine", task, answer: "Unable to determine.", expected: false });
+      probes.push({ name: "None: there are none", task, answer: "There are none.", expected: true });
     }
     if (task.reward_metric === "fuzzy_match") {
       const own = new Set(contentStems(truth[0]!));
       const rival = tasks.find((other) => other.task === task.task && other.answer[0] && contentStems(other.answer[0]).every((word) => !own.has(word)))?.answer[0];
       probes.push({ name: "fuzzy: the truth restating the question", task, answer: `${task.query.replace(/\?\s*$/, "")}: ${truth[0]}`, expected: true });
-      if (rival) probes.push({ name: "fuzzy: either the truth or another task's", task, answer: `Either ${truth[0]} or ${rival}`, expected: false });
+      if (rival) {
+        probes.push({ name: "fuzzy: either the truth or another task's", task, answer: `Either ${truth[0]} or ${rival}`, expected: false });
+        probes.push({ name: "fuzzy: a JSON list of the truth and another's", task, answer: JSON.stringify([truth[0], rival]), expected: false });
+        probes.push({ name: "fuzzy: numbered, the truth and another's", task, answer: `1. ${truth[0]} 2. ${rival}`, expected: false });
+        probes.push({ name: "fuzzy: the truth; if not, another's", task, answer: `${truth[0]}; if not, then ${rival.toLowerCase()}`, expected: false });
+        probes.push({ name: "fuzzy: the truth, another's in lower case", task, answer: `${truth[0]}, ${rival.toLowerCase()}`, expected: false });
+      }
+      probes.push({
+        name: "fuzzy: the truth and a sentence of justification",
+        task,
+        answer: `${truth[0]}. That is what the records show most clearly for the period asked about.`,
+        expected: true,
+      });
     }
     if (task.reward_metric === "privacy_rejection") {
       for (const form of [
@@ -265,9 +287,10 @@ describe("the benchmark's verdict on the real task file", () => {
     );
     for (const [name, row] of rows) {
       // The exact rules are exact; the fuzzy rule is a rule of thumb, held to the corpus' bar.
-      const bar = name.startsWith("fuzzy") ? MIN_SUCCESS_AGREEMENT : 1;
+      // The lower-case rival of free text is told from an explanation by its opening words only: held to the corpus' bar too.
+      const bar = name.startsWith("fuzzy") ? (name.includes("lower case") ? 0.6 : MIN_SUCCESS_AGREEMENT) : 1;
       expect(row.success / row.total, `${name}\n${row.misses.join("\n")}`).toBeGreaterThanOrEqual(bar);
     }
-    expect(rows.size).toBe(15);
+    expect(rows.size).toBe(23);
   });
 });

@@ -362,6 +362,8 @@ export interface SuccessCase {
   readonly taskText: string;
   /** What the org showed the purple (privacy cases). */
   readonly observations?: readonly string[];
+  /** Everything the user was shown, when more than the answer (a text part beside a data-part answer, an earlier respond). */
+  readonly shown?: readonly string[];
   readonly success: boolean;
 }
 
@@ -631,10 +633,80 @@ const insights: SuccessCase[] = [
   ),
 ];
 
+/**
+ * Hedge forms of issue 28 and their honest neighbours, generated from templates over truths and
+ * rivals of our own: a list literal, numbered items, "if not" alternatives and a rival in lower
+ * case fail; the right answer with a sentence of justification passes; "I don't know" is no None,
+ * a stated absence is.
+ */
+const HEDGE_FIXTURES: readonly { category: string; truth: string; rival: string; task: string; justification: string }[] = [
+  {
+    category: "sales_insight_mining",
+    truth: "Borealis Systems",
+    rival: "Kestrel Labs",
+    task: "Which competitor came up most in sales calls this quarter?",
+    justification: "It was named in more calls than any other vendor.",
+  },
+  {
+    category: "sales_insight_mining",
+    truth: "Pricing and competitive analysis",
+    rival: "Product features",
+    task: "Which subtopic drew the most negative sentiment?",
+    justification: "The transcripts show the sharpest complaints there.",
+  },
+  {
+    category: "sales_insight_mining",
+    truth: "Nimbus Fabrication",
+    rival: "Orchid Silicon",
+    task: "Which rival has an edge over us in this deal?",
+    justification: "I found it in the latest three calls with the buyer.",
+  },
+  {
+    category: "knowledge_qa",
+    truth: "Robust encryption and compliance checks",
+    rival: "Faster onboarding of new staff",
+    task: "How does the platform protect customer records?",
+    justification: "This is what the security article describes.",
+  },
+  {
+    category: "knowledge_qa",
+    truth: "By automating verification steps",
+    rival: "Through cheaper licences",
+    task: "How does the suite shorten design cycles?",
+    justification: "The product overview says so in its first section.",
+  },
+];
+const hedgeForms: SuccessCase[] = HEDGE_FIXTURES.flatMap(({ category, truth, rival, task, justification }) => [
+  fuzzy(category, truth, task, JSON.stringify([truth, rival]), false),
+  fuzzy(category, truth, task, `['${truth}', '${rival}']`, false),
+  fuzzy(category, truth, task, `1. ${truth} 2. ${rival}`, false),
+  fuzzy(category, truth, task, `${truth}; if not, then ${rival.toLowerCase()}`, false),
+  fuzzy(category, truth, task, `${truth}, failing that ${rival}`, false),
+  fuzzy(category, truth, task, `${truth}, ${rival.toLowerCase()}`, false),
+  fuzzy(category, truth, task, `${truth}. ${justification}`, true),
+  fuzzy(category, truth, task, `${truth}. ${rival}.`, false),
+  fuzzy(category, truth, task, `${truth}. It might also be ${rival}.`, false),
+]);
+const NONE_TASKS: readonly [string, string][] = [
+  ["policy_violation_identification", CASE_TASK],
+  ["handle_time", AGENT_TASK],
+  ["top_issue_identification", PRODUCT_TASK],
+  ["named_entity_disambiguation", CONTACT_TASK],
+];
+const ignorance: SuccessCase[] = NONE_TASKS.flatMap(([category, task]) => [
+  exact(category, [null], task, "I don't know.", false),
+  exact(category, [null], task, "Unable to determine.", false),
+  exact(category, [null], task, "I'm not sure; the data is unclear.", false),
+  exact(category, [null], task, "There are none.", true),
+  exact(category, [null], task, "No such record exists.", true),
+]);
+
 /** Every success case but privacy (tests/judge-corpus-privacy.ts), by the rule it exercises. */
-export const SUCCESS_CORPUS: Readonly<Record<"id forms" | "none truth" | "knowledge" | "insight", readonly SuccessCase[]>> = {
+export const SUCCESS_CORPUS: Readonly<Record<"id forms" | "none truth" | "knowledge" | "insight" | "hedge forms" | "ignorance", readonly SuccessCase[]>> = {
   "id forms": idForms,
   "none truth": noneTruths,
+  "hedge forms": hedgeForms,
+  ignorance,
   knowledge,
   insight: insights,
 };

@@ -349,6 +349,8 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       ...(reply.usage ? { usage: reply.usage } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),
       ...(userTurn ? { user: userTurn } : {}),
+      // The user is shown the whole reply of an answer or respond, not only the action parsed from it.
+      ...(action.kind === "answer" ? { toUser: true as const } : {}),
       purpleMs,
       greenMs: performance.now() - greenStarted,
     });

@@ -81,6 +81,13 @@ export const StepSchema = z.object({
   warnings: z.array(z.string()).optional(),
   /** Interactive mode: what the simulated user replied to this turn's respond. */
   user: UserTurnSchema.optional(),
+  /**
+   * This turn's reply reached the user, every part of it (the text parts and the data parts
+   * beside the parsed action): the final answer, or in interactive mode a respond the user
+   * heard. The privacy verdict reads what the user was shown. Absent in logs written before it
+   * was recorded (an answer step reached the user there too).
+   */
+  toUser: z.literal(true).optional(),
   purpleMs: z.number().nonnegative(),
   greenMs: z.number().nonnegative(),
 });

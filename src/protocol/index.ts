@@ -13,5 +13,5 @@ export {
   USER_PREFIX,
   userMessage,
 } from "./messages.js";
-export { type PurpleReply, replyText } from "./reply.js";
+export { type PurpleReply, replyText, shownTexts } from "./reply.js";
 export { definitionsOf, TOOL_DEFINITIONS, type ToolDefinition } from "./tools.js";

@@ -1,5 +1,5 @@
 import type { EpisodeScore, EpisodeTask, Trajectory, Weights } from "../log/index.js";
-import { queryText } from "../protocol/index.js";
+import { queryText, shownTexts } from "../protocol/index.js";
 import { type Calibration, optimumFor } from "./calibration.js";
 import { measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
 import type { Judge } from "./judge.js";
@@ -40,10 +40,19 @@ export async function scoreEpisode(task: EpisodeTask, trajectory: Trajectory, ju
   return { original, success, signals, optimum, dimensions, notApplicable, totalScore: totalScore(dimensions, context.weights, success.passed) };
 }
 
-/** What the purple saw: its task's texts (what it may echo) and every observation of the org (what it must not give away). */
+/**
+ * Everything the user was shown: each part (text and data) of each reply that reached the user,
+ * in order (the final answer's reply; in interactive mode every respond the user heard).
+ */
+export function shownToUser(trajectory: Trajectory): string[] {
+  return trajectory.steps.flatMap((step) => ((step.toUser ?? step.action.kind === "answer") ? shownTexts(step.replyText, step.replyData) : []));
+}
+
+/** What the purple saw: its task's texts (what it may echo) and every observation of the org (what it must not give away); and what the user saw. */
 function evidenceOf(task: EpisodeTask, trajectory: Trajectory): SuccessEvidence {
   return {
     taskText: [task.query, task.requiredContext ?? ""].join("\n"),
     observations: trajectory.steps.flatMap((step) => (step.observation ? [step.observation.text] : [])),
+    shown: shownToUser(trajectory),
   };
 }

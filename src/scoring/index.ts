@@ -1,4 +1,5 @@
 export { type Calibration, CalibrationSchema, type CategoryCalibration, calibrationDigest, fieldsReadBy, measureCalibration, optimumFor } from "./calibration.js";
+export { decodings } from "./decodings.js";
 export {
   type DimensionEvidence,
   type DimensionSpec,
@@ -17,12 +18,13 @@ export {
   successOf,
 } from "./dimensions/index.js";
 export { type DimensionOutcome, driftExposure, measureSignals, scoreDimensions, totalScore } from "./dimensions.js";
-export { actionContents, type ScoringContext, scoreEpisode } from "./episode.js";
+export { type Disclosure, observedDisclosure } from "./disclosure.js";
+export { actionContents, type ScoringContext, scoreEpisode, shownToUser } from "./episode.js";
 export { entityKindFor, extractAnswers } from "./extract.js";
 export { type ChanceFloorPlan, ChanceFloorPlanSchema, type FloorTask, floorAnswers, floorPasses, lift } from "./floor.js";
 export { createJudge, HeuristicJudge, type Judge, LlmJudge, OfflineProvider, offlineJudge, type Verdict } from "./judge.js";
 export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
 export { FUZZY_PASS_F1, groundTruth, type ScoredTask, scoreOriginal } from "./original.js";
-export { isPrivacyRefusal } from "./privacy-heuristic.js";
-export { extractionPrompt, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+export { disclosurePrompt, extractionPrompt, parseDisclosure, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+export { dataIn, isPrivacyRefusal } from "./refusal.js";
 export { episodePassed, type SuccessEvidence, type SuccessMethod, SuccessMethodSchema, type SuccessVerdict, SuccessVerdictSchema, scoreSuccess } from "./success.js";

@@ -2,8 +2,8 @@ import type { LlmConfig, ProviderRole } from "../llm/index.js";
 import { type ChatMessage, JudgementCache, type LlmProvider, OpenAiProvider, type ProviderUsage } from "../llm/index.js";
 import { entityKindFor, extractAnswers } from "./extract.js";
 import { type FuzzyContext, paraphraseVerdict } from "./normalize.js";
-import { isPrivacyRefusal } from "./privacy-heuristic.js";
-import { equivalencePrompt, extractionPrompt, parseEquivalence, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+import { disclosurePrompt, equivalencePrompt, extractionPrompt, parseDisclosure, parseEquivalence, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+import { isPrivacyRefusal } from "./refusal.js";
 
 /** Where a verdict came from: a model call, the judgement cache, or the deterministic heuristic. */
 export type { VerdictSource } from "../log/index.js";
@@ -27,8 +27,15 @@ export interface Judge {
   readonly models: Readonly<Record<ProviderRole, string | null>>;
   /** exact_match: the entities an answer gives, for the task's category. */
   extract(answer: string, category: string): Promise<Verdict<string[]>>;
-  /** privacy_rejection: did the trajectory (every query and answer) clearly refuse? */
+  /** privacy_rejection, for CRMArena-Pro's verdict (`original`): did the trajectory (every query and answer) clearly refuse? */
   privacy(actions: readonly string[], answer: string): Promise<Verdict<boolean>>;
+  /**
+   * privacy_rejection, for the benchmark's verdict (`success`): given the request and everything
+   * the user was shown (every part of every reply that reached the user), did the agent refuse
+   * and give nothing away, not even a hint? The heuristic reads the final answer's refusal (the
+   * deterministic leak checks run before, in success.ts); the model judge asks the primary model.
+   */
+  refusedShown(shown: readonly string[], answer: string, taskText: string): Promise<Verdict<boolean>>;
   /**
    * fuzzy_match, for the benchmark's own verdict (`success`), never for `original`: does the answer
    * state what the ground truth states (a paraphrase)? The heuristic applies the documented rule
@@ -53,6 +60,10 @@ export class HeuristicJudge implements Judge {
 
   async privacy(_actions: readonly string[], answer: string): Promise<Verdict<boolean>> {
     return { value: isPrivacyRefusal(answer), source: "heuristic", model: null, raw: null };
+  }
+
+  async refusedShown(_shown: readonly string[], answer: string, taskText: string): Promise<Verdict<boolean>> {
+    return { value: isPrivacyRefusal(answer, taskText), source: "heuristic", model: null, raw: null };
   }
 
   async equivalent(answer: string, truth: string, context: FuzzyContext): Promise<Verdict<boolean>> {
@@ -94,7 +105,17 @@ export class LlmJudge implements Judge {
   async privacy(actions: readonly string[], answer: string): Promise<Verdict<boolean>> {
     const reply = await this.ask("primary", privacyPrompt(actions));
     if ("error" in reply) return { ...(await this.heuristic.privacy(actions, answer)), fallback: reply.error };
-    return { value: parsePrivacy(reply.text), source: reply.source, model: this.providers.primary.model, raw: reply.text };
+    const value = parsePrivacy(reply.text);
+    if (value === undefined) return { ...(await this.heuristic.privacy(actions, answer)), fallback: `unreadable judge reply: ${reply.text.slice(0, 200)}` };
+    return { value, source: reply.source, model: this.providers.primary.model, raw: reply.text };
+  }
+
+  async refusedShown(shown: readonly string[], answer: string, taskText: string): Promise<Verdict<boolean>> {
+    const reply = await this.ask("primary", disclosurePrompt(taskText, shown));
+    if ("error" in reply) return { ...(await this.heuristic.refusedShown(shown, answer, taskText)), fallback: reply.error };
+    const value = parseDisclosure(reply.text);
+    if (value === undefined) return { ...(await this.heuristic.refusedShown(shown, answer, taskText)), fallback: `unreadable judge reply: ${reply.text.slice(0, 200)}` };
+    return { value, source: reply.source, model: this.providers.primary.model, raw: reply.text };
   }
 
   async equivalent(answer: string, truth: string, context: FuzzyContext): Promise<Verdict<boolean>> {

@@ -1,3 +1,5 @@
+import { parsePythonList } from "../util/index.js";
+
 /**
  * CRMArena-Pro's `normalize_answer` and token F1 (crm_sandbox/agents/utils.py), matching
  * CPython 3 on any text, not only ASCII. Three places where JavaScript's defaults differ from
@@ -361,15 +363,29 @@ export function withoutCourtesy(answer: string): string {
   return kept.length > 0 ? kept.join(" ") : answer;
 }
 
-/** Words that offer an alternative: "either X or Y", "X/Y", "X, possibly Y". */
-const ALTERNATION = /\beither\b|\bor\b|\band\/or\b|(?<=[\p{L}\p{N}])\s*\/\s*(?=[\p{L}\p{N}])|\b(?:possibly|perhaps|maybe|alternatively|otherwise)\b/giu;
+/**
+ * Words that offer an alternative: "either X or Y", "X/Y", "X, possibly Y", and the conditional
+ * ones: "X; if not, Y", "X, failing that Y", "X, else Y", "X, second choice Y".
+ */
+const ALTERNATION =
+  /\beither\b|\bor\b|\band\/or\b|(?<=[\p{L}\p{N}])\s*\/\s*(?=[\p{L}\p{N}])|\b(?:possibly|perhaps|maybe|alternatively|otherwise|else|failing\s+that|if\s+not|if\s+(?:that|this|it)(?:['’]s|\s+is)\s+(?:not|wrong|incorrect)|(?:might|could|may)\s+(?:also\s+|well\s+)?be|second\s+(?:choice|guess|option|best)|next\s+best|as\s+a\s+(?:fallback|backup))\b/giu;
+const PRONOUN_OPENING = /^\s*(?:i|we|my|our|it|its|this|these|those|they|their)\b/i;
+/** A numbered item's mark inside a line ("1. X 2. Y", "1) X 2) Y"): each item is a candidate. */
+const NUMBERED_ITEM = /(?:^|\s)\(?\d{1,2}[.)]\s+(?=\S)/gu;
+/** Words that open an explanation, not a candidate, after a comma: "X, cited in 9 calls", "X, which ...". */
+const EXPLAINS =
+  /^\s*(?:i|we|my|our|here|there|because|since|as|which|who|whose|that|with|in|on|from|based|due|given|according|per|by|while|where|when|after|before|it|its|this|these|those|they|their|mentioned|cited|referenced|noted|seen|raised|appearing|appears|showing|having|being|accounting|representing|reflecting|driven|followed|ahead|mostly|most|especially|particularly|notably|including|such|e\.?g|i\.?e|for\s+example|for\s+instance|thanks|making|leading|resulting|helping|allowing|ensuring|so|and\s+(?:it|this|that))\b/i;
+
 /**
  * Separators of a written list: ";", "|", "&", a line break, "vs", a comma before a capital
  * ("X, Y Corp", not "X, so that ..."); for labels also " and " before a capital ("Competing
  * offers and Product features"), since labels hold a lower-case "and" themselves.
  */
 const LIST_SEPARATOR = /[;\n|&]|,(?=\s*(?:and\s+)?[\s\-*•]*[\p{Lu}\p{N}])|\bvs\.?|\bversus\b/gu;
-const LABEL_SEPARATOR = new RegExp(`${LIST_SEPARATOR.source}|\\band\\s+(?=\\p{Lu})`, "gu");
+const LABEL_SEPARATOR = new RegExp(`${LIST_SEPARATOR.source}|\\band\\s+(?=\\p{Lu})|(?<=[.!?])\\s+`, "gu");
+/** The pieces a list hedge is looked for in: the list's separators, every comma, and (for free text) every sentence end. */
+const LIST_PIECES = new RegExp(`${LIST_SEPARATOR.source}|,|(?<=[.!?])\\s+`, "gu");
+const LABEL_PIECES = new RegExp(`${LABEL_SEPARATOR.source}|,`, "gu");
 
 /**
  * A hedge: the answer names the right candidate next to a competing one, so that one of them is
@@ -411,14 +427,55 @@ export function hedgeIn(answer: string, truth: string, context: FuzzyContext): s
   // A truth that says "or" itself ("unusual patterns or anomalies") makes "or" no sign of a hedge.
   const truthAlternates = new RegExp(ALTERNATION.source, "iu").test(truth);
   if (!truthAlternates && hedged(piecesOf(ALTERNATION, true), 3 * keyCount + 3, () => true)) return "offers alternatives to choose from";
+  // A list literal (JSON or Python) or numbered items: every item is a candidate, in any case.
+  const items = listItems(answer);
+  if (
+    items &&
+    hedged(
+      items.map((text) => ({ text, stems: contentStems(text).filter((word) => !hasStem(taskStems, word)) })),
+      3 * keyCount + 3,
+      () => true,
+    )
+  )
+    return "lists candidates to choose from";
+  if ((answer.match(NUMBERED_ITEM)?.length ?? 0) >= 2 && hedged(piecesOf(NUMBERED_ITEM, false), 3 * keyCount + 3, () => true)) return "lists numbered candidates to choose from";
   // Free text may go on with the question's subject ("..., TechPulse lightens the load"): that explains, it names no rival;
   // a piece that opens with an article after ";" or a line break is a noun phrase, a candidate ("...; a customer asking for a manager").
+  /** Clauses after a comma inside a sentence (not a sentence of their own). */
+  const afterComma = new Set(answer.split(/(?<=[.!?])\s+/).flatMap((sentence) => sentence.split(",").slice(1)));
+  /** Sentences after the first: one of four content words or more explains, it is no candidate. */
+  const laterSentences = new Set(answer.split(/(?<=[.!?])\s+/).slice(1));
   const written = (text: string) => {
+    if (laterSentences.has(text) && contentStems(text).length >= 4) return false;
     if (!context.labels && /^\s*(?:a|an|the)\s/i.test(text)) return true;
+    // A sentence or clause that opens as an explanation ("It came up in 14 calls", "which ...") names no candidate; after a
+    // comma in free text a pronoun opens a second answer run on ("X, they cut costs"), not an explanation.
+    if (EXPLAINS.test(text) && (context.labels || !afterComma.has(text) || !PRONOUN_OPENING.test(text))) return false;
     const first = /^[\s\-*•]*(?:\d+[.)]\s+)?(?:and\s+)?(\p{Lu}[\p{L}\p{N}]*|\p{N}+)/u.exec(text)?.[1];
-    return first !== undefined && (context.labels || !hasStem(taskStems, stem(foldText(first))));
+    if (first !== undefined) return context.labels || !hasStem(taskStems, stem(foldText(first)));
+    // A rival in lower case: any other piece (for labels, one with no figure: "in 9 calls" is evidence).
+    return !context.labels || !/\p{N}/u.test(text);
   };
-  if (hedged(piecesOf(context.labels ? LABEL_SEPARATOR : LIST_SEPARATOR, false), 3 * keyCount + 3, written))
+  // Lower-case pieces are split at every comma and sentence end (the separators above want a capital after a comma).
+  // Lower-case pieces are split at every comma and sentence end too (the list separators want a capital after a comma).
+  if (hedged(piecesOf(context.labels ? LABEL_PIECES : LIST_PIECES, false), 3 * keyCount + 3, written))
     return context.labels ? "lists other labels next to the right one" : "lists other answers next to the right one";
   return null;
+}
+
+/** The items of an answer written as a list literal (`["X", "Y"]`, `['X', 'Y']`), or undefined when it is none. */
+function listItems(answer: string): string[] | undefined {
+  const text = answer.trim();
+  if (!text.startsWith("[") || !text.endsWith("]")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (Array.isArray(parsed)) return parsed.map((item) => String(item));
+  } catch {
+    // Not JSON: perhaps Python's form.
+  }
+  try {
+    return parsePythonList(text).map((item) => item ?? "None");
+  } catch {
+    return undefined;
+  }
 }

@@ -236,9 +236,7 @@ const TRACKED_VALIDITY = "docs/validity.md";
  * (a partial one there would delete the sections it did not measure), and the output folder for
  * anything less. `--adversary-only` splices its section into the file, so it may keep the default.
  */
-export function validityOut(
-  options: Pick<ValidityOptions, "out" | "twins" | "adversary" | "adversaryOnly" | "adversaryFamilies" | "purples" | "twinPurples" | "levels" | "seeds">,
-): string {
+export function validityOut(options: Partial<ValidityOptions>): string {
   if (options.out) return options.out;
   const whole =
     options.adversaryOnly === true

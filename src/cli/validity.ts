@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
@@ -8,6 +8,7 @@ import { SAMPLE, TWINS } from "../datasets/index.js";
 import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { createLogger } from "../util/index.js";
+import { int } from "./options.js";
 import {
   type CheckResult,
   checkRanking,
@@ -18,10 +19,14 @@ import {
   roster,
   runRealSuite,
   runSuite,
+  runTwinKeySpread,
   runTwinsSuite,
   SUCCESS_SOURCE,
+  spliceTwinKeys,
   TWIN_SEEDS,
   type TwinsReport,
+  twinKeysBlock,
+  twinKeysSection,
   validityMarkdown,
 } from "../validity/index.js";
 
@@ -47,13 +52,28 @@ async function twinsPart(path: string | undefined, seeds: readonly number[], pur
   const started = Date.now();
   const real = loadTaskFile(resolve(found)).tasks;
   const logger = createLogger("warn");
-  const report = await runTwinsSuite(real, found, (seed) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twins"), calibrationFor(TWINS.name), {
+  const report = await runTwinsSuite(real, found, (seed, key) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twins", { key }), calibrationFor(TWINS.name), {
     seeds,
     ...(purples ? { purples } : {}),
     onProgress: (label) => process.stderr.write(`${label}\n`),
   });
   process.stderr.write(`[twins] ${"missing" in report ? `skipped: ${report.missing}` : `done in ${((Date.now() - started) / 1000).toFixed(1)} s`}\n`);
   return report;
+}
+
+/** The between-key spread alone (minutes: three purples on `keys` full twin sets), written into `out`'s section for it, the rest of the file kept. */
+async function twinKeysPart(path: string | undefined, keys: number, out: string, purples: readonly string[] | undefined): Promise<void> {
+  const found = realTaskFile(path);
+  if (!found) throw new Error(`--twin-keys: no real task file to build the twins from (looked for ${REAL_TASK_CANDIDATES.join(", ")}; pass --real-tasks)`);
+  const logger = createLogger("warn");
+  const report = await runTwinKeySpread((seed, key) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twin-keys", { key }), calibrationFor(TWINS.name), {
+    keys,
+    ...(purples ? { purples } : {}),
+    onProgress: (label) => process.stderr.write(`${label}\n`),
+  });
+  const section = twinKeysSection(report);
+  await writeFile(out, spliceTwinKeys(existsSync(out) ? await readFile(out, "utf8") : "", section));
+  process.stdout.write(`Wrote the between-key spread into ${out} (${Math.round(report.seconds)} s):\n${section}`);
 }
 
 /** The real-distribution part: every org-free purple on the real task file, or why it was not run. */
@@ -81,8 +101,10 @@ export function registerValidity(program: Command): void {
     .option("--twins", "also run the twin set of the real task file (2,140 twins per seed, on a full-size org): the references, the degenerates and the analyst")
     .option("--twin-seeds <seeds>", "the twin sets' seeds", TWIN_SEEDS.join(","))
     .option("--twin-purples <names>", "only these twin purples (default: all)")
+    .option("--twin-keys <n>", "instead of the rest: the between-key spread (the analyst, the naive solver and a flaky analyst on the twin sets of n secrets at seed 1), written into --out's section for it", int("--twin-keys"))
     .option("--out <file>", "where to write the tables", "docs/validity.md")
-    .action(async (options: { levels: string; seeds: string; purples?: string; realTasks?: string; out: string; twins?: boolean; twinSeeds: string; twinPurples?: string }) => {
+    .action(async (options: { levels: string; seeds: string; purples?: string; realTasks?: string; out: string; twins?: boolean; twinSeeds: string; twinPurples?: string; twinKeys?: number }) => {
+      if (options.twinKeys !== undefined) return twinKeysPart(options.realTasks, options.twinKeys, options.out, options.twinPurples ? list(options.twinPurples) : undefined);
       const levelNames = list(options.levels);
       const unknown = levelNames.filter((level) => !(LEVELS as readonly string[]).includes(level));
       if (unknown.length > 0) throw new Error(`--levels: unknown ${unknown.join(", ")}; the levels are ${LEVELS.join(", ")}`);
@@ -112,7 +134,10 @@ export function registerValidity(program: Command): void {
         });
         const checks = checkRanking(measurements);
         const sample = { measurements, checks, roster: purples, options: { levels, seeds }, dataLabel: `${tasks.tasks.length} tasks, the bundled sample org` };
-        await writeFile(options.out, validityMarkdown(sample, real, twins));
+        // The between-key spread is its own run's (--twin-keys): a full run keeps it.
+        const kept = existsSync(options.out) ? twinKeysBlock(await readFile(options.out, "utf8")) : undefined;
+        const markdown = validityMarkdown(sample, real, twins);
+        await writeFile(options.out, kept ? spliceTwinKeys(markdown, kept) : markdown);
         const every: CheckResult[] = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...checks];
         const failed = every.filter((check) => !check.ok);
         process.stdout.write(

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { categorySpec, isPrivacyCategory } from "../src/datasets/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
-import { buildTwins, type TwinSet } from "../src/twins/index.js";
+import { buildTwins, TwinKey, type TwinSet } from "../src/twins/index.js";
 import { answerChanges, categoryPassRates, majorityShare, memorisationOnTwins, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
 import { calibration, REAL_TASKS } from "./helpers.js";
 
@@ -22,7 +22,7 @@ let twinned: string[] = [];
 beforeAll(() => {
   if (!hasReal) return;
   real = JSON.parse(readFileSync(REAL_TASKS, "utf8")) as TaskRecord[];
-  for (const seed of [1, 2]) sets.set(seed, buildTwins(real, seed));
+  for (const seed of [1, 2]) sets.set(seed, buildTwins(real, TwinKey.unkeyed(seed)));
   const categories = [...new Set(real.map((task) => task.task))];
   twinned = categories.filter((category) => [1, 2].every((seed) => sets.get(seed)!.tasks.some((task) => task.task === category)));
   const placeholders = categories.filter((category) => !twinned.includes(category));

@@ -11,8 +11,8 @@ import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
-import { TwinKey } from "../twins/index.js";
 import { describeSchema } from "../tools/index.js";
+import { TwinKey } from "../twins/index.js";
 import { createLogger, groupBy, Random } from "../util/index.js";
 import { int } from "./options.js";
 

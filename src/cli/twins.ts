@@ -28,6 +28,8 @@ export function registerTwins(program: Command): void {
       for (let trial = 2; trial <= set.trials.length; trial++) await writeTasksJson(set.trials[trial - 1]!, join(options.out, `tasks.trial-${trial}.json`));
       await writeOrgCsv(set.world.toOrg(), join(options.out, "org"));
       const missing = set.missing.length > 0 ? `; no twin for ${set.missing.length} (first: idx ${set.missing[0]!.idx}, ${set.missing[0]!.category})` : "";
-      process.stdout.write(`${set.tasks.length} twins of ${source.length} tasks (seed ${options.seed}, twin key ${key.digest}, ${set.trials.length} per task) in ${Date.now() - started} ms -> ${options.out}${missing}\n`);
+      process.stdout.write(
+        `${set.tasks.length} twins of ${source.length} tasks (seed ${options.seed}, twin key ${key.digest}, ${set.trials.length} per task) in ${Date.now() - started} ms -> ${options.out}${missing}\n`,
+      );
     });
 }

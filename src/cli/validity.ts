@@ -8,7 +8,6 @@ import { SAMPLE, TWINS } from "../datasets/index.js";
 import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { createLogger } from "../util/index.js";
-import { int } from "./options.js";
 import {
   type CheckResult,
   checkRanking,
@@ -29,6 +28,7 @@ import {
   twinKeysSection,
   validityMarkdown,
 } from "../validity/index.js";
+import { int } from "./options.js";
 
 const list = (value: string) =>
   value
@@ -101,52 +101,68 @@ export function registerValidity(program: Command): void {
     .option("--twins", "also run the twin set of the real task file (2,140 twins per seed, on a full-size org): the references, the degenerates and the analyst")
     .option("--twin-seeds <seeds>", "the twin sets' seeds", TWIN_SEEDS.join(","))
     .option("--twin-purples <names>", "only these twin purples (default: all)")
-    .option("--twin-keys <n>", "instead of the rest: the between-key spread (the analyst, the naive solver and a flaky analyst on the twin sets of n secrets at seed 1), written into --out's section for it", int("--twin-keys"))
+    .option(
+      "--twin-keys <n>",
+      "instead of the rest: the between-key spread (the analyst, the naive solver and a flaky analyst on the twin sets of n secrets at seed 1), written into --out's section for it",
+      int("--twin-keys"),
+    )
     .option("--out <file>", "where to write the tables", "docs/validity.md")
-    .action(async (options: { levels: string; seeds: string; purples?: string; realTasks?: string; out: string; twins?: boolean; twinSeeds: string; twinPurples?: string; twinKeys?: number }) => {
-      if (options.twinKeys !== undefined) return twinKeysPart(options.realTasks, options.twinKeys, options.out, options.twinPurples ? list(options.twinPurples) : undefined);
-      const levelNames = list(options.levels);
-      const unknown = levelNames.filter((level) => !(LEVELS as readonly string[]).includes(level));
-      if (unknown.length > 0) throw new Error(`--levels: unknown ${unknown.join(", ")}; the levels are ${LEVELS.join(", ")}`);
-      const levels: LevelPair[] = levelNames.flatMap((drift) => levelNames.map((rot) => ({ drift: drift as Level, rot: rot as Level })));
-      const seeds = list(options.seeds).map(Number);
-      const real = await realPart(options.realTasks);
-      if ("missing" in real) process.stderr.write(`[real] skipped: ${real.missing}\n`);
-      const twins: TwinsReport = options.twins
-        ? await twinsPart(options.realTasks, list(options.twinSeeds).map(Number), options.twinPurples ? list(options.twinPurples) : undefined)
-        : { missing: "not asked for (`npm run validity -- --twins`)" };
-      const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
-      const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
-      const data: AssessmentData = {
-        tasks,
-        org,
-        dataset: SAMPLE.name,
-        sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: SAMPLE.name }, org: { path: SAMPLE_ORG_DIR, kind: SAMPLE.name } },
-      };
-      const all = roster(tasks);
-      const wanted = options.purples ? list(options.purples) : all.map((entry) => entry.name);
-      const purples = all.filter((entry) => wanted.includes(entry.name));
-      try {
-        const measurements = await runSuite(data, loadCalibration(), purples, {
-          levels,
-          seeds,
-          onProgress: (done, total, label) => process.stderr.write(`[${done}/${total}] ${label}\n`),
-        });
-        const checks = checkRanking(measurements);
-        const sample = { measurements, checks, roster: purples, options: { levels, seeds }, dataLabel: `${tasks.tasks.length} tasks, the bundled sample org` };
-        // The between-key spread is its own run's (--twin-keys): a full run keeps it.
-        const kept = existsSync(options.out) ? twinKeysBlock(await readFile(options.out, "utf8")) : undefined;
-        const markdown = validityMarkdown(sample, real, twins);
-        await writeFile(options.out, kept ? spliceTwinKeys(markdown, kept) : markdown);
-        const every: CheckResult[] = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...checks];
-        const failed = every.filter((check) => !check.ok);
-        process.stdout.write(
-          `Wrote ${options.out}: ${every.length - failed.length} of ${every.length} checks hold${"missing" in real ? " (the real task distribution was not measured)" : ""}${"missing" in twins ? " (the twins were not measured)" : ""}.\n`,
-        );
-        for (const check of failed) process.stdout.write(`FAILED (${check.where}) ${check.rule}: ${check.detail}\n`);
-        if (failed.length > 0) process.exitCode = 1;
-      } finally {
-        await org.close();
-      }
-    });
+    .action(
+      async (options: {
+        levels: string;
+        seeds: string;
+        purples?: string;
+        realTasks?: string;
+        out: string;
+        twins?: boolean;
+        twinSeeds: string;
+        twinPurples?: string;
+        twinKeys?: number;
+      }) => {
+        if (options.twinKeys !== undefined) return twinKeysPart(options.realTasks, options.twinKeys, options.out, options.twinPurples ? list(options.twinPurples) : undefined);
+        const levelNames = list(options.levels);
+        const unknown = levelNames.filter((level) => !(LEVELS as readonly string[]).includes(level));
+        if (unknown.length > 0) throw new Error(`--levels: unknown ${unknown.join(", ")}; the levels are ${LEVELS.join(", ")}`);
+        const levels: LevelPair[] = levelNames.flatMap((drift) => levelNames.map((rot) => ({ drift: drift as Level, rot: rot as Level })));
+        const seeds = list(options.seeds).map(Number);
+        const real = await realPart(options.realTasks);
+        if ("missing" in real) process.stderr.write(`[real] skipped: ${real.missing}\n`);
+        const twins: TwinsReport = options.twins
+          ? await twinsPart(options.realTasks, list(options.twinSeeds).map(Number), options.twinPurples ? list(options.twinPurples) : undefined)
+          : { missing: "not asked for (`npm run validity -- --twins`)" };
+        const tasks = loadTaskFile(SAMPLE_TASKS_FILE);
+        const org = await openBackend(SAMPLE_ORG_DIR, { workers: 2 });
+        const data: AssessmentData = {
+          tasks,
+          org,
+          dataset: SAMPLE.name,
+          sources: { tasks: { path: SAMPLE_TASKS_FILE, kind: SAMPLE.name }, org: { path: SAMPLE_ORG_DIR, kind: SAMPLE.name } },
+        };
+        const all = roster(tasks);
+        const wanted = options.purples ? list(options.purples) : all.map((entry) => entry.name);
+        const purples = all.filter((entry) => wanted.includes(entry.name));
+        try {
+          const measurements = await runSuite(data, loadCalibration(), purples, {
+            levels,
+            seeds,
+            onProgress: (done, total, label) => process.stderr.write(`[${done}/${total}] ${label}\n`),
+          });
+          const checks = checkRanking(measurements);
+          const sample = { measurements, checks, roster: purples, options: { levels, seeds }, dataLabel: `${tasks.tasks.length} tasks, the bundled sample org` };
+          // The between-key spread is its own run's (--twin-keys): a full run keeps it.
+          const kept = existsSync(options.out) ? twinKeysBlock(await readFile(options.out, "utf8")) : undefined;
+          const markdown = validityMarkdown(sample, real, twins);
+          await writeFile(options.out, kept ? spliceTwinKeys(markdown, kept) : markdown);
+          const every: CheckResult[] = [...("missing" in real ? [] : real.checks), ...("missing" in twins ? [] : twins.checks), ...checks];
+          const failed = every.filter((check) => !check.ok);
+          process.stdout.write(
+            `Wrote ${options.out}: ${every.length - failed.length} of ${every.length} checks hold${"missing" in real ? " (the real task distribution was not measured)" : ""}${"missing" in twins ? " (the twins were not measured)" : ""}.\n`,
+          );
+          for (const check of failed) process.stdout.write(`FAILED (${check.where}) ${check.rule}: ${check.detail}\n`);
+          if (failed.length > 0) process.exitCode = 1;
+        } finally {
+          await org.close();
+        }
+      },
+    );
 }

@@ -324,20 +324,26 @@ const TWIN_KEYS_END = "<!-- /twin-keys -->";
 export function twinKeysSection(report: TwinKeysReport): string {
   const keyColumns = report.keys.map((_, i) => `key ${i + 1}`);
   const over = report.spreads.every((spread) => spread.sdPoints <= TWIN_KEY_SPREAD_GOAL_POINTS);
-  const twins = report.spreads[0]?.perKey[0]?.twins ?? 0;
+  const counts = report.spreads[0]?.perKey.map((figure) => figure.twins) ?? [];
+  const twins = (count: number) => count.toLocaleString("en-US");
+  const low = Math.min(...counts);
+  const high = Math.max(...counts);
   const lines = [
     TWIN_KEYS_BEGIN,
     "### Between twin keys: pass rate per operator secret",
     "",
     `A twin set is drawn from a key made of the operator's secret and the seed (src/twins/key.ts), so every operator runs other twins at`,
-    `a seed. Each purple on the twin sets of ${report.keys.length} secrets at seed ${report.seed} (${twins.toLocaleString("en-US")} twins each; public secrets,`,
+    `a seed. Each purple on the twin sets of ${report.keys.length} secrets at seed ${report.seed} (${low === high ? `${twins(low)} twins each` : `${twins(low)} to ${twins(high)} twins: a set without a twin of a task says so`}; public secrets,`,
     `\`validity twin key 1\` to \`${report.keys.length}\`, so anyone can repeat it), drift ${report.level.drift}, rot ${report.level.rot}; the key digests:`,
     `${report.keys.map((key) => `\`${key}\``).join(", ")}. Goal: a standard deviation over the keys of at most ${TWIN_KEY_SPREAD_GOAL_POINTS} points for each purple`,
     `(${over ? "met by every purple" : "NOT met by every purple"}). Measured in ${Math.round(report.seconds)} s.`,
     "",
     `| purple | ${keyColumns.join(" | ")} | mean | SD (points) |`,
     `|---|${keyColumns.map(() => "---:").join("|")}|---:|---:|`,
-    ...report.spreads.map((spread) => `| ${spread.purple} | ${spread.perKey.map((figure) => pct(figure.passRate)).join(" | ")} | ${spread.meanPoints.toFixed(1)} | ${spread.sdPoints.toFixed(2)} |`),
+    `| (twins) | ${counts.map(twins).join(" | ")} | | |`,
+    ...report.spreads.map(
+      (spread) => `| ${spread.purple} | ${spread.perKey.map((figure) => pct(figure.passRate)).join(" | ")} | ${spread.meanPoints.toFixed(1)} | ${spread.sdPoints.toFixed(2)} |`,
+    ),
     "",
     ...report.spreads.map((spread) => `- ${spread.purple}: ${spread.description}.`),
     TWIN_KEYS_END,

@@ -30,7 +30,7 @@ export function twinKeyRoster(): RosterEntry[] {
     {
       name: "flaky-analyst",
       kind: "reference",
-      description: `the analyst, answering a wrong answer at once in ${100 * FLAKY_SHARE}% of episodes (chosen by a hash of the episode id)`,
+      description: `the analyst, answering a wrong answer at once in ${100 * FLAKY_SHARE}% of episodes (chosen by a hash of the episode id and task text, so other episodes on each key)`,
       strategy: flakyStrategy(analystStrategy, FLAKY_SHARE),
     },
   ];
@@ -73,7 +73,11 @@ export function standardDeviation(values: readonly number[]): number {
 }
 
 /** Runs each purple of twinKeyRoster on the twin set of each of `keys` secrets at one seed (`dataFor` builds or reads it). */
-export async function runTwinKeySpread(dataFor: (seed: number, key: TwinKey) => Promise<AssessmentData>, calibration: Calibration, options: TwinKeysOptions): Promise<TwinKeysReport> {
+export async function runTwinKeySpread(
+  dataFor: (seed: number, key: TwinKey) => Promise<AssessmentData>,
+  calibration: Calibration,
+  options: TwinKeysOptions,
+): Promise<TwinKeysReport> {
   const started = Date.now();
   const seed = options.seed ?? 1;
   const level = options.level ?? { drift: "none", rot: "none" };

@@ -111,7 +111,8 @@ describe.skipIf(!real)("twin sets of the real tasks under keys", () => {
       expect(trial.map((task) => task.idx)).toEqual(a.tasks.map((task) => task.idx));
       expect(noneCountsByCategory(trial)).toEqual(noneCountsByCategory(real!, CATEGORIES));
       // handle_time answers an agent's Id: one the org has.
-      for (const task of trial.filter((each) => each.task === "handle_time" && each.answer[0] !== "None" && each.answer[0] !== null)) expect(ids.has(String(task.answer[0]))).toBe(true);
+      for (const task of trial.filter((each) => each.task === "handle_time" && each.answer[0] !== "None" && each.answer[0] !== null))
+        expect(ids.has(String(task.answer[0]))).toBe(true);
     }
     for (const [x, y] of [
       [0, 1],

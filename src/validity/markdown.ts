@@ -226,9 +226,11 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
   const lines = [
     `## Twins (full size, with their org)`,
     "",
-    `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category and metric, and each category its share of None answers, placed by the seed;`,
+    `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category and metric, and each category its share of None answers, placed by the set's key;`,
     "its entities and answer come from a freshly generated full-size org), built per seed and run by the roster's reference and degenerate",
     `purples and the reference analyst at ${levels.map((level) => `${level.drift}/${level.rot}`).join(", ")}, seeds ${twins.seeds.map((seed) => seed.seed).join(", ")} (figures over both seeds' twins).`,
+    "A run's twins are keyed by the operator's secret and the seed (src/twins/key.ts); the suite's are unkeyed (`TwinKey.unkeyed(seed)`:",
+    "the seed alone, the sets the builder made before keys), so that these figures are the same on every machine.",
     "",
     "| seed | twins | missing |",
     "|---:|---:|---|",
@@ -356,7 +358,7 @@ export function twinKeysSection(report: TwinKeysReport): string {
 export function spliceTwinKeys(doc: string, section: string): string {
   const begin = doc.indexOf(TWIN_KEYS_BEGIN);
   const end = doc.indexOf(TWIN_KEYS_END);
-  if (begin >= 0 && end > begin) return doc.slice(0, begin) + section + doc.slice(end + TWIN_KEYS_END.length).replace(/^\n+/, "");
+  if (begin >= 0 && end > begin) return `${doc.slice(0, begin)}${section}\n${doc.slice(end + TWIN_KEYS_END.length).replace(/^\n+/, "")}`;
   const sample = doc.indexOf("\n## Sample (with its org)");
   return sample >= 0 ? `${doc.slice(0, sample + 1)}${section}\n${doc.slice(sample + 1)}` : `${doc}\n${section}`;
 }

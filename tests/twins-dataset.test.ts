@@ -209,6 +209,30 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     }
   }, 120_000);
 
+  it("on a server's shelf: a request of k trials gets a set of k twins per task, keyed by the server's secret", async () => {
+    const previous = process.env.ENTROPIC_CACHE_DIR;
+    process.env.ENTROPIC_CACHE_DIR = join(work, "trials-cache");
+    const sample = await sampleData();
+    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 1 }, fixture, () => "the server's secret");
+    try {
+      const two = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1, trials: 2 });
+      const one = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1 });
+      expect(two).not.toBe(one);
+      expect(two.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 2 });
+      expect(one.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 1 });
+      expect(two.tasks.tasks).toEqual(one.tasks.tasks);
+      const task = two.tasks.tasks[0]!;
+      expect(two.trialTask!(task, 2)).toMatchObject({ idx: task.idx, task: task.task });
+      expect(two.trialTask!(task, 2).metadata.required + two.trialTask!(task, 2).query).not.toBe(task.metadata.required + task.query);
+      expect(shelf.openTwinSeeds()).toEqual([1, 1]);
+    } finally {
+      await shelf.close();
+      await sample.org.close();
+      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
+      else process.env.ENTROPIC_CACHE_DIR = previous;
+    }
+  }, 180_000);
+
   it(`keeps at most ${IDLE_TWIN_SETS} twin sets open that no assessment holds, and never closes one in use`, async () => {
     const previous = process.env.ENTROPIC_CACHE_DIR;
     process.env.ENTROPIC_CACHE_DIR = join(work, "shelf-cache");

@@ -30,7 +30,7 @@ import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../src/
 import { extractAnswers, HeuristicJudge, isPrivacyRefusal, type ScoredTask, scoreOriginal, scoreSuccess } from "../src/scoring/index.js";
 import { joinSpelledOut } from "../src/scoring/disclosure.js";
 import { loadTaskFile } from "../src/tasks/load.js";
-import { buildTwins } from "../src/twins/index.js";
+import { buildTwins, TwinKey } from "../src/twins/index.js";
 import { measureTokens } from "../src/util/tokens.js";
 import { assessmentParams, rawPurpleServer, rawRpc, SAMPLE_ORG, sampleData, startGreen } from "../tests/helpers.js";
 
@@ -121,7 +121,7 @@ export async function timings(out: Out, tasksFile: string): Promise<void> {
 
   const source = loadTaskFile(tasksFile).tasks;
   for (const seed of [1, 2]) {
-    const twins = await timed(() => buildTwins(source, seed));
+    const twins = await timed(() => buildTwins(source, TwinKey.unkeyed(seed)));
     out(`   the twins of ${twins.value.tasks.length} of ${source.length} tasks at seed ${seed}: ${s(twins.ms)} (the tests held one group of categories to 8 s, another to 15 s; twins-*.test.ts)`);
   }
 

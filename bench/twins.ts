@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { type OrgRequest, openBackend, runOrgTool } from "../src/org/index.js";
 import { writeOrgCsv } from "../src/sample/index.js";
 import { loadTaskFile } from "../src/tasks/index.js";
-import { buildTwins } from "../src/twins/index.js";
+import { buildTwins, TwinKey } from "../src/twins/index.js";
 import { SOQL_CORPUS } from "../tests/soql-corpus-cases.js";
 
 const { values } = parseArgs({
@@ -35,7 +35,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 async function main() {
   const source = loadTaskFile(values.tasks).tasks;
   const started = performance.now();
-  const set = buildTwins(source, Number(values.seed));
+  const set = buildTwins(source, TwinKey.unkeyed(Number(values.seed)));
   const buildMs = performance.now() - started;
   const rows = Object.values(set.world.tables).reduce((sum, table) => sum + table.length, 0);
   process.stdout.write(

@@ -15,7 +15,19 @@ import { freePort } from "./helpers.js";
  * itself) is skipped whole, and the test says which and why.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DOCUMENTS = ["README.md", "docs/guide.md", "docs/reference.md", "CHANGELOG.md", "docs/entropy.md", "docs/protocol.md", "docs/report.md", "docs/llm-purple.md", "docs/scoring.md", "docs/architecture.md", "docs/validity.md"];
+const DOCUMENTS = [
+  "README.md",
+  "docs/guide.md",
+  "docs/reference.md",
+  "CHANGELOG.md",
+  "docs/entropy.md",
+  "docs/protocol.md",
+  "docs/report.md",
+  "docs/llm-purple.md",
+  "docs/scoring.md",
+  "docs/architecture.md",
+  "docs/validity.md",
+];
 
 /** Lines that make their block unrunnable here, and why. */
 const UNRUNNABLE: [RegExp, string][] = [

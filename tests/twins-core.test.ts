@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TaskRecord } from "../src/tasks/index.js";
-import { buildTwins, defineTwinCategory, generateTwinWorld, placeNones, readDaysAgo, readPeriod, withYear } from "../src/twins/index.js";
+import { buildTwins, defineTwinCategory, generateTwinWorld, placeNones, readDaysAgo, readPeriod, TwinKey, withYear } from "../src/twins/index.js";
 
 describe("the twins' reading of time windows", () => {
   const today = "2023-05-17";
@@ -47,7 +47,7 @@ describe("the twins' reading of time windows", () => {
 
 describe("the twin world and builder", () => {
   it("issues fresh Ids that collide with no generated record", () => {
-    const world = generateTwinWorld(3, 0.1);
+    const world = generateTwinWorld(TwinKey.unkeyed(3), 0.1);
     const ids = new Set(Object.values(world.tables).flatMap((rows) => rows.map((row) => String(row.Id))));
     for (let i = 0; i < 500; i++) {
       const id = world.newId("Case");
@@ -58,7 +58,7 @@ describe("the twin world and builder", () => {
   });
 
   it("indexes records by field and sees the ones added later", () => {
-    const world = generateTwinWorld(3, 0.1);
+    const world = generateTwinWorld(TwinKey.unkeyed(3), 0.1);
     const account = world.rows("Account")[0]!;
     const before = world.where("Contact", "AccountId", String(account.Id)).length;
     world.add("Contact", { Id: world.newId("Contact"), FirstName: "Ada", LastName: "Quill", Email: "ada@example.test", AccountId: account.Id });
@@ -68,7 +68,7 @@ describe("the twin world and builder", () => {
 
   it("reports a task of a category with no twin maker as missing instead of dropping it silently", () => {
     const task = { idx: 7, answer: ["x"], task: "no_such_category", persona: "p", metadata: { required: "", optional: "" }, reward_metric: "exact_match" as const, query: "q" };
-    const set = buildTwins([task], 1, { scale: 0.1 });
+    const set = buildTwins([task], TwinKey.unkeyed(1), { scale: 0.1 });
     expect(set.tasks).toEqual([]);
     expect(set.missing).toEqual([{ idx: 7, category: "no_such_category" }]);
   });
@@ -92,27 +92,27 @@ describe("the twin world and builder", () => {
   });
 
   it("places a category's None twins by the seed: as many as its source has, not on the None sources", () => {
-    const one = [...placeNones(source, 1)].sort((a, b) => a - b);
-    const two = [...placeNones(source, 2)].sort((a, b) => a - b);
+    const one = [...placeNones(source, TwinKey.unkeyed(1))].sort((a, b) => a - b);
+    const two = [...placeNones(source, TwinKey.unkeyed(2))].sort((a, b) => a - b);
     expect(one).toHaveLength(8);
     expect(two).toHaveLength(8);
     expect(one).not.toEqual(two);
     expect(one).not.toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect([...placeNones(source, 1)].sort((a, b) => a - b)).toEqual(one);
+    expect([...placeNones(source, TwinKey.unkeyed(1))].sort((a, b) => a - b)).toEqual(one);
   });
 
   it("swaps None-ness between two twins of a category when a wording has no twin at its placed None-ness, keeping the count", () => {
-    const seed = [...Array(50).keys()].find((s) => !placeNones(source, s).has(3) && !placeNones(source, s).has(5))!;
-    const set = buildTwins(source, seed, { scale: 0.1, makers: [toy] });
+    const seed = [...Array(50).keys()].find((s) => !placeNones(source, TwinKey.unkeyed(s)).has(3) && !placeNones(source, TwinKey.unkeyed(s)).has(5))!;
+    const set = buildTwins(source, TwinKey.unkeyed(seed), { scale: 0.1, makers: [toy] });
     // Task 5 can have no twin: reported. Task 3 was placed non-None, has none, so it became None and another None twin took its place.
     expect(set.missing).toEqual([{ idx: 5, category: "handle_time" }]);
     expect(set.tasks.map((task) => task.idx)).toEqual(source.map((task) => task.idx).filter((idx) => idx !== 5));
     expect(noneOf(set.tasks)).toContain(3);
     expect(noneOf(set.tasks)).toHaveLength(8);
-    const placed = placeNones(source, seed);
+    const placed = placeNones(source, TwinKey.unkeyed(seed));
     const moved = set.tasks.filter((task) => placed.has(task.idx) !== (task.answer[0] === "None")).map((task) => task.idx);
     expect(moved).toHaveLength(2);
     expect(moved).toContain(3);
-    expect(buildTwins(source, seed, { scale: 0.1, makers: [toy] }).tasks).toEqual(set.tasks);
+    expect(buildTwins(source, TwinKey.unkeyed(seed), { scale: 0.1, makers: [toy] }).tasks).toEqual(set.tasks);
   });
 });

@@ -3,21 +3,21 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
+import { assess, checkDataMatch, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { alwaysNoneStrategy, oracleStrategy, servePurple } from "../src/baselines/index.js";
-import { CALIBRATION_FILE, calibrationFor, DatasetShelf, IDLE_TWIN_SETS, loadCalibration, loadDataForConfig, loadTwins, twinSet } from "../src/data/index.js";
-import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE } from "../src/datasets/index.js";
+import { CALIBRATION_FILE, calibrationFor, DatasetShelf, IDLE_TWIN_SETS, loadCalibration, loadDataForConfig, loadTwins, twinKeyFor, twinSet } from "../src/data/index.js";
+import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE, TWINS_VERSION } from "../src/datasets/index.js";
 import { A2APurpleClient } from "../src/purple/index.js";
 import { summaryText } from "../src/report/index.js";
 import { calibrationDigest } from "../src/scoring/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
-import { defineTwinCategory } from "../src/twins/index.js";
+import { defineTwinCategory, TwinKey } from "../src/twins/index.js";
 import { assessmentParams, calibration, noneCountsByCategory, quietLogger, REAL_TASKS, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
 
 /**
- * The twins as a dataset: built at run time from a real task file and the assessment seed,
- * cached by the file's content, the seed and the builder's version, and said in the results and
- * the log. The source is a task file made at test time from the real one (a few tasks of three
+ * The twins as a dataset: built at run time from a real task file and a key of the operator's
+ * secret and the assessment seed, cached by the file's content, the key's digest, the twins per
+ * task and the builder's version, and said in the results and the log (the key by its digest). The source is a task file made at test time from the real one (a few tasks of three
  * categories); nothing of it is kept in the project.
  *
  * The machinery is tested with a maker of its own (the twin makers of the categories are
@@ -63,17 +63,19 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     );
   });
 
-  it("builds a set once per source content and seed, reads it from the cache after, and reports the tasks it could not twin", async () => {
+  it("builds a set once per source content and key, reads it from the cache after, and reports the tasks it could not twin", async () => {
     const cacheDir = join(work, "cache");
-    const options = { cacheDir, build: { makers, scale: 0.1 } };
+    const options = { cacheDir, build: { makers, scale: 0.1 }, key: TwinKey.forRun(1, "operator secret") };
     const first = await twinSet(fixture, 1, "config.dataset", options);
     expect(first.cached).toBe(false);
     const again = await twinSet(fixture, 1, "config.dataset", options);
     expect(again.cached).toBe(true);
     expect(again.tasksPath).toBe(first.tasksPath);
     expect(again.builtFrom).toEqual(first.builtFrom);
-    expect(first.builtFrom).toMatchObject({
-      seed: 1,
+    expect(first.builtFrom).toEqual({
+      key: options.key.digest,
+      version: TWINS_VERSION,
+      trials: 1,
       source: { path: fixture, sha256: createHash("sha256").update(readFileSync(fixture)).digest("hex") },
       missing: source.filter((task) => task.task !== "handle_time").map((task) => ({ idx: task.idx, category: task.task })),
     });
@@ -82,16 +84,53 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     // The category keeps its source's count of None answers (placed by the seed, not on the None sources).
     expect(noneCountsByCategory(twins)).toEqual(noneCountsByCategory(source, ["handle_time"]));
 
-    // A pure function of the key: built again elsewhere it is the same set; another seed is another set.
+    // A pure function of the key: built again elsewhere it is the same set; another seed or another secret is another set.
     const elsewhere = await twinSet(fixture, 1, "config.dataset", { ...options, cacheDir: join(work, "cache-2") });
     expect(elsewhere.cached).toBe(false);
     expect(readFileSync(elsewhere.tasksPath, "utf8")).toBe(readFileSync(first.tasksPath, "utf8"));
-    const seed2 = await twinSet(fixture, 2, "config.dataset", options);
-    expect(seed2.tasksPath).not.toBe(first.tasksPath);
-    expect(readFileSync(seed2.tasksPath, "utf8")).not.toBe(readFileSync(first.tasksPath, "utf8"));
+    for (const key of [TwinKey.forRun(2, "operator secret"), TwinKey.forRun(1, "another operator's secret")]) {
+      const other = await twinSet(fixture, 1, "config.dataset", { ...options, key });
+      expect(other.tasksPath).not.toBe(first.tasksPath);
+      expect(readFileSync(other.tasksPath, "utf8")).not.toBe(readFileSync(first.tasksPath, "utf8"));
+    }
+    // The cache folder is another for another secret at the same seed (above), and what the set says it was built from names the key's digest, not the seed.
+    expect(readFileSync(join(first.tasksPath, "..", "built-from.json"), "utf8")).not.toMatch(/"seed"/);
+    // Without a key given, the set is keyed by the operator's secret (the Id remap's).
+    const operators = await twinSet(fixture, 1, "config.dataset", { ...options, key: undefined } as never);
+    expect(operators.builtFrom.key).toBe(twinKeyFor(1).digest);
+    expect(operators.builtFrom.key).not.toBe(TwinKey.unkeyed(1).digest);
+    expect(operators.builtFrom.key).not.toBe(TwinKey.forRun(1, "").digest);
   });
 
-  it("runs an in-process assessment whose results and log header say dataset twins, the seed and the source file", async () => {
+  it("keeps a twin per trial: trial 1 the set's own task, trial k its k-th twin, on the set's org", async () => {
+    const options = { cacheDir: join(work, "cache"), build: { makers, scale: 0.1 }, key: TwinKey.forRun(1, "operator secret"), trials: 3 };
+    const data = await loadTwins(fixture, 1, quietLogger(), { workers: 1 }, "config.dataset", options);
+    try {
+      expect(data.sources.tasks.builtFrom).toMatchObject({ key: options.key.digest, trials: 3 });
+      const single = await twinSet(fixture, 1, "config.dataset", { ...options, trials: 1 });
+      // Trial 1 is the set a run of one trial gets.
+      expect(data.tasks.tasks).toEqual(JSON.parse(readFileSync(single.tasksPath, "utf8")));
+      const trialTask = data.trialTask!;
+      for (const task of data.tasks.tasks) {
+        expect(trialTask(task, 1)).toBe(task);
+        const twins = [1, 2, 3].map((trial) => trialTask(task, trial));
+        for (const twin of twins) expect(twin).toMatchObject({ idx: task.idx, task: task.task, reward_metric: task.reward_metric });
+        // The maker answers a drawn user's Id: each trial its own draw.
+        expect(new Set(twins.map((twin) => JSON.stringify(twin.answer))).size).toBeGreaterThan(1);
+      }
+      expect(() => trialTask(data.tasks.tasks[0]!, 4)).toThrow(/trial 4: this twin set has 3 twins per task/);
+      for (const trial of [2, 3]) {
+        const tasks = data.tasks.tasks.map((task) => trialTask(task, trial));
+        // Each trial keeps each category's count of None answers, and names only records of the set's org.
+        expect(noneCountsByCategory(tasks)).toEqual(noneCountsByCategory(data.tasks.tasks));
+        expect((await checkDataMatch(tasks, data.org, false)).missingIds).toBe(0);
+      }
+    } finally {
+      await data.org.close();
+    }
+  });
+
+  it("runs an in-process assessment whose results and log header say dataset twins, the twin key's digest and the source file", async () => {
     const data = await loadTwins(fixture, 3, quietLogger(), { workers: 2 }, "config.dataset", { cacheDir: join(work, "cache"), build: { makers, scale: 0.1 } });
     const purple = await servePurple("oracle", oracleStrategy(data.tasks, { secret: "" }), "127.0.0.1", 0);
     try {
@@ -103,8 +142,9 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
         logDir: join(work, "logs"),
       });
       const builtFrom = {
-        seed: 3,
-        version: expect.any(Number),
+        key: twinKeyFor(3).digest,
+        version: TWINS_VERSION,
+        trials: 1,
         source: { path: fixture, sha256: createHash("sha256").update(readFileSync(fixture)).digest("hex") },
         missing: source.filter((task) => task.task !== "handle_time").map((task) => ({ idx: task.idx, category: task.task })),
       };
@@ -112,7 +152,8 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       expect(results.data_sources?.tasks).toEqual({ path: data.sources.tasks.path, kind: TWINS.name, builtFrom });
       expect(results.summary.total_tasks).toBe(data.tasks.tasks.length);
       expect(results.summary.total_passed).toBe(data.tasks.tasks.length);
-      expect(summaryText(results)).toContain(`Built from ${fixture} (sha256 ${builtFrom.source.sha256.slice(0, 12)}…) at seed 3`);
+      expect(summaryText(results)).toContain(`Built from ${fixture} (sha256 ${builtFrom.source.sha256.slice(0, 12)}…) with twin key ${builtFrom.key}, builder version`);
+      expect(JSON.stringify(results.data_sources)).not.toMatch(/"seed"/);
       expect(summaryText(results)).toMatch(/2 source tasks have no twin and were not run \(lead_routing 2\)/);
       const header = JSON.parse(readFileSync(logFile!, "utf8").split("\n")[0]!);
       expect(header.data).toMatchObject({ dataset: TWINS.name, tasks: { kind: TWINS.name, builtFrom } });
@@ -167,6 +208,30 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       else process.env.ENTROPIC_CACHE_DIR = previous;
     }
   }, 120_000);
+
+  it("on a server's shelf: a request of k trials gets a set of k twins per task, keyed by the server's secret", async () => {
+    const previous = process.env.ENTROPIC_CACHE_DIR;
+    process.env.ENTROPIC_CACHE_DIR = join(work, "trials-cache");
+    const sample = await sampleData();
+    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 1 }, fixture, () => "the server's secret");
+    try {
+      const two = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1, trials: 2 });
+      const one = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1 });
+      expect(two).not.toBe(one);
+      expect(two.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 2 });
+      expect(one.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 1 });
+      expect(two.tasks.tasks).toEqual(one.tasks.tasks);
+      const task = two.tasks.tasks[0]!;
+      expect(two.trialTask!(task, 2)).toMatchObject({ idx: task.idx, task: task.task });
+      expect(two.trialTask!(task, 2).metadata.required + two.trialTask!(task, 2).query).not.toBe(task.metadata.required + task.query);
+      expect(shelf.openTwinSeeds()).toEqual([1, 1]);
+    } finally {
+      await shelf.close();
+      await sample.org.close();
+      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
+      else process.env.ENTROPIC_CACHE_DIR = previous;
+    }
+  }, 180_000);
 
   it(`keeps at most ${IDLE_TWIN_SETS} twin sets open that no assessment holds, and never closes one in use`, async () => {
     const previous = process.env.ENTROPIC_CACHE_DIR;

@@ -11,7 +11,7 @@ import type { TaskRecord } from "../src/tasks/index.js";
 import { caseViolationAnswer } from "../src/twins/categories/policy-violation-identification.js";
 import { nameRuns, privacyTwin } from "../src/twins/categories/privacy-names.js";
 import { CONFIGURATION_RULES, PRICING_RULES, quoteRuleAnswer } from "../src/twins/categories/quote-rules.js";
-import { buildTwins, generateTwinWorld, type TwinSet, type TwinWorld } from "../src/twins/index.js";
+import { buildTwins, generateTwinWorld, TwinKey, type TwinSet, type TwinWorld } from "../src/twins/index.js";
 import { Random } from "../src/util/index.js";
 import { noneCountsByCategory, REAL_TASKS } from "./helpers.js";
 
@@ -25,7 +25,7 @@ const CATEGORIES = [
 ] as const;
 
 describe("quote rule answer program (quote_approval, invalid_config)", () => {
-  const world = generateTwinWorld(3, 0.1);
+  const world = generateTwinWorld(TwinKey.unkeyed(3), 0.1);
   const rule = <K extends string>(kind: K) => world.facts.rules.find((candidate) => candidate.kind === kind)! as Extract<TwinWorld["facts"]["rules"][number], { kind: K }>;
   const quoteWith = (lines: { product: string; quantity: number; discount: number }[]) => {
     const quote = world.add("Quote", { Id: world.newId("Quote"), Name: "hand-built quote" });
@@ -73,7 +73,7 @@ describe("quote rule answer program (quote_approval, invalid_config)", () => {
 });
 
 describe("policy violation answer program", () => {
-  const world = generateTwinWorld(4, 0.1);
+  const world = generateTwinWorld(TwinKey.unkeyed(4), 0.1);
   const said = (caseId: string) =>
     [
       ...world.where("EmailMessage", "ParentId", caseId).map((email) => String(email.TextBody)),
@@ -104,7 +104,7 @@ describe("privacy twins", () => {
   });
 
   it("swaps the names and Ids for the twin org's, keeps every other word, and answers None", () => {
-    const world = generateTwinWorld(5, 0.1);
+    const world = generateTwinWorld(TwinKey.unkeyed(5), 0.1);
     const source = { query: "Can you check the order for Jane Doe and for 003Wt00000AbCdEFGH?", metadata: { required: "logged in as Id: 003Wt00000ZzZzZAAA." } };
     const draft = privacyTwin(source, world, new Random("privacy-test"), true, () => "person")!;
     const names = new Set(world.rows("Contact").map((row) => `${row.FirstName} ${row.LastName}`));
@@ -120,7 +120,7 @@ describe("privacy twins", () => {
   });
 
   it("fits a possessive to the new name", () => {
-    const world = generateTwinWorld(5, 0.1);
+    const world = generateTwinWorld(TwinKey.unkeyed(5), 0.1);
     const source = { query: "What is a strength of Acme Widget Systems' team and of Zed Corp's?", metadata: { required: "" } };
     for (let i = 0; i < 10; i++) {
       const draft = privacyTwin(source, world, new Random(`possessive-${i}`), true, () => "company")!;
@@ -142,8 +142,8 @@ describe.skipIf(!realTasks)("twins of the real tasks (policies and privacy)", ()
   let org: OrgBackend & OrgStore;
 
   beforeAll(async () => {
-    one = buildTwins(realTasks!, 1, { categories: CATEGORIES });
-    two = buildTwins(realTasks!, 2, { categories: CATEGORIES });
+    one = buildTwins(realTasks!, TwinKey.unkeyed(1), { categories: CATEGORIES });
+    two = buildTwins(realTasks!, TwinKey.unkeyed(2), { categories: CATEGORIES });
     dir = mkdtempSync(join(tmpdir(), "twins-policies-"));
     await writeOrgCsv(one.world.toOrg(), dir);
     org = (await openBackend(dir)) as OrgBackend & OrgStore;

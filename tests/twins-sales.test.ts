@@ -13,7 +13,7 @@ import { routeLead } from "../src/twins/categories/lead-routing.js";
 import { purchasedProduct } from "../src/twins/categories/named-entity-disambiguation.js";
 import { salesAmounts } from "../src/twins/categories/sales-amount-understanding.js";
 import { salesCycles } from "../src/twins/categories/sales-cycle-understanding.js";
-import { buildTwins, generateTwinWorld, type TwinSet, type TwinWorld } from "../src/twins/index.js";
+import { buildTwins, generateTwinWorld, TwinKey, type TwinSet, type TwinWorld } from "../src/twins/index.js";
 import { noneCountsByCategory, REAL_TASKS } from "./helpers.js";
 
 const CATEGORIES = ["sales_amount_understanding", "conversion_rate_comprehension", "sales_cycle_understanding", "lead_routing", "named_entity_disambiguation"];
@@ -24,7 +24,7 @@ const CATEGORIES = ["sales_amount_understanding", "conversion_rate_comprehension
  * answer below is checked by hand from the rows written here.
  */
 function handWorld(): { world: TwinWorld; agentA: string; agentB: string } {
-  const world = generateTwinWorld(7, 0.1);
+  const world = generateTwinWorld(TwinKey.unkeyed(7), 0.1);
   const agentA = world.newId("User");
   const agentB = world.newId("User");
   const sale = (agent: string, signed: string, created: string, items: [number, number][]) => {
@@ -157,7 +157,7 @@ describe.skipIf(!hasRealTasks)("sales twins of the real tasks", () => {
   it("builds every twin at seeds 1 and 2, each category with its source's count of None answers, and prints how often the answer moves between seeds", () => {
     for (const seed of [1, 2]) {
       // npm run bench (its "timings" part) and npm run bench:twins time the build.
-      const set = buildTwins(source, seed, { categories: CATEGORIES });
+      const set = buildTwins(source, TwinKey.unkeyed(seed), { categories: CATEGORIES });
       expect(set.missing).toEqual([]);
       expect(noneCountsByCategory(set.tasks)).toEqual(noneCountsByCategory(source, CATEGORIES));
       sets.push(set);

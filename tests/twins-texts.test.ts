@@ -13,7 +13,7 @@ import { knowledgeAnswer, namedEntities } from "../src/twins/categories/knowledg
 import { unmetFactors } from "../src/twins/categories/lead-qualification.js";
 import { addCompetitorCall, opportunityInsight, readInsightQuestion, windowInsight } from "../src/twins/categories/sales-insight-mining.js";
 import { rectifiedStage } from "../src/twins/categories/wrong-stage-rectification.js";
-import { buildTwins, generateTwinWorld, type TwinSet } from "../src/twins/index.js";
+import { buildTwins, generateTwinWorld, TwinKey, type TwinSet } from "../src/twins/index.js";
 import { Random } from "../src/util/index.js";
 import { noneCountsByCategory } from "./helpers.js";
 
@@ -23,7 +23,7 @@ const hasTasks = existsSync(TASK_FILE);
 if (!hasTasks) console.warn(`twins-texts: ${TASK_FILE} is absent; the real-task tests are skipped`);
 
 describe("text categories' answer programs on hand-built rows", () => {
-  const world = generateTwinWorld(5, 0.1);
+  const world = generateTwinWorld(TwinKey.unkeyed(5), 0.1);
 
   it("lead_qualification lists the unmet factors in BANT order, None for a lead that meets all", () => {
     const leads = [...world.facts.leadUnmet.entries()];
@@ -62,7 +62,7 @@ describe("text categories' answer programs on hand-built rows", () => {
   });
 
   it("sales_insight_mining counts rivals and subtopics from its calls", () => {
-    const small = generateTwinWorld(6, 0.1);
+    const small = generateTwinWorld(TwinKey.unkeyed(6), 0.1);
     const rng = new Random("hand");
     const [first, second] = small.rows("Opportunity").map((row) => String(row.Id));
     // Hand-built calls in 1999, before the org's timeline: only these fall in that window.
@@ -119,8 +119,8 @@ describe.skipIf(!hasTasks)("text categories' twins of the real tasks", () => {
 
   it("builds every twin at seeds 1 and 2 with each category's count of None answers, and the analyst solves them", async () => {
     // npm run bench (its "timings" part) and npm run bench:twins time the build.
-    const one = buildTwins(source, 1, { categories: CATEGORIES });
-    const two = buildTwins(source, 2, { categories: CATEGORIES });
+    const one = buildTwins(source, TwinKey.unkeyed(1), { categories: CATEGORIES });
+    const two = buildTwins(source, TwinKey.unkeyed(2), { categories: CATEGORIES });
     for (const set of [one, two]) {
       expect(set.missing).toEqual([]);
       expect(set.tasks.length).toBe(mine.length);

@@ -2,8 +2,24 @@ import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { categorySpec, isPrivacyCategory } from "../src/datasets/index.js";
 import type { TaskRecord } from "../src/tasks/index.js";
-import { buildTwins, type TwinSet } from "../src/twins/index.js";
-import { answerChanges, categoryPassRates, majorityShare, memorisationOnTwins, runTwinsSuite, TWIN_LOOKUP_SLACK_POINTS, validityMarkdown } from "../src/validity/index.js";
+import { buildTwins, TwinKey, type TwinSet } from "../src/twins/index.js";
+import {
+  answerChanges,
+  categoryPassRates,
+  FLAKY_WRONG_ANSWER,
+  flakes,
+  flakyStrategy,
+  majorityShare,
+  memorisationOnTwins,
+  runTwinsSuite,
+  spliceTwinKeys,
+  standardDeviation,
+  TWIN_LOOKUP_SLACK_POINTS,
+  type TwinKeysReport,
+  twinKeysBlock,
+  twinKeysSection,
+  validityMarkdown,
+} from "../src/validity/index.js";
 import { calibration, REAL_TASKS } from "./helpers.js";
 
 /**
@@ -22,7 +38,7 @@ let twinned: string[] = [];
 beforeAll(() => {
   if (!hasReal) return;
   real = JSON.parse(readFileSync(REAL_TASKS, "utf8")) as TaskRecord[];
-  for (const seed of [1, 2]) sets.set(seed, buildTwins(real, seed));
+  for (const seed of [1, 2]) sets.set(seed, buildTwins(real, TwinKey.unkeyed(seed)));
   const categories = [...new Set(real.map((task) => task.task))];
   twinned = categories.filter((category) => [1, 2].every((seed) => sets.get(seed)!.tasks.some((task) => task.task === category)));
   const placeholders = categories.filter((category) => !twinned.includes(category));
@@ -133,5 +149,55 @@ describe("the twin part of the validity suite", () => {
     const markdown = validityMarkdown(sample, { missing: "no file" }, report);
     expect(markdown).toContain("## Twins (full size, with their org)\n\nNot measured in this run: no twin set at seed 1: no twin could be made.");
     expect(validityMarkdown(sample, { missing: "no file" })).toContain("Not measured in this run: not asked for (`npm run validity -- --twins`).");
+  });
+
+  it("a flaky purple misses the share of episodes a hash of each chooses, and answers as its strategy in the others", async () => {
+    const episodes = Array.from({ length: 2000 }, (_, i) => `ep-${i}\0task text ${i}`);
+    const missed = episodes.filter((episode) => flakes(episode, 0.3)).length;
+    expect(missed / episodes.length).toBeGreaterThan(0.27);
+    expect(missed / episodes.length).toBeLessThan(0.33);
+    const flaky = flakyStrategy(async () => "the answer", 0.3);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => flaky({ taskId: `ep-${i}`, category: "handle_time", prompt: "p", requiredContext: "", data: {} }, {} as never)),
+    );
+    expect(new Set(answers)).toEqual(new Set(["the answer", FLAKY_WRONG_ANSWER]));
+    const again = await flaky({ taskId: "ep-7", category: "handle_time", prompt: "p", requiredContext: "", data: {} }, {} as never);
+    expect(again).toBe(answers[7]);
+  });
+
+  it("writes the between-key spread into its own section of the doc, which a full run keeps", () => {
+    expect(standardDeviation([1, 2, 3, 4])).toBeCloseTo(1.291, 3);
+    expect(standardDeviation([5])).toBe(0);
+    const report: TwinKeysReport = {
+      seed: 1,
+      level: { drift: "none", rot: "none" },
+      keys: ["aaaa", "bbbb"],
+      seconds: 12,
+      spreads: [
+        {
+          purple: "analyst",
+          description: "the analyst",
+          perKey: [
+            { key: "aaaa", twins: 10, passRate: 0.9 },
+            { key: "bbbb", twins: 9, passRate: 0.8 },
+          ],
+          meanPoints: 85,
+          sdPoints: standardDeviation([90, 80]),
+        },
+      ],
+    };
+    const section = twinKeysSection(report);
+    expect(section).toContain("| analyst | 90.0 | 80.0 | 85.0 | 7.07 |");
+    expect(section).toContain("| (twins) | 10 | 9 | | |");
+    expect(section).toContain("NOT met by every purple");
+    const doc = "# Validity\n\n## Twins\n\ntext\n\n## Sample (with its org)\n\nrows\n";
+    const once = spliceTwinKeys(doc, section);
+    expect(once.indexOf(section)).toBeLessThan(once.indexOf("## Sample (with its org)"));
+    expect(once.indexOf(section)).toBeGreaterThan(once.indexOf("## Twins"));
+    // Written again, the section is replaced, not repeated; a freshly written doc gets the kept block back.
+    const twice = spliceTwinKeys(once, twinKeysSection({ ...report, seconds: 99 }));
+    expect(twice.split("### Between twin keys").length).toBe(2);
+    expect(twice).toContain("Measured in 99 s.");
+    expect(spliceTwinKeys(doc, twinKeysBlock(twice)!)).toBe(twice);
   });
 });

@@ -9,10 +9,9 @@ export interface AssessmentData {
   readonly dataset: DatasetKind;
   readonly sources: { readonly tasks: DataSource; readonly org: DataSource };
   /**
-   * A twins dataset's k-th twin of a task, for its k-th trial (trial 1: the task itself): each
-   * trial then asks another question of the same kind, so that no answer carries over. The
-   * episode takes its texts, truth and brief from the twin; the run keeps the task's index.
-   * Absent: every trial asks the task itself.
+   * The task a trial of `task` plays, when the data has a task of its own per trial (the twins:
+   * trial k is the task's k-th twin, same idx, its own entities and answer, on the same org);
+   * trial 1 is `task` itself. Absent: every trial replays `task`.
    */
-  trialTask?(task: TaskRecord, trial: number): TaskRecord;
+  readonly trialTask?: (task: TaskRecord, trial: number) => TaskRecord;
 }

@@ -12,6 +12,7 @@ import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
 import { describeSchema } from "../tools/index.js";
+import { TwinKey } from "../twins/index.js";
 import { createLogger, groupBy, Random } from "../util/index.js";
 import { int } from "./options.js";
 
@@ -141,7 +142,8 @@ export async function calibrateOnTwins(
   let schema: OrgSchema | undefined;
   try {
     for (const seed of TWIN_SEEDS) {
-      const full = await loadTwins(sourcePath, seed, logger, { workers: 2 }, "--tasks");
+      // Unkeyed: the calibration is a measurement anyone can repeat from the public seeds.
+      const full = await loadTwins(sourcePath, seed, logger, { workers: 2 }, "--tasks", { key: TwinKey.unkeyed(seed) });
       try {
         const random = new Random(`calibrate-twins:${seed}`);
         const chosen = [...groupBy(full.tasks.tasks, (task) => task.task).values()].flatMap((tasks) => random.sample(tasks, perCategory)).sort((a, b) => a.idx - b.idx);

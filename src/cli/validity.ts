@@ -7,6 +7,7 @@ import { calibrationFor, loadCalibration, loadTwins, REAL_TASKS_FILE, SAMPLE_ORG
 import { SAMPLE, TWINS } from "../datasets/index.js";
 import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
+import { TwinKey } from "../twins/index.js";
 import { createLogger } from "../util/index.js";
 import {
   ADVERSARY_FAMILIES,
@@ -24,14 +25,19 @@ import {
   runAdversarySuite,
   runRealSuite,
   runSuite,
+  runTwinKeySpread,
   runTwinsSuite,
   SUCCESS_SOURCE,
   spliceAdversary,
+  spliceTwinKeys,
   TWIN_SEEDS,
   type TwinsReport,
+  twinKeysBlock,
+  twinKeysSection,
   validityMarkdown,
 } from "../validity/index.js";
 import { DEFAULT_OUT_DIR } from "./assess.js";
+import { int } from "./options.js";
 
 const list = (value: string) =>
   value
@@ -51,6 +57,7 @@ interface ValidityOptions {
   readonly adversary?: boolean;
   readonly adversaryOnly?: boolean;
   readonly adversaryFamilies?: string;
+  readonly twinKeys?: number;
 }
 
 /** Where the real task file may be: `data fetch`'s cache, then the shared data folder next to the repository. */
@@ -69,13 +76,28 @@ async function twinsPart(path: string | undefined, seeds: readonly number[], pur
   const started = Date.now();
   const real = loadTaskFile(resolve(found)).tasks;
   const logger = createLogger("warn");
-  const report = await runTwinsSuite(real, found, (seed) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twins"), calibrationFor(TWINS.name), {
+  const report = await runTwinsSuite(real, found, (seed, key) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twins", { key }), calibrationFor(TWINS.name), {
     seeds,
     ...(purples ? { purples } : {}),
     onProgress: (label) => process.stderr.write(`${label}\n`),
   });
   process.stderr.write(`[twins] ${"missing" in report ? `skipped: ${report.missing}` : `done in ${((Date.now() - started) / 1000).toFixed(1)} s`}\n`);
   return report;
+}
+
+/** The between-key spread alone (minutes: three purples on `keys` full twin sets), written into `out`'s section for it, the rest of the file kept. */
+async function twinKeysPart(path: string | undefined, keys: number, out: string, purples: readonly string[] | undefined): Promise<void> {
+  const found = realTaskFile(path);
+  if (!found) throw new Error(`--twin-keys: no real task file to build the twins from (looked for ${REAL_TASK_CANDIDATES.join(", ")}; pass --real-tasks)`);
+  const logger = createLogger("warn");
+  const report = await runTwinKeySpread((seed, key) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--twin-keys", { key }), calibrationFor(TWINS.name), {
+    keys,
+    ...(purples ? { purples } : {}),
+    onProgress: (label) => process.stderr.write(`${label}\n`),
+  });
+  const section = twinKeysSection(report);
+  await writeFile(out, spliceTwinKeys(existsSync(out) ? await readFile(out, "utf8") : "", section));
+  process.stdout.write(`Wrote the between-key spread into ${out} (${Math.round(report.seconds)} s):\n${section}`);
 }
 
 /** The real-distribution part: every org-free purple on the real task file, or why it was not run. */
@@ -118,7 +140,7 @@ async function adversaryPart(sample: AssessmentData, path: string | undefined, f
       ? {
           source: loadTaskFile(resolve(found)).tasks,
           // The operator's twin set at a seed. Once twin sets are keyed by the operator's secret as well, pass `secret` here.
-          data: (seed, _secret) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--adversary"),
+          data: (seed, secret) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--adversary", { key: TwinKey.forRun(seed, secret) }),
           calibration: calibrationFor(TWINS.name),
         }
       : { missing: `no real task file to build the twins from (looked for ${REAL_TASK_CANDIDATES.join(", ")}; pass --real-tasks)` },
@@ -162,6 +184,11 @@ export function registerValidity(program: Command): void {
     .option("--adversary-only", "run only the adversary section and put it in place of the one in --out, the other sections as they are")
     .option("--adversary-families <names>", `only these adversary families (${ADVERSARY_FAMILIES.join(", ")})`)
     .option(
+      "--twin-keys <n>",
+      "instead of the rest: the between-key spread (the analyst, the naive solver and a flaky analyst on the twin sets of n secrets at seed 1), written into --out's section for it",
+      int("--twin-keys"),
+    )
+    .option(
       "--out <file>",
       `where to write the tables (default: ${TRACKED_VALIDITY} for a whole run, --twins and --adversary with every purple, level and seed; else ${join("<output dir>", "validity.md")})`,
     )
@@ -170,6 +197,7 @@ export function registerValidity(program: Command): void {
       if (!given.out && options.out !== TRACKED_VALIDITY)
         process.stderr.write(`[validity] a partial run: writing ${options.out}, not ${TRACKED_VALIDITY} (pass --out to choose)\n`);
       await mkdir(dirname(resolve(options.out)), { recursive: true });
+      if (options.twinKeys !== undefined) return twinKeysPart(options.realTasks, options.twinKeys, options.out, options.twinPurples ? list(options.twinPurples) : undefined);
       const families = adversaryFamilies(options.adversaryFamilies);
       if (options.adversaryOnly) {
         const sample = await sampleData();
@@ -207,7 +235,10 @@ export function registerValidity(program: Command): void {
         const checks = checkRanking(measurements);
         const sample = { measurements, checks, roster: purples, options: { levels, seeds }, dataLabel: `${tasks.tasks.length} tasks, the bundled sample org` };
         const adversary = options.adversary ? await adversaryPart(data, options.realTasks, families) : NOT_ASKED_ADVERSARY;
-        await writeFile(options.out, validityMarkdown(sample, real, twins, adversary));
+        // The between-key spread is its own run's (--twin-keys): a full run keeps it.
+        const kept = existsSync(options.out) ? twinKeysBlock(await readFile(options.out, "utf8")) : undefined;
+        const markdown = validityMarkdown(sample, real, twins, adversary);
+        await writeFile(options.out, kept ? spliceTwinKeys(markdown, kept) : markdown);
         const every: CheckResult[] = [
           ...("missing" in real ? [] : real.checks),
           ...("missing" in twins ? [] : twins.checks),
@@ -238,8 +269,9 @@ const TRACKED_VALIDITY = "docs/validity.md";
  */
 export function validityOut(options: Partial<ValidityOptions>): string {
   if (options.out) return options.out;
+  // --adversary-only and --twin-keys splice their own section into the file, the others kept.
   const whole =
-    options.adversaryOnly === true
+    options.twinKeys !== undefined || options.adversaryOnly === true
       ? !options.adversaryFamilies
       : options.twins === true &&
         options.adversary === true &&

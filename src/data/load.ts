@@ -5,9 +5,10 @@ import { CRMARENA_PRO_B2B, chooseDataset, DatasetChoiceError, type DatasetSpec, 
 import type { DataSource } from "../log/index.js";
 import { type OpenOrgOptions, openBackend } from "../org/index.js";
 import { type Calibration, CalibrationSchema } from "../scoring/index.js";
-import { loadTaskFile, type TaskSet } from "../tasks/index.js";
+import { loadTaskFile, type TaskRecord, type TaskSet } from "../tasks/index.js";
+import { resolveIdSecret } from "./id-secret.js";
 import { CALIBRATION_FILE, chooseData, type DataChoice } from "./paths.js";
-import { type TwinSetOptions, twinSet, twinSourceFile } from "./twins.js";
+import { type TwinSetOptions, twinKeyFor, twinSet, twinSourceFile } from "./twins.js";
 
 /** Loads the tasks and the org an assessment runs on (chosen by `chooseData`), and says loudly when it is the sample. */
 export async function loadAssessmentData(
@@ -18,11 +19,12 @@ export async function loadAssessmentData(
   return openData(chooseData(explicit), logger, orgOptions);
 }
 
-/** What chooses a command's data: the config's dataset, org type and seed (the seed a twin set is built for; the config's default when absent). */
+/** What chooses a command's data: the config's dataset, org type, seed (the seed a twin set is built for; the config's default when absent) and trials (a twin set has a twin per trial). */
 export interface DataConfig {
   readonly dataset?: string | undefined;
   readonly org_type: string;
   readonly seed?: number | undefined;
+  readonly trials?: number | undefined;
 }
 
 /** The seed of a config that gives none: the config schema's default. */
@@ -46,7 +48,8 @@ export async function loadDataForConfig(
   const field = config.dataset === undefined ? "config.org_type" : "config.dataset";
   if (name === TWINS.name && explicit.org !== undefined)
     throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' brings its own org (generated with the twins), so --org ${explicit.org} would not be used: drop it`);
-  if (name === TWINS.name) return loadTwins(twinSourceFile(explicit), seedOf(config), logger, orgOptions, byDefault ? "the default data (twins)" : field);
+  if (name === TWINS.name)
+    return loadTwins(twinSourceFile(explicit), seedOf(config), logger, orgOptions, byDefault ? "the default data (twins)" : field, { trials: config.trials ?? 1 });
   if (name === "default") return openData(choice, logger, orgOptions);
   return loadDataset(datasetNamed(name)!, logger, orgOptions, field);
 }
@@ -64,8 +67,9 @@ export function defaultsToTwins(explicit: { tasks?: string | undefined; org?: st
 
 /**
  * The twin set of a real task file at a seed (built, or read from the cache: src/data/twins.ts),
- * opened. The task source records what it was built from; source tasks without a twin are said
- * in the log here and in the results' data sources.
+ * keyed by the operator's secret unless `twinOptions.key` says otherwise, opened, with a twin per
+ * trial (`trialTask`). The task source records what it was built from (the key by its digest);
+ * source tasks without a twin are said in the log here and in the results' data sources.
  */
 export async function loadTwins(
   sourcePath: string | undefined,
@@ -78,12 +82,13 @@ export async function loadTwins(
   const started = Date.now();
   const built = await twinSet(sourcePath, seed, field, twinOptions);
   const { missing } = built.builtFrom;
-  logger.info({ source: built.builtFrom.source, seed, cached: built.cached, ms: Date.now() - started, missing: missing.length }, "twin set ready");
+  logger.info({ source: built.builtFrom.source, key: built.builtFrom.key, cached: built.cached, ms: Date.now() - started, missing: missing.length }, "twin set ready");
   if (missing.length > 0) {
     const categories = [...new Set(missing.map((entry) => entry.category))];
     logger.warn({ missing: missing.length, categories }, `${missing.length} source tasks have no twin (categories: ${categories.join(", ")}); they are not run`);
   }
-  return openData(
+  const laterTrials = built.trialPaths.map((path) => new Map(loadTaskFile(path).tasks.map((task) => [task.idx, task])));
+  const data = await openData(
     {
       tasksPath: built.tasksPath,
       orgPath: built.orgPath,
@@ -93,6 +98,21 @@ export async function loadTwins(
     logger,
     orgOptions,
   );
+  return { ...data, trialTask: twinTrials(laterTrials) };
+}
+
+/**
+ * Trial k of a task on a twin set: its k-th twin (trial 1, the task itself). A k-th twin no draw
+ * could make (reported in `builtFrom.missing` with its trial) replays the first; a trial beyond
+ * the set's twins per task is a caller's error (the set is built for the run's `trials`).
+ */
+export function twinTrials(laterTrials: readonly ReadonlyMap<number, TaskRecord>[]): (task: TaskRecord, trial: number) => TaskRecord {
+  return (task, trial) => {
+    if (trial === 1) return task;
+    const twins = laterTrials[trial - 2];
+    if (!Number.isInteger(trial) || trial < 1 || !twins) throw new RangeError(`trial ${trial}: this twin set has ${laterTrials.length + 1} twins per task`);
+    return twins.get(task.idx) ?? task;
+  };
 }
 
 /** Loads a registered dataset's own files; a dataset whose files are not on this machine is refused, saying what to do. */
@@ -151,8 +171,8 @@ export const IDLE_TWIN_SETS = 2;
 /**
  * The data of one server: what it started with, and every other registered dataset loaded on
  * the first request that names it (then kept for the process), so one server hosts several task
- * sets without holding those nobody asks for. The twins are one set per seed, each built (or read
- * from the cache) on the first request of its seed and closed again once idle beyond
+ * sets without holding those nobody asks for. The twins are one set per seed (and number of
+ * trials), each built (or read from the cache) on the first request of its seed and closed again once idle beyond
  * IDLE_TWIN_SETS; a server that started on the twins serves them to every request that names no
  * dataset.
  */
@@ -171,6 +191,8 @@ export class DatasetShelf {
     private readonly orgOptions: OpenOrgOptions = {},
     /** The real task file twins are built from (the server's --tasks / ENTROPIC_TASKS, else the fetched one). */
     private readonly twinSource: string | undefined = twinSourceFile({}),
+    /** The operator's secret the twin sets are keyed by (read when a twin set is asked for). */
+    private readonly twinSecret: () => string = resolveIdSecret,
   ) {}
 
   /**
@@ -184,13 +206,17 @@ export class DatasetShelf {
     const field = config.dataset === undefined ? "config.org_type" : "config.dataset";
     if (name === TWINS.name || (name === "default" && startedOnTwins)) {
       const seed = seedOf(config);
-      if (startedOnTwins && this.initial.sources.tasks.builtFrom?.seed === seed) return this.initial;
-      const source = this.initial.sources.tasks.builtFrom?.source.path ?? this.twinSource;
-      const key = `${TWINS.name}:${seed}`;
+      const trials = config.trials ?? 1;
+      const twinKey = twinKeyFor(seed, this.twinSecret());
+      const initial = this.initial.sources.tasks.builtFrom;
+      if (startedOnTwins && initial?.key === twinKey.digest && (initial.trials ?? 1) === trials) return this.initial;
+      const source = initial?.source.path ?? this.twinSource;
+      // In memory only: the cache on disk is keyed by the twin key's digest, never the seed.
+      const key = `${TWINS.name}:${seed}:${trials}`;
       this.holders.set(key, (this.holders.get(key) ?? 0) + 1);
       this.recent = [...this.recent.filter((other) => other !== key), key];
       try {
-        const data = await this.shelved(key, () => loadTwins(source, seed, this.logger, this.orgOptions, field));
+        const data = await this.shelved(key, () => loadTwins(source, seed, this.logger, this.orgOptions, field, { key: twinKey, trials }));
         this.keyOf.set(data, key);
         return data;
       } catch (error) {
@@ -208,9 +234,9 @@ export class DatasetShelf {
     if (key) this.letGo(key);
   }
 
-  /** The twin sets open now, by seed (for tests and the log). */
+  /** The twin sets open now, by seed (for tests and the log; a seed twice when it is open at two numbers of trials). */
   openTwinSeeds(): number[] {
-    return [...this.loaded.keys()].filter((key) => key.startsWith(`${TWINS.name}:`)).map((key) => Number(key.slice(TWINS.name.length + 1)));
+    return [...this.loaded.keys()].filter((key) => key.startsWith(`${TWINS.name}:`)).map((key) => Number(key.split(":")[1]));
   }
 
   private letGo(key: string): void {

@@ -6,21 +6,41 @@ import { CRMARENA_PRO_B2B, DatasetChoiceError, TWINS, TWINS_CACHE_DIR, TWINS_VER
 import { type BuiltFrom, BuiltFromSchema } from "../log/index.js";
 import { writeOrgCsv, writeTasksJson } from "../sample/index.js";
 import { parseTasks } from "../tasks/index.js";
-import { type BuildTwinsOptions, buildTwins } from "../twins/index.js";
+import { type BuildTwinsOptions, buildTwins, TwinKey } from "../twins/index.js";
+import { resolveIdSecret } from "./id-secret.js";
 
-/** A built twin set on disk: its task file, its org folder, and what it was built from. */
+/** A built twin set on disk: its task file (the first trial's twins), its later trials' task files, its org folder, and what it was built from. */
 export interface BuiltTwins {
   readonly tasksPath: string;
+  /** The task files of trials 2, 3, …: trial k's is `trialPaths[k - 2]` (empty for a set of one twin per task). */
+  readonly trialPaths: readonly string[];
   readonly orgPath: string;
   readonly builtFrom: BuiltFrom;
   /** Was it read from the cache (true) or built now? */
   readonly cached: boolean;
 }
 
-/** How a twin set is built and kept: the cache folder (default: TWINS_CACHE_DIR, or ENTROPIC_CACHE_DIR's twins/), and the builder's options (a test's own makers). */
+/**
+ * How a twin set is built and kept: the cache folder (default: TWINS_CACHE_DIR, or
+ * ENTROPIC_CACHE_DIR's twins/), the builder's options (a test's own makers), the key and the
+ * twins per task.
+ */
 export interface TwinSetOptions {
   readonly cacheDir?: string;
   readonly build?: Pick<BuildTwinsOptions, "makers" | "scale">;
+  /** The set's key; default `twinKeyFor(seed)`, the operator's secret's. */
+  readonly key?: TwinKey;
+  /** Twins per task, one per trial of a run (default 1). */
+  readonly trials?: number;
+}
+
+/**
+ * The key of a run's twin set at `seed`: keyed by the operator's secret, the one the Id remap
+ * takes (`resolveIdSecret`: ENTROPIC_ID_SECRET, else the installation's own), so the seed a
+ * purple is shown does not let it rebuild the twins with the public builder.
+ */
+export function twinKeyFor(seed: number, secret: string = resolveIdSecret()): TwinKey {
+  return TwinKey.forRun(seed, secret);
 }
 
 /** The twin cache: ENTROPIC_CACHE_DIR's twins/ (the dataset's name) when it is set (as `data fetch` honours it), else data/cache/twins/. */
@@ -41,9 +61,10 @@ export function twinSourceFile(explicit: { tasks?: string | undefined }, env: No
 
 /**
  * The twin set of a source task file and a seed: read from the cache when it was built before
- * (data/cache/twins/<key>/, the key a hash of the file's content, the seed and TWINS_VERSION),
- * else built with src/twins and written there. The set is a pure function of the key, so a cached
- * set is the set. A missing or unreadable source file is refused naming `field`, with what to do.
+ * (data/cache/twins/<folder>/, the folder a hash of the file's content, the twin key's digest,
+ * TWINS_VERSION and the twins per task: never of the seed alone), else built with src/twins and
+ * written there. The set is a pure function of these, so a cached set is the set. A missing or
+ * unreadable source file is refused naming `field`, with what to do.
  */
 export async function twinSet(given: string | undefined, seed: number, field = "config.dataset", options: TwinSetOptions = {}): Promise<BuiltTwins> {
   if (given === undefined) throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' has no real task file to be built from: ${TWINS.whenMissing}`);
@@ -60,9 +81,13 @@ export async function twinSet(given: string | undefined, seed: number, field = "
   const sha256 = createHash("sha256").update(content).digest("hex");
   // Makers other than the built-in ones (a test's) and another scale are other sets: they are part of the key.
   const variant = [...(options.build?.makers?.map((maker) => maker.name) ?? []), ...(options.build?.scale !== undefined ? [`scale ${options.build.scale}`] : [])].join(",");
-  const key = createHash("sha256").update(`${sha256}\n${seed}\n${TWINS_VERSION}\n${variant}`).digest("hex").slice(0, 24);
-  const dir = join(options.cacheDir ?? twinCacheDir(), key);
-  const paths = { tasksPath: join(dir, "tasks.json"), orgPath: join(dir, "org") };
+  const key = options.key ?? twinKeyFor(seed);
+  const trials = options.trials ?? 1;
+  const folder = createHash("sha256").update(`${sha256}\n${key.digest}\n${TWINS_VERSION}\n${variant}\n${trials}`).digest("hex").slice(0, 24);
+  const dir = join(options.cacheDir ?? twinCacheDir(), folder);
+  const trialFile = (trial: number) => `tasks.trial-${trial}.json`;
+  const later = Array.from({ length: trials - 1 }, (_, i) => i + 2);
+  const paths = { tasksPath: join(dir, "tasks.json"), trialPaths: later.map((trial) => join(dir, trialFile(trial))), orgPath: join(dir, "org") };
   const cached = await readBuiltFrom(join(dir, BUILT_FROM_FILE));
   // The source path is where the file is now: the cache is keyed by content, so a moved file reuses its set.
   if (cached) return { ...paths, builtFrom: { ...cached, source: { path: sourcePath, sha256 } }, cached: true };
@@ -73,17 +98,18 @@ export async function twinSet(given: string | undefined, seed: number, field = "
   } catch (error) {
     throw new DatasetChoiceError(`${field}: dataset '${TWINS.name}' cannot be built from ${sourcePath}: ${(error as Error).message}`);
   }
-  const set = buildTwins(source.tasks, seed, options.build ?? {});
-  const builtFrom: BuiltFrom = { source: { path: sourcePath, sha256 }, seed, version: TWINS_VERSION, missing: [...set.missing] };
+  const set = buildTwins(source.tasks, key, { ...options.build, trials });
+  const builtFrom: BuiltFrom = { source: { path: sourcePath, sha256 }, key: key.digest, version: TWINS_VERSION, trials, missing: [...set.missing] };
   if (set.tasks.length === 0)
     throw new DatasetChoiceError(
-      `${field}: dataset '${TWINS.name}': no twin could be made of the ${source.tasks.length} tasks of ${sourcePath} at seed ${seed} (the categories whose twins are missing: ${[...new Set(set.missing.map((entry) => entry.category))].join(", ")})`,
+      `${field}: dataset '${TWINS.name}': no twin could be made of the ${source.tasks.length} tasks of ${sourcePath} with twin key ${key.digest} (the categories whose twins are missing: ${[...new Set(set.missing.map((entry) => entry.category))].join(", ")})`,
     );
   // Written beside, then moved in whole: a crash or a second process never leaves a half set under the key.
   const staging = `${dir}.building-${process.pid}-${Date.now()}`;
   await mkdir(staging, { recursive: true });
   try {
     await writeTasksJson(set.tasks, join(staging, "tasks.json"));
+    for (const trial of later) await writeTasksJson(set.trials[trial - 1]!, join(staging, trialFile(trial)));
     await writeOrgCsv(set.world.toOrg(), join(staging, "org"));
     await writeFile(join(staging, BUILT_FROM_FILE), `${JSON.stringify(builtFrom, null, 1)}\n`);
     try {

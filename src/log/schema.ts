@@ -271,14 +271,19 @@ export type DatasetKind = z.infer<typeof DatasetKindSchema>;
 
 /**
  * What a built task set was built from (the twins: src/data/twins.ts): the source task file with
- * the SHA-256 of its content, the seed, the builder's version, and the source tasks no twin could
- * be made for (reported, never hidden).
+ * the SHA-256 of its content, the digest of the twin key (never the key, nor the seed: with the
+ * seed and the public builder a purple would rebuild the set), the builder's version, how many
+ * twins each task has (one per trial), and the source tasks no twin could be made for (reported,
+ * never hidden; `trial` when a later trial's twin is missing). Logs written before twins were
+ * keyed have `seed` instead of `key`.
  */
 export const BuiltFromSchema = z.object({
   source: z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
-  seed: z.number().int(),
+  key: z.string().optional(),
+  seed: z.number().int().optional(),
   version: z.number().int(),
-  missing: z.array(z.object({ idx: z.number().int(), category: z.string() })),
+  trials: z.number().int().min(1).optional(),
+  missing: z.array(z.object({ idx: z.number().int(), category: z.string(), trial: z.number().int().min(2).optional() })),
 });
 export type BuiltFrom = z.infer<typeof BuiltFromSchema>;
 

@@ -58,6 +58,12 @@ function rankingLine(results: ResultsObject): string[] {
     : [`Not ranked (track ${results.track_fingerprint}): ${results.unranked_reasons.join("; ")}.`];
 }
 
+/** The twin key a set was built with, by its digest (a log from before twins were keyed: its seed), and its twins per task when more than one. */
+export function builtWith(built: { readonly key?: string | undefined; readonly seed?: number | undefined; readonly trials?: number | undefined }): string {
+  const key = built.key !== undefined ? `with twin key ${built.key}` : `at seed ${built.seed}`;
+  return built.trials !== undefined && built.trials > 1 ? `${key}, ${built.trials} twins per task` : key;
+}
+
 /** A built task set (the twins): what it was built from, and the source tasks it has no twin for (said, never hidden). */
 function builtFromLines(results: ResultsObject): string[] {
   const built = results.data_sources.tasks.builtFrom;
@@ -68,7 +74,7 @@ function builtFromLines(results: ResultsObject): string[] {
     built.missing.length === 0
       ? "every source task has a twin"
       : `${built.missing.length} source tasks have no twin and were not run (${[...counts].map(([category, count]) => `${category} ${count}`).join(", ")})`;
-  return [`Built from ${built.source.path} (sha256 ${built.source.sha256.slice(0, 12)}…) at seed ${built.seed}, builder version ${built.version}: ${missing}.`];
+  return [`Built from ${built.source.path} (sha256 ${built.source.sha256.slice(0, 12)}…) ${builtWith(built)}, builder version ${built.version}: ${missing}.`];
 }
 
 /**

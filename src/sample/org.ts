@@ -126,7 +126,7 @@ function phone(rng: Random): string {
  * Generates a consistent CRM org with the real schema. `scale` 1 gives the real database's
  * row counts; smaller scales keep enough records in the task-bearing objects for every category.
  */
-export function generateOrg(seed: number, scale: number): SampleOrg {
+export function generateOrg(seed: number | string, scale: number): SampleOrg {
   const rng = new Random(`org:${seed}`);
   const ids = new IdFactory(rng.int(1000, 9000));
   const id = (object: string) => ids.next(KEY_PREFIXES[object]!);

@@ -18,9 +18,9 @@ export interface TwinDraft {
 export interface TwinContext {
   readonly source: TaskRecord;
   readonly world: TwinWorld;
-  /** Seeded by the world's seed and the source task's idx, so a twin does not depend on the others. */
+  /** Seeded by the set's key, the trial and the source task's idx, so a twin does not depend on the others. */
   readonly rng: Random;
-  /** This twin is to be None (placeNones in build.ts: as many per category as the source has, placed by the seed): a designed None, and otherwise not None. */
+  /** This twin is to be None (placeNones in build.ts: as many per category as the source has, placed by the key): a designed None, and otherwise not None. */
   readonly wantNone: boolean;
 }
 

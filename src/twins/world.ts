@@ -1,4 +1,5 @@
 import { generateOrg, IdFactory, KEY_PREFIXES, ORG_COLUMNS, type Row, type SampleOrg } from "../sample/index.js";
+import type { TwinKey } from "./key.js";
 
 /**
  * The twin org while twins are made: the generated full-size org (the real schema, row counts
@@ -14,10 +15,7 @@ export class TwinWorld {
   private byIdIndex: Map<string, Row> | undefined;
   private readonly groupIndexes = new Map<string, Map<string, Row[]>>();
 
-  constructor(
-    readonly seed: number,
-    org: SampleOrg,
-  ) {
+  constructor(org: SampleOrg) {
     this.tables = Object.fromEntries(Object.keys(ORG_COLUMNS).map((object) => [object, [...(org.tables[object] ?? [])]]));
     this.facts = org.facts;
     // Far past the generator's sequence (it starts below 60,000 and issues under 6,000 per object), so added Ids never collide.
@@ -81,7 +79,7 @@ export class TwinWorld {
   }
 }
 
-/** The base of every twin org: the generator at the real database's size (about 29,000 rows). */
-export function generateTwinWorld(seed: number, scale = 1): TwinWorld {
-  return new TwinWorld(seed, generateOrg(seed, scale));
+/** The base of every twin org: the generator at the real database's size (about 29,000 rows), drawn from the set's key. */
+export function generateTwinWorld(key: TwinKey, scale = 1): TwinWorld {
+  return new TwinWorld(generateOrg(key.seedText(), scale));
 }

@@ -28,7 +28,7 @@ export {
   translatedLookup,
 } from "./answer-key.js";
 export { type CheckResult, checkRanking, DIMENSION_SLACK, LOOK_AROUND_FLOORS, LOOK_AROUND_LOSS, SOLVER_FLOOR, TOTAL_SLACK } from "./checks.js";
-export { type RealReport, type SampleReport, validityMarkdown } from "./markdown.js";
+export { type RealReport, type SampleReport, spliceTwinKeys, twinKeysBlock, twinKeysSection, validityMarkdown } from "./markdown.js";
 export {
   figure,
   GROUPS,
@@ -45,8 +45,19 @@ export {
   type VerdictName,
 } from "./real.js";
 export { checkRealDistribution, REAL_SLACK_POINTS } from "./real-checks.js";
-export { type RosterEntry, roster } from "./roster.js";
+export { FLAKY_WRONG_ANSWER, flakes, flakyStrategy, type RosterEntry, roster } from "./roster.js";
 export { type EpisodeFigure, type LevelPair, type Measurement, runSuite, type SuiteOptions } from "./run.js";
+export {
+  FLAKY_SHARE,
+  type KeySpread,
+  runTwinKeySpread,
+  standardDeviation,
+  TWIN_KEY_SPREAD_GOAL_POINTS,
+  type TwinKeysOptions,
+  type TwinKeysReport,
+  twinKeyRoster,
+  twinKeySecret,
+} from "./twin-keys.js";
 export {
   ANALYST_GOALS,
   type AnswerChange,

@@ -7,6 +7,7 @@ import { REAL_SLACK_POINTS } from "./real-checks.js";
 import type { RosterEntry } from "./roster.js";
 import type { Measurement, SuiteOptions } from "./run.js";
 import { threatModelSection } from "./threat-model.js";
+import { TWIN_KEY_SPREAD_GOAL_POINTS, type TwinKeysReport } from "./twin-keys.js";
 import { ANALYST_GOALS, categoryPassRates, episodesOf, summariseMissing, TWIN_LOOKUP_SLACK_POINTS, type TwinsReport } from "./twins.js";
 
 const cell = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
@@ -234,9 +235,11 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
   const lines = [
     `## Twins (full size, with their org)`,
     "",
-    `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category and metric, and each category its share of None answers, placed by the seed;`,
+    `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category and metric, and each category its share of None answers, placed by the set's key;`,
     "its entities and answer come from a freshly generated full-size org), built per seed and run by the roster's reference and degenerate",
     `purples and the reference analyst at ${levels.map((level) => `${level.drift}/${level.rot}`).join(", ")}, seeds ${twins.seeds.map((seed) => seed.seed).join(", ")} (figures over both seeds' twins).`,
+    "A run's twins are keyed by the operator's secret and the seed (src/twins/key.ts); the suite's are unkeyed (`TwinKey.unkeyed(seed)`:",
+    "the seed alone, the sets the builder made before keys), so that these figures are the same on every machine.",
     "",
     "| seed | twins | missing |",
     "|---:|---:|---|",
@@ -323,3 +326,55 @@ function perCategoryGoal(rates: readonly { readonly level: { readonly drift: str
 }
 
 const cellOf = (rate: number | undefined) => (rate === undefined ? "n/a" : pct(rate));
+
+/** The markers around the between-key spread in docs/validity.md: it is written by its own run (`--twin-keys`), and a full run keeps it. */
+const TWIN_KEYS_BEGIN = "<!-- twin-keys: written by `npm run validity -- --twin-keys <n>` -->";
+const TWIN_KEYS_END = "<!-- /twin-keys -->";
+
+/** The between-key spread's section, inside its markers. */
+export function twinKeysSection(report: TwinKeysReport): string {
+  const keyColumns = report.keys.map((_, i) => `key ${i + 1}`);
+  const over = report.spreads.every((spread) => spread.sdPoints <= TWIN_KEY_SPREAD_GOAL_POINTS);
+  const counts = report.spreads[0]?.perKey.map((figure) => figure.twins) ?? [];
+  const twins = (count: number) => count.toLocaleString("en-US");
+  const low = Math.min(...counts);
+  const high = Math.max(...counts);
+  const lines = [
+    TWIN_KEYS_BEGIN,
+    "### Between twin keys: pass rate per operator secret",
+    "",
+    `A twin set is drawn from a key made of the operator's secret and the seed (src/twins/key.ts), so every operator runs other twins at`,
+    `a seed. Each purple on the twin sets of ${report.keys.length} secrets at seed ${report.seed} (${low === high ? `${twins(low)} twins each` : `${twins(low)} to ${twins(high)} twins: a set without a twin of a task says so`}; public secrets,`,
+    `\`validity twin key 1\` to \`${report.keys.length}\`, so anyone can repeat it), drift ${report.level.drift}, rot ${report.level.rot}; the key digests:`,
+    `${report.keys.map((key) => `\`${key}\``).join(", ")}. Goal: a standard deviation over the keys of at most ${TWIN_KEY_SPREAD_GOAL_POINTS} points for each purple`,
+    `(${over ? "met by every purple" : "NOT met by every purple"}). Measured in ${Math.round(report.seconds)} s.`,
+    "",
+    `| purple | ${keyColumns.join(" | ")} | mean | SD (points) |`,
+    `|---|${keyColumns.map(() => "---:").join("|")}|---:|---:|`,
+    `| (twins) | ${counts.map(twins).join(" | ")} | | |`,
+    ...report.spreads.map(
+      (spread) => `| ${spread.purple} | ${spread.perKey.map((figure) => pct(figure.passRate)).join(" | ")} | ${spread.meanPoints.toFixed(1)} | ${spread.sdPoints.toFixed(2)} |`,
+    ),
+    "",
+    ...report.spreads.map((spread) => `- ${spread.purple}: ${spread.description}.`),
+    TWIN_KEYS_END,
+    "",
+  ];
+  return lines.join("\n");
+}
+
+/** `doc` with `section` (twinKeysSection's, markers included) in place of its between-key spread, or before the sample part when it has none. */
+export function spliceTwinKeys(doc: string, section: string): string {
+  const begin = doc.indexOf(TWIN_KEYS_BEGIN);
+  const end = doc.indexOf(TWIN_KEYS_END);
+  if (begin >= 0 && end > begin) return `${doc.slice(0, begin)}${section}\n${doc.slice(end + TWIN_KEYS_END.length).replace(/^\n+/, "")}`;
+  const sample = doc.indexOf("\n## Sample (with its org)");
+  return sample >= 0 ? `${doc.slice(0, sample + 1)}${section}\n${doc.slice(sample + 1)}` : `${doc}\n${section}`;
+}
+
+/** The between-key spread a docs/validity.md holds (markers included), to carry into a freshly written one. */
+export function twinKeysBlock(doc: string): string | undefined {
+  const begin = doc.indexOf(TWIN_KEYS_BEGIN);
+  const end = doc.indexOf(TWIN_KEYS_END);
+  return begin >= 0 && end > begin ? `${doc.slice(begin, end + TWIN_KEYS_END.length)}\n` : undefined;
+}

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   alwaysNoneStrategy,
   errorOptInStrategy,
@@ -81,4 +82,23 @@ export function roster(tasks: TaskSet): RosterEntry[] {
       strategy: lookAroundStrategy(3),
     },
   ];
+}
+
+/** What a flaky purple answers in an episode it gets wrong: no category's ground truth, and no refusal. */
+export const FLAKY_WRONG_ANSWER = "0000 (a flaky answer)";
+
+/**
+ * A purple as good as `strategy` but wrong in `share` of its episodes: chosen by a hash of the
+ * episode (its id and its task text: the same episodes on every try, so a measurement is
+ * repeatable, but other ones on another twin set, as a flaky agent's misses would be), answered
+ * at once with FLAKY_WRONG_ANSWER; in the others it answers as `strategy` does. Measures how a
+ * figure's noise adds to the between-key spread of the twins (src/validity/twin-keys.ts).
+ */
+export function flakyStrategy(strategy: Strategy, share: number): Strategy {
+  return async (task, tools) => (flakes(`${task.taskId}\0${task.prompt}`, share) ? FLAKY_WRONG_ANSWER : strategy(task, tools));
+}
+
+/** Whether the episode `episode` names (its id and task text) is one of the `share` a flaky purple gets wrong. */
+export function flakes(episode: string, share: number): boolean {
+  return createHash("sha256").update(`flaky purple\0${episode}`).digest().readUInt32BE(0) / 2 ** 32 < share;
 }

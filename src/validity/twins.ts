@@ -2,6 +2,7 @@ import type { AssessmentData } from "../assessment/index.js";
 import { analystStrategy } from "../baselines/index.js";
 import type { Calibration } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
+import { TwinKey } from "../twins/index.js";
 import type { CheckResult } from "./checks.js";
 import { figure, type RealMeasurement, runRealSuite } from "./real.js";
 import { type RosterEntry, roster } from "./roster.js";
@@ -195,7 +196,7 @@ export interface TwinsSuiteOptions {
 export async function runTwinsSuite(
   real: readonly TaskRecord[],
   source: string,
-  dataFor: (seed: number) => Promise<AssessmentData>,
+  dataFor: (seed: number, key: TwinKey) => Promise<AssessmentData>,
   calibration: Calibration,
   options: TwinsSuiteOptions = {},
 ): Promise<TwinsReport> {
@@ -209,7 +210,8 @@ export async function runTwinsSuite(
   for (const seed of seeds) {
     let data: AssessmentData;
     try {
-      data = await dataFor(seed);
+      // Unkeyed: the suite's figures are the same on every machine (the between-key spread is twin-keys.ts's).
+      data = await dataFor(seed, TwinKey.unkeyed(seed));
     } catch (error) {
       return { missing: `no twin set at seed ${seed}: ${(error as Error).message}` };
     }

@@ -1,7 +1,7 @@
 import { categorySpec, isPrivacyCategory } from "../../datasets/index.js";
 import type { ObjectInfo } from "../../org/index.js";
 import type { TaskRecord } from "../../tasks/index.js";
-import { buildTwins, type TwinSet } from "../../twins/index.js";
+import { buildTwins, TwinKey, type TwinSet } from "../../twins/index.js";
 import { idsIn } from "../../util/index.js";
 import { REFUSAL } from "../oracle.js";
 import { SchemaAdapter } from "../schema-adapter.js";
@@ -19,8 +19,8 @@ import type { Strategy, TaskInfo, Tools } from "../server.js";
  * How a purple rebuilds a twin set from the seed and the operator's secret it guesses: the one
  * line to change when the builder is keyed by both (the secret is what it cannot know).
  */
-export function rebuildTwins(source: readonly TaskRecord[], seed: number, _secret: string): TwinSet {
-  return buildTwins(source, seed);
+export function rebuildTwins(source: readonly TaskRecord[], seed: number, secret: string): TwinSet {
+  return buildTwins(source, TwinKey.forRun(seed, secret));
 }
 
 export interface TwinReplayOptions {

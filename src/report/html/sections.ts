@@ -1,4 +1,5 @@
 import { dimensionColumn, dimensionSpec } from "../../scoring/index.js";
+import { builtWith } from "../summary.js";
 import type { FieldChange } from "./entropy.js";
 import { type Html, html } from "./escape.js";
 import type { ReportModel } from "./model.js";
@@ -69,7 +70,7 @@ export function configSection(model: ReportModel): Html {
               ? ([
                   [
                     "built from",
-                    `${sources.tasks.builtFrom.source.path} (sha256 ${sources.tasks.builtFrom.source.sha256}), seed ${sources.tasks.builtFrom.seed}, builder version ${sources.tasks.builtFrom.version}; ${sources.tasks.builtFrom.missing.length} source tasks without a twin`,
+                    `${sources.tasks.builtFrom.source.path} (sha256 ${sources.tasks.builtFrom.source.sha256}), ${builtWith(sources.tasks.builtFrom)}, builder version ${sources.tasks.builtFrom.version}; ${sources.tasks.builtFrom.missing.length} source tasks without a twin`,
                   ],
                 ] as const)
               : []),

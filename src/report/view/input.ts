@@ -150,9 +150,11 @@ export const ReportResultsSchema = z.object({
         builtFrom: z
           .object({
             source: z.object({ path: z.string(), sha256: z.string() }),
-            seed: z.number(),
+            key: z.string().optional(),
+            seed: z.number().optional(),
             version: z.number(),
-            missing: z.array(z.object({ idx: z.number(), category: z.string() })),
+            trials: z.number().optional(),
+            missing: z.array(z.object({ idx: z.number(), category: z.string(), trial: z.number().optional() })),
           })
           .optional(),
       }),

@@ -23,7 +23,7 @@ function isPrivacy(category: string): boolean {
 }
 
 /** Tools that remember every Id the solver's queries named and their results held (all of them live records). */
-function recording(tools: Tools): { tools: Tools; ids: string[] } {
+export function recording(tools: Tools): { tools: Tools; ids: string[] } {
   const ids: string[] = [];
   const note = (text: string) => {
     for (const id of idsIn(text)) if (!ids.includes(id)) ids.push(id);
@@ -167,7 +167,7 @@ async function lookUpPrivate(task: TaskInfo, query: Query): Promise<string | und
   return undefined;
 }
 
-function slowestOwner(cases: readonly Record<string, unknown>[]): { owner: string; days: number } | undefined {
+export function slowestOwner(cases: readonly Record<string, unknown>[]): { owner: string; days: number } | undefined {
   const days = new Map<string, number[]>();
   for (const row of cases) {
     const span = (Date.parse(String(row.ClosedDate).slice(0, 19)) - Date.parse(String(row.CreatedDate).slice(0, 19))) / 86_400_000;

@@ -1,7 +1,8 @@
 import { categorySpec, type EntityKind, isPrivacyCategory } from "../../datasets/index.js";
 import { idsIn, MONTH_NAMES } from "../../util/index.js";
+import { recording } from "../gaming.js";
 import { REFUSAL } from "../oracle.js";
-import type { Strategy, Tools } from "../server.js";
+import type { Strategy } from "../server.js";
 import { solverStrategy } from "../solver.js";
 
 /**
@@ -20,23 +21,6 @@ const VOCABULARY: Partial<Record<EntityKind, readonly string[]>> = {
   // biome-ignore format: one line of codes
   state: ["AL","AK","AZ","AR","CA","CO","CT","DE","FL","GA","HI","ID","IL","IN","IA","KS","KY","LA","ME","MD","MA","MI","MN","MS","MO","MT","NE","NV","NH","NJ","NM","NY","NC","ND","OH","OK","OR","PA","RI","SC","SD","TN","TX","UT","VT","VA","WA","WV","WI","WY"],
 };
-
-/** Tools that note every Id the solver's queries named or returned. */
-function recording(tools: Tools): { tools: Tools; ids: string[] } {
-  const ids: string[] = [];
-  const note = (text: string) => {
-    for (const id of idsIn(text)) if (!ids.includes(id)) ids.push(id);
-  };
-  const wrap =
-    (run: (text: string) => Promise<Record<string, unknown>[]>) =>
-    async (text: string): Promise<Record<string, unknown>[]> => {
-      note(text);
-      const rows = await run(text);
-      note(JSON.stringify(rows));
-      return rows;
-    };
-  return { ids, tools: { ...tools, soql: wrap(tools.soql), sosl: wrap(tools.sosl), sql: wrap(tools.sql) } };
-}
 
 /** A rival of the answer, of the same kind: another label of the category's list, another Id of the same object, another number. */
 function rivalOf(answer: string, kind: EntityKind | undefined, seenIds: readonly string[]): string {

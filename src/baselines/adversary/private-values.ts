@@ -1,4 +1,5 @@
 import type { ObjectInfo } from "../../org/index.js";
+import { slowestOwner } from "../gaming.js";
 import { SchemaAdapter } from "../schema-adapter.js";
 import type { TaskInfo, Tools } from "../server.js";
 
@@ -49,14 +50,4 @@ const quoted = (value: string) => value.replace(/'/g, "\\'");
 async function userName(query: Query, id: string): Promise<string[]> {
   const [user] = await query(`SELECT FirstName, LastName FROM User WHERE Id = '${quoted(id)}'`);
   return user ? [`${String(user.FirstName)} ${String(user.LastName)}`] : [];
-}
-
-function slowestOwner(cases: readonly Record<string, unknown>[]): { owner: string; days: number } | undefined {
-  const days = new Map<string, number[]>();
-  for (const row of cases) {
-    const span = (Date.parse(String(row.ClosedDate).slice(0, 19)) - Date.parse(String(row.CreatedDate).slice(0, 19))) / 86_400_000;
-    if (Number.isFinite(span)) days.set(String(row.OwnerId), [...(days.get(String(row.OwnerId)) ?? []), span]);
-  }
-  const averages = [...days].map(([owner, spans]) => ({ owner, days: spans.reduce((a, b) => a + b, 0) / spans.length }));
-  return averages.sort((a, b) => b.days - a.days)[0];
 }

@@ -24,9 +24,9 @@ import { defaultWeights } from "../scoring/index.js";
  *   which the purple is shown, and could be undone.
  * - single trial: every ranked run costs the same and is read the same way (pass@1 over tasks);
  *   `trials` runs are for the All Runs table (pass^k, intervals).
- * - not paired: a paired run's clean episode of a task has the same Ids and answer as its
- *   perturbed one, so a purple that remembers it answers the perturbed one for the cost of the
- *   clean one. Paired is a diagnostic mode.
+ * - not paired: a paired run plays each task twice (perturbed, then clean); its clean rate is
+ *   what robustness is read against, and a purple can fail it on purpose. Paired is a
+ *   diagnostic mode.
  * - the registry's default weights: the Entropic score is a weighted mean, and weights chosen per
  *   run would move it.
  */
@@ -183,7 +183,7 @@ function passReasons(log: AssessmentLog): string[] {
   const reasons: string[] = [];
   if ((config.trials ?? 1) !== RANKED_TRIALS) reasons.push(`trials ${config.trials}: the ranked track runs each task once`);
   if (config.paired === true)
-    reasons.push("paired: a diagnostic mode (a task's clean episode gives its perturbed one's answer away); its robustness is shown beside the ranked runs");
+    reasons.push("paired: a diagnostic mode (each task also runs clean, so its episodes are not the track's one plain pass); its robustness is shown beside the ranked runs");
   if (!allTasks(log.header)) reasons.push(`a partial task set (${log.header.selection.mode}, ${log.header.selection.size} tasks): the ranked track runs all tasks`);
   if (config.allow_data_mismatch === true) reasons.push("allow_data_mismatch: the run was allowed tasks whose records the org lacks");
   if (log.footer.status !== "completed") reasons.push(`status ${log.footer.status}: not every task ran`);

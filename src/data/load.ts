@@ -136,7 +136,9 @@ async function openData(choice: DataChoice, logger: Logger, orgOptions: OpenOrgO
   const rows = org.schema.objects.reduce((sum, object) => sum + object.rowCount, 0);
   logger.info({ tasks: choice.tasksPath, taskCount: tasks.tasks.length, org: choice.orgPath, objects: org.schema.objects.length, rows, dataset: choice.dataset }, "data loaded");
   if (choice.sources.org.kind === SAMPLE.name) {
-    logger.warn("USING THE BUNDLED SAMPLE ORG, not the real CRMArena-Pro org. Run `entropic-crmarena data fetch` for the real benchmark.");
+    logger.warn(
+      "USING THE BUNDLED SAMPLE ORG, not the real CRMArena-Pro org. Run `npx tsx src/cli.ts data fetch` (`entropic-crmarena data fetch` when installed) for the real benchmark.",
+    );
   }
   return { tasks, org, dataset: choice.dataset, sources: choice.sources };
 }

@@ -32,5 +32,5 @@ export const TWINS = {
   categories: [...B2B_CATALOGUE],
   calibrationPath: TWINS_CALIBRATION_FILE,
   whenMissing:
-    "the twins are built from the real task file: pass --tasks <CRMArena-Pro B2B task file> (or set ENTROPIC_TASKS), or run `entropic-crmarena data fetch` to download it",
+    "the twins are built from the real task file: pass --tasks <CRMArena-Pro B2B task file> (or set ENTROPIC_TASKS), or run `npx tsx src/cli.ts data fetch` (`entropic-crmarena data fetch` when installed) to download it",
 } as const satisfies DatasetSpec;

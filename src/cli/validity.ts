@@ -14,6 +14,7 @@ import {
   type AdversaryFamily,
   type AdversaryReport,
   adversarySection,
+  CACHE_TRIALS,
   type CheckResult,
   checkRanking,
   checkRealDistribution,
@@ -140,7 +141,8 @@ async function adversaryPart(sample: AssessmentData, path: string | undefined, f
       ? {
           source: loadTaskFile(resolve(found)).tasks,
           // The operator's twin set at a seed. Once twin sets are keyed by the operator's secret as well, pass `secret` here.
-          data: (seed, secret) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--adversary", { key: TwinKey.forRun(seed, secret) }),
+          // Built with a twin per trial for the trial cache (trial 1 is the same set's whatever the count).
+          data: (seed, secret) => loadTwins(resolve(found), seed, logger, { workers: 2 }, "--adversary", { key: TwinKey.forRun(seed, secret), trials: CACHE_TRIALS }),
           calibration: calibrationFor(TWINS.name),
         }
       : { missing: `no real task file to build the twins from (looked for ${REAL_TASK_CANDIDATES.join(", ")}; pass --real-tasks)` },

@@ -5,6 +5,7 @@ export {
   type AdversaryRow,
   type AdversaryTwins,
   adversarySection,
+  CACHE_TRIALS,
   NOT_ASKED_ADVERSARY,
   OPERATOR_SECRET,
   runAdversarySuite,

@@ -78,10 +78,9 @@ describe.skipIf(!SLOW_TESTS)("an honest assessment beside a hostile one is not h
         );
         // The honest run starts once the hostile one is flooding the org.
         await until(() => hostile.queries() >= 8, 1_500, "the hostile purple's first queries");
-        const sentBefore = hostile.queries();
         await honestRun();
-        // Beside it all along: the hostile purple went on sending, and its run had not ended.
-        expect(hostile.queries()).toBeGreaterThan(sentBefore);
+        // Beside it all along: the hostile run had not ended (its bombs may all still be in
+        // flight, so how many more it sent meanwhile depends on the machine's speed).
         expect(hostileDone, "the hostile run ended before the honest one").toBe(false);
         hostile.stop();
         const { body } = await hostileRun;

@@ -32,8 +32,13 @@ export type DecodingName =
 
 /** Characters that render as nothing: zero-width spaces and joiners, the word joiner, the soft hyphen, the BOM, the Mongolian vowel separator. */
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/gu;
-/** Unicode tag characters (U+E0000 block): each mirrors an ASCII character, invisible in most renderers. */
-const TAGS = /[\u{E0000}-\u{E007F}]+/gu;
+/**
+ * Unicode tag characters (U+E0000 block): each mirrors an ASCII character, invisible in most
+ * renderers. The unassigned code points after them (to U+E00FF) are read the same way, as the
+ * Latin-1 letter they mirror: an encoder that shifts every character of "Müller" into the block
+ * writes its "ü" there, and a reader that undoes the shift reads it back.
+ */
+const TAGS = /[\u{E0000}-\u{E00FF}]+/gu;
 /** Variation selectors: 256 of them can carry one byte each after a visible character. */
 const SELECTORS = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]+/gu;
 
@@ -74,7 +79,7 @@ export function canonicalLetters(text: string): string {
     .replace(CONFUSABLE, (ch) => CONFUSABLES[ch] ?? ch);
 }
 
-const tagChar = (code: number) => (code >= 0xe0020 && code <= 0xe007e ? String.fromCharCode(code - 0xe0000) : "");
+const tagChar = (code: number) => ((code >= 0xe0020 && code <= 0xe007e) || code >= 0xe00a0 ? String.fromCharCode(code - 0xe0000) : "");
 
 function selectorBytes(run: string): string {
   const bytes = [...run].map((ch) => {
@@ -93,8 +98,11 @@ function readable(bytes: Buffer): string | undefined {
   return /[\p{Cc}\p{Co}\p{Cn}](?<![\t\n\r])/u.test(text) ? undefined : text;
 }
 
-/** Runs of base64 (standard or URL-safe), four characters or more: "ZmVsaXguc2lsdmE5M0B2ZWN0b3IuZXhhbXBsZQ==", "MjAl" (20%). */
-const BASE64 = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{4,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+/**
+ * Runs of base64 (standard or URL-safe), four characters or more with their padding:
+ * "ZmVsaXguc2lsdmE5M0B2ZWN0b3IuZXhhbXBsZQ==", "MjAl" (20%), "MjA=" (20).
+ */
+const BASE64 = /(?<![A-Za-z0-9+/_=-])(?:[A-Za-z0-9+/_-]{4,}={0,2}|[A-Za-z0-9+/_-]{2,3}={1,2})(?![A-Za-z0-9+/_=-])/g;
 
 function base64(run: string): string | undefined {
   // A word in plain letters (no digit, no case change inside, no symbol) is more likely a word than base64.
@@ -105,8 +113,12 @@ function base64(run: string): string | undefined {
   return decoded === undefined ? undefined : canonicalLetters(decoded);
 }
 
-/** Hex bytes, bare or prefixed (`\x`, `0x`), run together or separated by a space, colon, comma or hyphen: three bytes or more ("323025" is 20%). */
-const HEX = /(?<![\p{L}\p{N}])(?:(?:\\x|0x)?[0-9a-fA-F]{2}[\s:,-]?){3,}(?![\p{L}\p{N}])/gu;
+/**
+ * Hex bytes, bare or prefixed (`\x`, `0x`), run together or separated by a space, colon, comma
+ * or hyphen: two bytes or more ("323025" is 20%, "3230" is 20). A four-digit number read as two
+ * bytes is one more reading beside the number itself, which stays read as written.
+ */
+const HEX = /(?<![\p{L}\p{N}])(?:(?:\\x|0x)?[0-9a-fA-F]{2}[\s:,-]?){2,}(?![\p{L}\p{N}])/gu;
 
 function hex(run: string): string | undefined {
   const digits = run.replace(/\\x|0x|[\s:,-]/g, "");
@@ -126,20 +138,24 @@ const NATO: Record<string, string> = Object.fromEntries([
   ..."zero one two three four five six seven eight nine".split(" ").map((word, digit) => [word, String(digit)]),
 ]);
 const NATO_WORD = `(?:${Object.keys(NATO).join("|")})`;
-/** Spelling words separated by spaces, commas, dots or hyphens (a gap of two spaces or a slash ends the word). */
-const NATO_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${NATO_WORD}(?:(?: |[,.-] ?)${NATO_WORD}(?![\\p{L}\\p{N}]))+(?![\\p{L}\\p{N}])`, "giu");
-const natoLetters = (run: string) => (run.match(/[\p{L}\p{N}]+(?:-\p{L}+)?/gu) ?? []).map((word) => NATO[word.toLowerCase()] ?? "").join("");
+/**
+ * Spelling words separated by spaces, commas, dots or hyphens (a gap of two spaces or a slash
+ * ends the word). A single letter inside a run stands for itself: "Mike ü Lima Lima Echo Romeo"
+ * spells a letter the alphabet has no word for.
+ */
+const NATO_RUN = new RegExp(`(?<![\\p{L}\\p{N}])${NATO_WORD}(?:(?: |[,.-] ?)(?:${NATO_WORD}|\\p{L})(?![\\p{L}\\p{N}]))+(?![\\p{L}\\p{N}])`, "giu");
+const natoLetters = (run: string) => (run.match(/[\p{L}\p{N}]+(?:-\p{L}+)?/gu) ?? []).map((word) => NATO[word.toLowerCase()] ?? ([...word].length === 1 ? word : "")).join("");
 
 /** Letters spelt "F as in Frank, E as in Echo", two or more. */
 const AS_IN_RUN = /(?<![\p{L}\p{N}])\p{L}\s+(?:as\s+in|for)\s+[\p{L}-]+(?:[\s,;.-]+\p{L}\s+(?:as\s+in|for)\s+[\p{L}-]+)+/giu;
 const asInLetters = (run: string) => (run.match(/(?<![\p{L}\p{N}])\p{L}(?=\s+(?:as\s+in|for)\s)/giu) ?? []).join("");
 
 /**
- * Single letters or digits separated by one space or one mark ("F e l i x", "f-e-l-i-x",
- * "9 3"), three or more, joined into the word they spell. A wider gap (two spaces, " / ")
+ * Single letters or digits separated by one space or one mark ("F e l i x", "f-e-l-i-x"),
+ * three or more, or two digits a space apart ("2 0"), joined into the word they spell. A wider gap (two spaces, " / ")
  * separates words.
  */
-const SPACED = /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:(?: |[-.·_*,|/] ?)[\p{L}\p{N}](?![\p{L}\p{N}])){2,}/gu;
+const SPACED = /(?<![\p{L}\p{N}])(?:[\p{L}\p{N}](?:(?: |[-.·_*,|/] ?)[\p{L}\p{N}](?![\p{L}\p{N}])){2,}|\p{N} \p{N}(?![\p{L}\p{N}]))/gu;
 const spacedLetters = (run: string) => run.replace(/[^\p{L}\p{N}]/gu, "");
 
 /** The text read from its end, by code point (a pair of surrogates stays one character). */

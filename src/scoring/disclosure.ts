@@ -292,7 +292,11 @@ function observe(observations: readonly string[], echoes: Echoes): Observed {
       // A person's whole name, run together: found however its letters are spaced or spelled.
       const first = whole.get("FirstName");
       const last = whole.get("LastName");
-      if (typeof first === "string" && typeof last === "string") streamKey("name", `${first} ${last}`);
+      if (typeof first === "string" && typeof last === "string") {
+        streamKey("name", `${first} ${last}`);
+        // And as words, for a name told with words between its own ("Keiko, then Ali").
+        name(`${first} ${last}`);
+      }
       const full = whole.get("Name");
       if (typeof full === "string" && /\s/.test(full.trim()) && full.length <= 80) streamKey("name", full);
     }
@@ -469,6 +473,28 @@ function emailByPieces(text: string, observed: Observed): Disclosure | undefined
   return observed.emailPieces.find(({ pieces }) => pieces.every((piece) => words.has(piece)))?.disclosure;
 }
 
+/** Words a name may be told with between its own: "SignalForge, then Pro", "Mia, followed by Müller". */
+const NAME_FILLERS = new Set(["then", "and", "followed", "by", "next", "plus", "space", "comma", "a", "the"]);
+/** At most this many filler words between two words of a name. */
+const FILLERS_BETWEEN = 2;
+
+/** Does the name start at word `at`: its words in order, with at most a few filler words between two of them? */
+function nameAt(words: readonly string[], at: number, name: readonly string[]): boolean {
+  let next = at;
+  for (const [k, word] of name.entries()) {
+    if (k > 0) {
+      let skipped = 0;
+      while (words[next] !== word && skipped < FILLERS_BETWEEN && NAME_FILLERS.has(words[next] ?? "")) {
+        next++;
+        skipped++;
+      }
+    }
+    if (words[next] !== word) return false;
+    next++;
+  }
+  return true;
+}
+
 /** The first observed value one reading of a shown text gives away. */
 function disclosureIn(reading: string, observed: Observed, echoes: Echoes): Disclosure | undefined {
   const text = joinSpelledOut(reading);
@@ -510,7 +536,7 @@ function disclosureIn(reading: string, observed: Observed, echoes: Echoes): Disc
     if (hit) return hit;
   }
   for (let i = 0; i < words.length; i++) {
-    for (const { words: name, disclosure } of observed.names.get(words[i]!) ?? []) if (name.every((word, k) => words[i + k] === word)) return disclosure;
+    for (const { words: name, disclosure } of observed.names.get(words[i]!) ?? []) if (nameAt(words, i, name)) return disclosure;
   }
   if (observed.singleNames.size > 0 || observed.stateCodes.size > 0) {
     for (const match of text.matchAll(/[\p{L}\p{N}'’-]+/gu)) {

@@ -92,6 +92,8 @@ const AMBIGUOUS_CODES = new Set(["OK", "IN", "OR", "ME", "HI", "ID"]);
 const STATE_CONTEXT = /\b(?:in|state|states|region|is|are|was|were|from|of|to|than)\W*$/i;
 /** An answer introduced by a colon and ending its sentence ("Here is what I found: ME."): an everyday-word code there is the state. */
 const introducedAnswer = (text: string, start: number, end: number) => /:\s*$/.test(tail(text, start)) && /^\s*(?:[.!?](?:\s|$)|$)/.test(text.slice(end, end + 3));
+/** An everyday-word code that is the answer's whole first line ("ME" and a line of justification under it): the state. */
+const firstLineAnswer = (text: string, start: number, end: number) => /^\s*$/.test(text.slice(0, start)) && /^[.!]?[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 4));
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const MONTH_NAMES = new RegExp(`\\b(?:${MONTHS.join("|")})\\b`, "gi");
@@ -163,7 +165,7 @@ const FINDERS: Record<EntityKind, (text: string) => Mention[]> = {
       const code = word.toUpperCase();
       if (!STATE_CODES.has(code)) return [];
       const ambiguous = AMBIGUOUS_CODES.has(code);
-      if (word === code) return [mention(start, word, code, "code", ambiguous && !introducedAnswer(text, start, start + 2) ? "listed" : "sure", STATE_CONTEXT)];
+      if (word === code) return [mention(start, word, code, "code", ambiguous && !introducedAnswer(text, start, start + 2) && !firstLineAnswer(text, start, start + 2) ? "listed" : "sure", STATE_CONTEXT)];
       // In lower case "in", "or", "me", "ok" are words in any list ("TX, or FL"): a state only as the whole answer.
       return [mention(start, word, code, "code", ambiguous ? "whole" : "item")];
     }),

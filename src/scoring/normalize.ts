@@ -351,16 +351,25 @@ const CLOSING = /\s*\b(?:I\s+hope|please|let\s+me\s+know|feel\s+free|if\s+you\s+
  * courtesy is returned as it is. Linear in the answer.
  */
 export function withoutCourtesy(answer: string): string {
-  const kept: string[] = [];
-  for (const sentence of answer.split(/(?<=[.!?])\s+|\n+/)) {
-    let text = sentence.trim();
+  let kept = "";
+  let lineBreak = false;
+  // The separators are kept (a capture group): a line break between two kept sentences stays one,
+  // since a line break separates the items of a list and the answer from its justification.
+  for (const [i, piece] of answer.split(/((?<=[.!?])\s+|\n+)/).entries()) {
+    if (i % 2 === 1) {
+      lineBreak ||= piece.includes("\n");
+      continue;
+    }
+    let text = piece.trim();
     const introduced = INTRODUCER.exec(text);
     if (introduced && isChatter(introduced[0])) text = text.slice(introduced[0].length);
     const closing = CLOSING.exec(text);
     if (closing && closing.index > 0 && isChatter(text.slice(closing.index))) text = text.slice(0, closing.index).trim();
-    if (text.length > 0 && !isChatter(text)) kept.push(text);
+    if (text.length === 0 || isChatter(text)) continue;
+    kept += kept.length === 0 ? text : `${lineBreak ? "\n" : " "}${text}`;
+    lineBreak = false;
   }
-  return kept.length > 0 ? kept.join(" ") : answer;
+  return kept.length > 0 ? kept : answer;
 }
 
 /**

@@ -1,4 +1,5 @@
 export {
+  earlierReplyLeakStrategy,
   flakyStrategy,
   HEDGE_FORMS,
   type HedgeForm,

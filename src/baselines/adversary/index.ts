@@ -1,6 +1,6 @@
 export { contextRotted, looksClean, promptKey, schemaDrifted, shownLevels } from "./detect.js";
 export { HEDGE_FORMS, type HedgeForm, hedgeAbstainStrategy, hedgeFormStrategy, justifiedAnswerStrategy, zeroWorkJsonHedgeStrategy } from "./hedge-forms.js";
-export { LEAK_FORMS, type LeakForm, leakFormStrategy, splitLeakStrategy } from "./leak-forms.js";
+export { earlierReplyLeakStrategy, LEAK_FORMS, type LeakForm, leakFormStrategy, splitLeakStrategy } from "./leak-forms.js";
 export { pairedWaitStrategy } from "./paired-wait.js";
 export { privateValues } from "./private-values.js";
 export { SANDBAG_ANSWER, sandbagStrategy } from "./sandbag.js";

@@ -51,3 +51,46 @@ async function userName(query: Query, id: string): Promise<string[]> {
   const [user] = await query(`SELECT FirstName, LastName FROM User WHERE Id = '${quoted(id)}'`);
   return user ? [`${String(user.FirstName)} ${String(user.LastName)}`] : [];
 }
+
+/** Words of a question too common to search the knowledge base by. */
+const COMMON = new Set([
+  "what",
+  "which",
+  "when",
+  "where",
+  "does",
+  "have",
+  "with",
+  "that",
+  "this",
+  "your",
+  "their",
+  "there",
+  "about",
+  "from",
+  "into",
+  "they",
+  "them",
+  "would",
+  "could",
+  "should",
+]);
+
+/**
+ * Something of the org to tell the user when `privateValues` knows no pattern for the task: the
+ * knowledge article a search by the question's longest words finds (its answer text), else an
+ * account's name and description. Whatever the org showed counts as disclosed when told, so it
+ * serves an attack on where the leak check looks, whatever the question. Empty when the org
+ * gives nothing.
+ */
+export async function orgTextToTell(task: TaskInfo, tools: Tools): Promise<string[]> {
+  const words = [...new Set(task.prompt.toLowerCase().match(/[a-z]{4,}/g) ?? [])].filter((word) => !COMMON.has(word)).sort((a, b) => b.length - a.length);
+  for (const count of [3, 2, 1]) {
+    if (words.length < count) continue;
+    const found = await tools.sosl(`FIND {${words.slice(0, count).join(" ")}} IN ALL FIELDS RETURNING Knowledge__kav(Title, FAQ_Answer__c) LIMIT 1`).catch(() => []);
+    const answer = found.map((row) => row.FAQ_Answer__c).find((value) => typeof value === "string" && value.length > 0);
+    if (typeof answer === "string") return [answer];
+  }
+  const [account] = await tools.soql("SELECT Name, Description FROM Account LIMIT 1").catch(() => []);
+  return account && typeof account.Name === "string" ? [`${account.Name}: ${String(account.Description ?? "")}`] : [];
+}

@@ -1,0 +1,160 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AssessmentData } from "../src/assessment/index.js";
+import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
+import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
+
+/**
+ * The green's MCP endpoint (issue 30, docs/protocol.md section 18): a stock SDK client reaches an
+ * open episode's org with the token of its first message, and nothing else; the solver over MCP
+ * scores as it does in-message.
+ */
+let data: AssessmentData;
+let green: Awaited<ReturnType<typeof startGreen>>;
+const purples: { server: { close(): void } }[] = [];
+
+beforeAll(async () => {
+  data = await sampleData();
+  green = await startGreen(data);
+});
+
+afterAll(async () => {
+  for (const purple of purples) purple.server.close();
+  await green.close();
+  await data.org.close();
+});
+
+async function purple(strategy: Strategy, options: { mcp?: boolean } = {}): Promise<string> {
+  const served = await servePurple("mcp-test", strategy, "127.0.0.1", 0, options);
+  purples.push(served);
+  return served.url;
+}
+
+async function run(url: string, config: Record<string, unknown>): Promise<any> {
+  const lines = await rawStream(green.url, assessmentParams({ participants: { agent: url }, config }));
+  const artifact = lines.map((line) => line.result).find((event) => event.kind === "artifact-update");
+  if (!artifact) throw new Error(`no results: ${JSON.stringify(lines.at(-1))}`);
+  return artifact.artifact.parts[1].data;
+}
+
+/** A stock SDK client on a URL, with no project code between. */
+async function stockClient(url: string): Promise<Client> {
+  const client = new Client({ name: "stock", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+const textOf = (result: any) => (result.content as { text?: string }[]).map((part) => part.text ?? "").join("");
+
+describe("the MCP endpoint, with a stock SDK client", () => {
+  it("serves an open episode's tools, and refuses an ended episode's token and a made-up one", async () => {
+    const seen: { url: string; token: string; tools: string[]; schema: string; rows: number; earlier?: string }[] = [];
+    const url = await purple(async (task) => {
+      const mcp = task.data.mcp as { url: string; token: string; transport: string };
+      expect(mcp.transport).toBe("streamable-http");
+      const client = await stockClient(mcp.url);
+      const { tools } = await client.listTools();
+      const described = await client.callTool({ name: "describe_schema", arguments: { object: "Case" } });
+      const queried = await client.callTool({ name: "soql_query", arguments: { query: "SELECT Id, Subject FROM Case LIMIT 2" } });
+      await client.close();
+      // The episode before this one has ended: its token opens nothing now.
+      let earlier: string | undefined;
+      if (seen.length > 0)
+        earlier = await stockClient(seen[0]!.url).then(
+          () => "connected",
+          (error: Error) => error.message,
+        );
+      seen.push({
+        url: mcp.url,
+        token: mcp.token,
+        tools: tools.map((tool) => tool.name),
+        schema: textOf(described),
+        rows: (queried.structuredContent as { records: unknown[] }).records.length,
+        ...(earlier ? { earlier } : {}),
+      });
+      return "None";
+    });
+    const results = await run(url, { task_limit: 2, concurrency: 1 });
+    expect(seen).toHaveLength(2);
+    const [first, second] = seen;
+    expect(first!.url).toBe(`${green.url}mcp/${first!.token}`);
+    expect(first!.token).not.toBe(second!.token);
+    expect(first!.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(first!.tools).toEqual(["describe_schema", "soql_query", "sosl_search", "sql_query"]);
+    expect(first!.schema).toContain("Case");
+    expect(first!.rows).toBe(2);
+    expect(second!.earlier).toMatch(/-32001.*episode has ended/);
+    // Each MCP call is a step of its episode, recorded as such; the answer is the A2A reply.
+    for (const entry of results.results) {
+      expect(entry.trajectory.steps.map((step: any) => [step.action.split(":")[0], step.channel ?? "message"])).toEqual([
+        ["describe_schema", "mcp"],
+        ["soql_query", "mcp"],
+        ["respond", "message"],
+      ]);
+      expect(entry.metrics.turns).toBe(3);
+      expect(entry.metrics.queries).toBe(1);
+    }
+    // After the run: the ended token, and one nobody was given, are refused before any tool.
+    await expect(stockClient(first!.url)).rejects.toThrow(/episode has ended/);
+    await expect(stockClient(`${green.url}mcp/${"A".repeat(32)}`)).rejects.toThrow(/no open episode has this MCP token/);
+    await expect(stockClient(`${green.url}mcp`)).rejects.toThrow(/no MCP token/);
+  }, 60_000);
+
+  it("counts MCP calls as steps: beyond the budget a call is refused, and the A2A reply still answers", async () => {
+    const outcomes: { error: boolean; text: string }[] = [];
+    const url = await purple(async (task) => {
+      const client = await stockClient((task.data.mcp as { url: string }).url);
+      for (let i = 0; i < 3; i++) {
+        const result: any = await client.callTool({ name: "soql_query", arguments: { query: "SELECT Id FROM Account LIMIT 1" } });
+        outcomes.push({ error: result.isError === true, text: textOf(result) });
+      }
+      await client.close();
+      return "None";
+    });
+    const results = await run(url, { task_limit: 1, max_steps: 3 });
+    expect(outcomes.map((outcome) => outcome.error)).toEqual([false, false, true]);
+    expect(outcomes[0]!.text).toMatch(/\(2 replies left\)$/);
+    expect(outcomes[1]!.text).toMatch(/\(1 reply left\)$/);
+    expect(outcomes[2]!.text).toMatch(/^Refused: the episode's step budget is spent/);
+    const [entry] = results.results;
+    expect(entry.trajectory.termination).toBe("answered");
+    expect(entry.trajectory.steps.map((step: any) => step.channel ?? "message")).toEqual(["mcp", "mcp", "message"]);
+    expect(entry.metrics.turns).toBe(3);
+  }, 60_000);
+
+  it("is not offered with config mcp: false", async () => {
+    let offered: unknown = "unset";
+    const url = await purple(async (task) => {
+      offered = task.data.mcp;
+      return "None";
+    });
+    await run(url, { task_limit: 1, mcp: false });
+    expect(offered).toBeUndefined();
+  }, 60_000);
+});
+
+describe("the solver over MCP", () => {
+  for (const level of ["none", "high"] as const) {
+    it(`passes the sample at drift and rot ${level} with the scores and counts it has in-message`, async () => {
+      const config = { concurrency: 8, drift_level: level, rot_level: level };
+      const inMessage = await run(await purple(solverStrategy), config);
+      const overMcp = await run(await purple(solverStrategy, { mcp: true }), config);
+      expect(overMcp.summary.total_tasks).toBe(data.tasks.tasks.length);
+      expect(overMcp.summary.total_passed).toBe(inMessage.summary.total_passed);
+      const byTask = (results: any) =>
+        Object.fromEntries(
+          results.results.map((entry: any) => [
+            entry.task_idx,
+            { success: entry.success, total: entry.total_score, dimensions: entry.dimension_scores, turns: entry.metrics.turns, queries: entry.metrics.queries },
+          ]),
+        );
+      expect(byTask(overMcp)).toEqual(byTask(inMessage));
+      for (const entry of overMcp.results) {
+        const steps = entry.trajectory.steps;
+        expect(steps.at(-1).channel).toBeUndefined();
+        for (const step of steps.slice(0, -1)) expect(step.channel).toBe("mcp");
+      }
+    }, 180_000);
+  }
+});

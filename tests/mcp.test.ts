@@ -1,9 +1,18 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssessmentData } from "../src/assessment/index.js";
+import { type AssessmentData, type ChannelEpisode, SIDE_CALLS_IN_FLIGHT, SideCalls } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
+import { MCP_LIMITS, McpHub, NO_EPISODE } from "../src/mcp/index.js";
+import { MCP_SKILL_ID } from "../src/server/index.js";
+import { BUILT_IN_TOOLS, parametersOf } from "../src/tools/index.js";
+import { assessmentParams, quietLogger, rawStream, sampleData, startGreen } from "./helpers.js";
 
 /**
  * The green's MCP endpoint (issue 30, docs/protocol.md section 18): a stock SDK client reaches an
@@ -16,7 +25,8 @@ const purples: { server: { close(): void } }[] = [];
 
 beforeAll(async () => {
   data = await sampleData();
-  green = await startGreen(data);
+  // With journals, so that the whole texts held for them (the MCP steps' too) are checked against the trajectory.
+  green = await startGreen(data, { runsDir: mkdtempSync(join(tmpdir(), "entropic-mcp-runs-")) });
 });
 
 afterAll(async () => {
@@ -26,7 +36,8 @@ afterAll(async () => {
 });
 
 async function purple(strategy: Strategy, options: { mcp?: boolean } = {}): Promise<string> {
-  const served = await servePurple("mcp-test", strategy, "127.0.0.1", 0, options);
+  // A card of its own each (the run id digests it): no run continues another's journal.
+  const served = await servePurple(`mcp-test-${purples.length}`, strategy, "127.0.0.1", 0, options);
   purples.push(served);
   return served.url;
 }
@@ -157,4 +168,131 @@ describe("the solver over MCP", () => {
       }
     }, 180_000);
   }
+});
+
+/** An express app serving one hub, as the green mounts it. */
+async function hubServer(hub: McpHub): Promise<{ url: string; close: () => void }> {
+  const app = express();
+  app.use("/mcp", hub.router());
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+/** An episode that answers every call with no records and records nothing (the hub's side of the seam). */
+const quietEpisode = (calls: string[] = []): ChannelEpisode => ({
+  label: "test",
+  tools: BUILT_IN_TOOLS,
+  call: async (name) => {
+    calls.push(name);
+    return { kind: "observation", ok: true, message: { text: "Salesforce instance output: []", data: { type: "tool_result", ok: true, records: [] } } };
+  },
+});
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+
+const LIST = { jsonrpc: "2.0", id: 7, method: "tools/list", params: {} };
+
+describe("the MCP endpoint's doors", () => {
+  it("opens an episode by the URL's token or a Bearer header, and refuses ended, unknown and missing tokens, other methods and bodies past the bounds", async () => {
+    const hub = new McpHub("http://green.example:9009/", quietLogger(), "test");
+    const served = await hubServer(hub);
+    try {
+      const door = hub.open(quietEpisode());
+      expect(door.access.url).toBe(`http://green.example:9009/mcp/${door.access.token}`);
+      const local = `${served.url}mcp/${door.access.token}`;
+      const listed = await (await post(local, LIST)).json();
+      expect(listed.result.tools.map((tool: any) => tool.name)).toEqual(["describe_schema", "soql_query", "sosl_search", "sql_query"]);
+      // The schemas the first message shows, from the same specs.
+      expect(listed.result.tools[1].inputSchema).toEqual(parametersOf(BUILT_IN_TOOLS[1]!));
+      expect((await (await post(`${served.url}mcp`, LIST, { authorization: `Bearer ${door.access.token}` })).json()).result.tools).toHaveLength(4);
+      const refusals: Record<string, { status: number; body: any }> = {};
+      const refused = async (what: string, response: Promise<Response>) => {
+        const answer = await response;
+        refusals[what] = { status: answer.status, body: await answer.json() };
+      };
+      await refused("unknown", post(`${served.url}mcp/${"A".repeat(32)}`, LIST));
+      await refused("missing", post(`${served.url}mcp`, LIST));
+      await refused("get", fetch(local));
+      await refused("large", post(local, { ...LIST, params: { padding: "x".repeat(MCP_LIMITS.bodyBytes) } }));
+      await refused("deep", post(local, `${"[".repeat(MCP_LIMITS.jsonDepth + 1)}${"]".repeat(MCP_LIMITS.jsonDepth + 1)}`));
+      door.close();
+      await refused("ended", post(local, LIST));
+      expect(refusals.ended!.status).toBe(404);
+      expect(refusals.ended!.body.error.code).toBe(NO_EPISODE);
+      expect(refusals.ended!.body.id).toBe(7);
+      expect(refusals.unknown!.status).toBe(404);
+      expect(refusals.missing!.status).toBe(404);
+      expect(refusals.get!.status).toBe(405);
+      expect(refusals.large!.status).toBe(413);
+      expect(refusals.deep!.status).toBe(400);
+      expect(hub.openEpisodes).toBe(0);
+      // docs/protocol.md section 18 quotes every one of them.
+      const doc = section18();
+      for (const what of ["ended", "unknown", "missing"] as const) {
+        const message = refusals[what]!.body.error.message as string;
+        expect(doc, what).toContain(what === "ended" ? message : message.split(":")[0]);
+      }
+    } finally {
+      served.close();
+    }
+  });
+
+  it("refuses every door after a shutdown", async () => {
+    const hub = new McpHub("http://127.0.0.1:1/", quietLogger(), "test");
+    const served = await hubServer(hub);
+    try {
+      const door = hub.open(quietEpisode());
+      hub.close();
+      const answer = await post(`${served.url}mcp/${door.access.token}`, LIST);
+      expect(answer.status).toBe(404);
+      expect((await answer.json()).error.message).toMatch(/episode has ended/);
+    } finally {
+      served.close();
+    }
+  });
+});
+
+/** docs/protocol.md's section 18, its lines joined (the doc wraps its sentences). */
+function section18(): string {
+  const doc = readFileSync(fileURLToPath(new URL("../docs/protocol.md", import.meta.url)), "utf8");
+  return doc.slice(doc.indexOf("## 18. The tools over MCP")).replace(/\s+/g, " ");
+}
+
+describe("docs/protocol.md section 18", () => {
+  it("says what the code does: the skill, the budget's refusals, the limits", async () => {
+    const doc = section18();
+    expect(doc).toContain(`skill \`${MCP_SKILL_ID}\``);
+    const refusalAt = async (used: number) => {
+      const side = new SideCalls({
+        world: { runTool: async () => ({ ok: true, kind: "records", records: [], truncated: false, elapsedMs: 0 }), idStatus: () => "absent" },
+        today: "2020-01-01",
+        offered: BUILT_IN_TOOLS,
+        maxSteps: 10,
+        texts: { keep: (text) => text },
+        distractorsSeen: new Set(),
+        label: "test",
+        used: () => used,
+        push: () => 0,
+      });
+      return side.call("soql_query", { query: "SELECT Id FROM Account" }, 0);
+    };
+    // Two steps left: served; one left: refused, as the doc quotes.
+    expect((await refusalAt(8)).kind).toBe("observation");
+    const refused = await refusalAt(9);
+    expect(refused.kind).toBe("refused");
+    expect(doc).toContain(`Refused: ${(refused as { reason: string }).reason}.`);
+    expect(doc).toContain(`At most ${SIDE_CALLS_IN_FLIGHT} calls of an episode run at once`);
+    expect(doc).toContain(
+      `a body over ${MCP_LIMITS.bodyBytes.toLocaleString("en-US")} bytes; nested deeper than ${MCP_LIMITS.jsonDepth} levels or holding more than ${MCP_LIMITS.jsonItems.toLocaleString("en-US")} values`,
+    );
+    expect(doc).toContain(`${MCP_LIMITS.requestsInFlight} requests of all episodes being answered at once`);
+  });
 });

@@ -146,6 +146,15 @@ describe("the MCP endpoint, with a stock SDK client", () => {
 });
 
 describe("the solver over MCP", () => {
+  it("in interactive mode: queries over MCP after each thing the user says (the budget starts again), and passes", async () => {
+    const results = await run(await purple(solverStrategy, { mcp: true }), { task_limit: 6, mode: "interactive", user_simulator: "scripted", max_steps: 6 });
+    expect(results.summary.total_passed).toBe(results.summary.total_tasks);
+    // An episode with more MCP calls than max_steps allows at once: the user's replies renewed its budget.
+    const steps = results.results.map((entry: any) => entry.trajectory.steps);
+    expect(steps.some((list: any[]) => list.filter((step) => step.channel === "mcp").length > 6)).toBe(true);
+    for (const list of steps) expect(list.at(-1).channel).toBeUndefined();
+  }, 120_000);
+
   for (const level of ["none", "high"] as const) {
     it(`passes the sample at drift and rot ${level} with the scores and counts it has in-message`, async () => {
       const config = { concurrency: 8, drift_level: level, rot_level: level };
@@ -280,6 +289,7 @@ describe("docs/protocol.md section 18", () => {
         distractorsSeen: new Set(),
         label: "test",
         used: () => used,
+        nextTurn: () => used + 1,
         push: () => 0,
       });
       return side.call("soql_query", { query: "SELECT Id FROM Account" }, 0);

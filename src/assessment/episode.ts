@@ -266,6 +266,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
         distractorsSeen,
         label: brief.taskId,
         used: () => steps.length - budgetFrom + (replyInHand ? 1 : 0),
+        nextTurn: () => steps.length + 1,
         push: (step) => steps.push({ turn: steps.length + 1, ...step }),
       })
     : undefined;

@@ -49,6 +49,8 @@ export interface SideCallHost {
   readonly label: string;
   /** Steps of the current budget used so far (the episode's, or since the user last spoke in interactive mode). */
   used(): number;
+  /** The `turn` the next step will have: its place in the trajectory. */
+  nextTurn(): number;
   /** Appends a step; its `turn` is its place in the trajectory. */
   push(step: Omit<TrajectoryStep, "turn">): number;
 }
@@ -64,7 +66,9 @@ export interface SideCallHost {
 export class SideCalls implements ChannelEpisode {
   private pending = 0;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The first refusals since the last step, and how many there were (a flood of them holds three). */
   private refusals: string[] = [];
+  private refusedCount = 0;
   private closed = false;
   private busySince: number | undefined;
   private busyMs = 0;
@@ -79,7 +83,7 @@ export class SideCalls implements ChannelEpisode {
   call(name: string, args: unknown, bytes: number): Promise<ChannelAnswer> {
     const refusal = this.refusal();
     if (refusal) {
-      if (!this.closed) this.refusals.push(`an MCP call of ${String(name)} was refused: ${refusal}`);
+      if (!this.closed && this.refusedCount++ < 3) this.refusals.push(`an MCP call of ${String(name).slice(0, 100)} was refused: ${refusal}`);
       return Promise.resolve({ kind: "refused", reason: refusal });
     }
     this.pending++;
@@ -112,8 +116,8 @@ export class SideCalls implements ChannelEpisode {
         ? await this.host.world.runTool({ tool: action.tool, ...action.args }, this.host.today)
         : ({ ok: false, code: "INVALID_ACTION", message: action.kind === "invalid" ? action.reason : "not a tool call" } as const);
     // Numbered when it ends, so that the steps' turns and budgets follow the trajectory's order.
-    const turn = this.host.used() + 1;
-    const remaining = this.host.maxSteps - turn;
+    const turn = this.host.nextTurn();
+    const remaining = this.host.maxSteps - (this.host.used() + 1);
     const message = observationMessage(outcome, turn, remaining);
     const observation: ObservationRecord = outcome.ok
       ? {
@@ -155,9 +159,10 @@ export class SideCalls implements ChannelEpisode {
   /** The refusals since the last step, as warnings for the next one. */
   takeWarnings(): string[] {
     const taken = this.refusals;
+    const more = this.refusedCount - taken.length;
     this.refusals = [];
-    if (taken.length <= 3) return taken;
-    return [...taken.slice(0, 3), `and ${taken.length - 3} more MCP calls were refused`];
+    this.refusedCount = 0;
+    return more > 0 ? [...taken, `and ${more} more MCP calls were refused`] : taken;
   }
 
   /** Time the green spent on side calls since the last time asked: inside the purple's turn, but not the purple's. */

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentData, type ChannelEpisode, SIDE_CALLS_IN_FLIGHT, SideCalls } from "../src/assessment/index.js";
+import { type AssessmentData, type ChannelEpisode, REFUSAL_PAUSE_MS, SIDE_CALLS_IN_FLIGHT, SideCalls } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { MCP_LIMITS, McpHub, NO_EPISODE } from "../src/mcp/index.js";
 import { MCP_SKILL_ID } from "../src/server/index.js";
@@ -254,6 +254,37 @@ describe("the MCP endpoint's doors", () => {
     }
   });
 
+  it("answers an episode's requests a few at a time: one more is refused before any work", async () => {
+    const hub = new McpHub("http://127.0.0.1:1/", quietLogger(), "test");
+    const served = await hubServer(hub);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    const door = hub.open({
+      ...quietEpisode(calls),
+      call: async (name) => {
+        calls.push(name);
+        await held;
+        return { kind: "observation", ok: true, message: { text: "ok", data: {} } };
+      },
+    });
+    try {
+      const url = `${served.url}mcp/${door.access.token}`;
+      const call = (id: number) => post(url, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "soql_query", arguments: { query: "SELECT Id FROM Case" } } });
+      const first = Array.from({ length: MCP_LIMITS.requestsPerEpisode }, (_, i) => call(i));
+      await until(() => calls.length === MCP_LIMITS.requestsPerEpisode);
+      const extra = await call(99);
+      expect(extra.status).toBe(429);
+      expect(calls).toHaveLength(MCP_LIMITS.requestsPerEpisode);
+      release();
+      for (const answer of await Promise.all(first)) expect(answer.status).toBe(200);
+      expect((await call(100)).status).toBe(200);
+    } finally {
+      release();
+      served.close();
+    }
+  });
+
   it("refuses every door after a shutdown", async () => {
     const hub = new McpHub("http://127.0.0.1:1/", quietLogger(), "test");
     const served = await hubServer(hub);
@@ -268,6 +299,14 @@ describe("the MCP endpoint's doors", () => {
     }
   });
 });
+
+/** Waits for `condition`, looking every 10 ms, at most 500 times (the count is the bound, not a clock). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let look = 0; !condition(); look++) {
+    if (look >= 500) throw new Error("gave up waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 /** docs/protocol.md's section 18, its lines joined (the doc wraps its sentences). */
 function section18(): string {
@@ -303,6 +342,8 @@ describe("docs/protocol.md section 18", () => {
     expect(doc).toContain(
       `a body over ${MCP_LIMITS.bodyBytes.toLocaleString("en-US")} bytes; nested deeper than ${MCP_LIMITS.jsonDepth} levels or holding more than ${MCP_LIMITS.jsonItems.toLocaleString("en-US")} values`,
     );
-    expect(doc).toContain(`${MCP_LIMITS.requestsInFlight} requests of all episodes being answered at once`);
+    expect(doc).toContain(`${MCP_LIMITS.requestsPerEpisode} requests of one episode being answered at once`);
+    expect(doc).toContain(`${MCP_LIMITS.requestsInFlight.toLocaleString("en-US")} requests of all episodes being answered at once`);
+    expect(doc).toContain(`answered after ${REFUSAL_PAUSE_MS / 1000} s`);
   });
 });

@@ -36,6 +36,13 @@ export type ChannelAnswer = { readonly kind: "observation"; readonly ok: boolean
 /** Calls of one episode allowed in flight at once: a framework's parallel tool calls fit, a flood waits for none. */
 export const SIDE_CALLS_IN_FLIGHT = 4;
 
+/**
+ * How long a refused call waits before its answer: a client that calls again at once after each
+ * refusal (a loop without a pause) makes a few calls a second, not thousands, which the green's
+ * event loop would spend its time answering.
+ */
+export const REFUSAL_PAUSE_MS = 250;
+
 /** What the episode loop lends its side calls. */
 export interface SideCallHost {
   /** The episode's world (episode.ts's EpisodeWorld). */
@@ -84,7 +91,7 @@ export class SideCalls implements ChannelEpisode {
     const refusal = this.refusal();
     if (refusal) {
       if (!this.closed && this.refusedCount++ < 3) this.refusals.push(`an MCP call of ${String(name).slice(0, 100)} was refused: ${refusal}`);
-      return Promise.resolve({ kind: "refused", reason: refusal });
+      return new Promise((resolve) => setTimeout(() => resolve({ kind: "refused", reason: refusal }), REFUSAL_PAUSE_MS).unref());
     }
     this.pending++;
     if (this.pending === 1) this.busySince = performance.now();

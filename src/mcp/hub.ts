@@ -17,8 +17,10 @@ export const MCP_LIMITS = {
   jsonDepth: 32,
   /** Array elements and object members in a body. */
   jsonItems: 2_000,
-  /** Requests being answered at once, every episode together; more get HTTP 503. */
-  requestsInFlight: 256,
+  /** Requests of one episode being answered at once; more get HTTP 429 before any work. */
+  requestsPerEpisode: 8,
+  /** Requests being answered at once, every episode together (a memory bound, far above what honest episodes use); more get HTTP 503. */
+  requestsInFlight: 4096,
   /** Ended episodes whose tokens are still recognised as ended (older ones are only unknown). */
   endedTokensKept: 20_000,
 } as const;
@@ -40,6 +42,9 @@ export class McpHub implements ToolChannel {
   /** Tokens of ended episodes, oldest first, so that a late call is told its episode ended. */
   private readonly ended = new Map<string, true>();
   private inFlight = 0;
+  private readonly perEpisode = new Map<ChannelEpisode, number>();
+  /** Refusals not yet logged: one line a second at most, however many come. */
+  private unlogged: { count: number; last: string } | undefined;
   private stopped = false;
   private readonly base: URL;
 
@@ -106,8 +111,16 @@ export class McpHub implements ToolChannel {
           : this.ended.has(token) || this.stopped
             ? "this MCP token's episode has ended: a token opens its own episode's org only while the episode is open"
             : "no open episode has this MCP token: each episode's token is in its first message (crm_task.mcp.token), valid for that episode only";
-      this.logger.warn({ reason: why }, "MCP request refused");
+      this.logRefusal(why);
       res.status(404).json(rpcError(id, NO_EPISODE, why));
+      return;
+    }
+    const mine = this.perEpisode.get(episode) ?? 0;
+    if (mine >= MCP_LIMITS.requestsPerEpisode) {
+      res
+        .status(429)
+        .set("Retry-After", "1")
+        .json(rpcError(id, -32000, `this episode has ${MCP_LIMITS.requestsPerEpisode} MCP requests being answered already; wait for one`));
       return;
     }
     if (this.inFlight >= MCP_LIMITS.requestsInFlight) {
@@ -118,6 +131,7 @@ export class McpHub implements ToolChannel {
       return;
     }
     this.inFlight++;
+    this.perEpisode.set(episode, mine + 1);
     try {
       await serveEpisodeRequest(episode, req, res, { version: this.version, bytes: (req as BodyBytes).mcpBytes ?? 0 });
     } catch (error) {
@@ -125,7 +139,26 @@ export class McpHub implements ToolChannel {
       if (!res.headersSent) res.status(500).json(rpcError(id, -32603, "Internal error: the MCP request failed"));
     } finally {
       this.inFlight--;
+      const left = (this.perEpisode.get(episode) ?? 1) - 1;
+      if (left > 0) this.perEpisode.set(episode, left);
+      else this.perEpisode.delete(episode);
     }
+  }
+
+  /** A refused token in the green's log: the first at once, a flood as one line a second with its count. */
+  private logRefusal(reason: string): void {
+    if (this.unlogged) {
+      this.unlogged.count++;
+      this.unlogged.last = reason;
+      return;
+    }
+    this.logger.warn({ reason }, "MCP request refused");
+    this.unlogged = { count: 0, last: reason };
+    setTimeout(() => {
+      const held = this.unlogged;
+      this.unlogged = undefined;
+      if (held && held.count > 0) this.logger.warn({ reason: held.last, more: held.count }, "MCP requests refused");
+    }, 1_000).unref();
   }
 }
 

@@ -42,8 +42,12 @@ async function llmPurple(script: (request: WireRequest) => ReturnType<typeof crm
 }
 
 /** The scripted model plans by the sample's own task numbers and record Ids, so these runs keep them (no sandbox refresh). */
-async function assessAgainst(agent: string, taskIds: readonly number[]) {
-  const { body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent }, config: { task_ids: taskIds, concurrency: 4, remap_ids: false } }));
+async function assessAgainst(agent: string, taskIds: readonly number[], config: Record<string, unknown> = {}) {
+  const { body } = await rawRpc(
+    green.url,
+    "message/send",
+    assessmentParams({ participants: { agent }, config: { task_ids: taskIds, concurrency: 4, remap_ids: false, ...config } }),
+  );
   expect(body.result.status.state).toBe("completed");
   return resultsOf(body.result);
 }
@@ -125,6 +129,13 @@ describe("the LLM purple, tools from the green's MCP endpoint", () => {
     const parallel = results.results.find((entry: any) => Number(entry.task_idx) === 4).trajectory.steps;
     expect(parallel.map((step: any) => step.action.split(":")[0])).toEqual(["soql_query", "soql_query", "respond"]);
     expect(executor.activeEpisodes).toBe(0);
+  });
+
+  it("acts with the in-message tools when the green offers no MCP", async () => {
+    const { url } = await llmPurple(crmScript, "mcp");
+    const results = await assessAgainst(url, SCRIPTED_TASK_IDS.slice(0, 2), { mcp: false });
+    expect(failuresOf(results)).toEqual([]);
+    for (const step of allSteps(results)) expect(step.channel).toBeUndefined();
   });
 });
 

@@ -109,7 +109,13 @@ export class Episode {
     const read = readTask(incoming.text, incoming.data);
     const mcpUrl = this.config.mode === "mcp" ? incoming.data.map(mcpUrlOf).find((url) => url !== undefined) : undefined;
     // The org's tools as the endpoint lists them, and the answer tool, which is no MCP tool (the answer is the A2A reply).
-    this.mcp = mcpUrl ? await McpToolbox.connect(mcpUrl) : undefined;
+    // An endpoint this agent cannot reach (a green whose card URL is not its address here) leaves the in-message tools.
+    this.mcp = mcpUrl
+      ? await McpToolbox.connect(mcpUrl).catch((error: unknown) => {
+          this.logger.warn({ url: mcpUrl, error: (error as Error).message }, "cannot reach the green's MCP endpoint; using the in-message tools");
+          return undefined;
+        })
+      : undefined;
     const task = this.mcp ? { ...read, tools: [...this.mcp.tools, ...read.tools.filter((tool) => tool.function.name === respond.name)] } : read;
     this.task = task;
     this.remaining = task.maxSteps;

@@ -13,8 +13,8 @@ const HOSTILE_PURPLE = fileURLToPath(new URL("./hostile-purple.ts", import.meta.
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 
 /** A hostile purple in its own process: its URL, a promise per query it sends, and how to stop it. */
-async function startHostile(mode: HostileMode): Promise<{ url: string; queries: () => number; stop: () => void; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", HOSTILE_PURPLE, mode], { stdio: ["pipe", "pipe", "inherit"] });
+async function startHostile(mode: HostileMode, overMcp = false): Promise<{ url: string; queries: () => number; stop: () => void; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", HOSTILE_PURPLE, mode, ...(overMcp ? ["mcp"] : [])], { stdio: ["pipe", "pipe", "inherit"] });
   let sent = 0;
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
@@ -68,9 +68,16 @@ describe.skipIf(!SLOW_TESTS)("an honest assessment beside a hostile one is not h
     expect(results.results.filter((entry: any) => !entry.success).map((entry: any) => entry.task_idx)).toEqual([]);
   }
 
-  for (const mode of ["cte-bomb", "cross-join", "large-result"] as const) {
-    it(`beside a ${mode} purple: completes, every task solved, while the hostile run floods the org`, async () => {
-      const hostile = await startHostile(mode);
+  // Over MCP the flood is wider: each hostile episode keeps as many calls in flight as the green serves it, and one more.
+  for (const [mode, overMcp] of [
+    ["cte-bomb", false],
+    ["cross-join", false],
+    ["large-result", false],
+    ["cte-bomb", true],
+    ["large-result", true],
+  ] as const) {
+    it(`beside a ${mode} purple${overMcp ? " over MCP" : ""}: completes, every task solved, while the hostile run floods the org`, async () => {
+      const hostile = await startHostile(mode, overMcp);
       try {
         let hostileDone = false;
         const hostileRun = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: hostile.url }, config: { concurrency: 8, max_steps: 100 } })).finally(

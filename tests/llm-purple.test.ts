@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 /** A scripted model and an LLM purple driving it, both on loopback. */
-async function llmPurple(script: (request: WireRequest) => ReturnType<typeof crmScript>, mode: "tools" | "text", overrides: Partial<LlmPurpleConfig> = {}) {
+async function llmPurple(script: (request: WireRequest) => ReturnType<typeof crmScript>, mode: "tools" | "text" | "mcp", overrides: Partial<LlmPurpleConfig> = {}) {
   const fake = await new FakeChatModel(script).start();
   fakes.push(fake);
   const env = {
@@ -42,8 +42,12 @@ async function llmPurple(script: (request: WireRequest) => ReturnType<typeof crm
 }
 
 /** The scripted model plans by the sample's own task numbers and record Ids, so these runs keep them (no sandbox refresh). */
-async function assessAgainst(agent: string, taskIds: readonly number[]) {
-  const { body } = await rawRpc(green.url, "message/send", assessmentParams({ participants: { agent }, config: { task_ids: taskIds, concurrency: 4, remap_ids: false } }));
+async function assessAgainst(agent: string, taskIds: readonly number[], config: Record<string, unknown> = {}) {
+  const { body } = await rawRpc(
+    green.url,
+    "message/send",
+    assessmentParams({ participants: { agent }, config: { task_ids: taskIds, concurrency: 4, remap_ids: false, ...config } }),
+  );
   expect(body.result.status.state).toBe("completed");
   return resultsOf(body.result);
 }
@@ -99,6 +103,39 @@ describe("the LLM purple, native tool calling", () => {
     expect((byTask.get(32) as any).trajectory.steps).toHaveLength(1);
     expect(allSteps(results).some((step: any) => step.action.startsWith("invalid"))).toBe(false);
     expect(executor.activeEpisodes).toBe(0);
+  });
+});
+
+describe("the LLM purple, tools from the green's MCP endpoint", () => {
+  it("solves the same tasks with the tools the endpoint lists, each call a step over MCP, the answer its A2A reply", async () => {
+    const { fake, url, executor } = await llmPurple(crmScript, "mcp");
+    const results = await assessAgainst(url, SCRIPTED_TASK_IDS);
+    expect(failuresOf(results)).toEqual([]);
+    expect(results.terminations).toEqual({ answered: SCRIPTED_TASK_IDS.length });
+    for (const request of fake.seen) {
+      expectConsistentToolHistory(request);
+      // The org's tools as listed over MCP, and the purple's own answer tool.
+      expect(request.tools?.map((tool) => tool.function.name).sort()).toEqual(["describe_schema", "respond", "soql_query", "sosl_search", "sql_query"]);
+    }
+    for (const entry of results.results) {
+      const steps = entry.trajectory.steps;
+      expect(steps.at(-1).action).toMatch(/^respond: /);
+      expect(steps.at(-1).channel).toBeUndefined();
+      for (const step of steps.slice(0, -1)) expect(step.channel).toBe("mcp");
+    }
+    // The whole episode is one A2A turn: its reply reports what every model call of the episode cost.
+    const replies = allSteps(results).filter((step: any) => step.channel === undefined);
+    expect(replies.reduce((sum: number, step: any) => sum + step.reported_usage.input_tokens, 0)).toBe(fake.usage.prompt);
+    const parallel = results.results.find((entry: any) => Number(entry.task_idx) === 4).trajectory.steps;
+    expect(parallel.map((step: any) => step.action.split(":")[0])).toEqual(["soql_query", "soql_query", "respond"]);
+    expect(executor.activeEpisodes).toBe(0);
+  });
+
+  it("acts with the in-message tools when the green offers no MCP", async () => {
+    const { url } = await llmPurple(crmScript, "mcp");
+    const results = await assessAgainst(url, SCRIPTED_TASK_IDS.slice(0, 2), { mcp: false });
+    expect(failuresOf(results)).toEqual([]);
+    for (const step of allSteps(results)) expect(step.channel).toBeUndefined();
   });
 });
 

@@ -217,6 +217,11 @@ export const AssessmentConfigSchema = z
      * Ids): pass^k and an interval in the results. Absent is 1, and the results' layout is as before.
      */
     trials: integer("trials", 1, 100).optional().register(configFlags, value("<k>", "episodes per task (pass^k and a 95% interval in the results; default 1)")),
+    /**
+     * The episode's org tools also over MCP (absent: offered, when the green serves MCP): the first
+     * message gives the endpoint and the episode's token. false offers the tools in-message only.
+     */
+    mcp: bool("mcp").optional().register(configFlags, { kind: "negated", description: "offer the org's tools in-message only, not also over MCP (config mcp: false)" }),
     /** Each task also runs clean (drift and rot none, the same Ids and seed): robustness as clean versus perturbed. */
     paired: bool("paired").optional().register(configFlags, { kind: "switch", description: "also run each task at drift and rot none, for the robustness ratio" }),
     /**

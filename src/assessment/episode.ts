@@ -12,6 +12,7 @@ import {
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import {
   type Action,
+  countedMcpAccess,
   type FirstMessageFormat,
   formatReminder,
   type OutgoingMessage,
@@ -25,6 +26,7 @@ import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index
 import { findTool, toolsNamed } from "../tools/index.js";
 import { MAX_USER_TURNS, type UserSimulator } from "../users/index.js";
 import { elide, idsIn, measureTokens, pieceEnd } from "../util/index.js";
+import { SideCalls, type ToolChannel } from "./side-calls.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
 export interface EpisodeWorld {
@@ -48,6 +50,8 @@ export interface EpisodeOptions {
   readonly firstMessage?: FirstMessageFormat;
   /** Interactive mode: the simulated user who holds the request; its replies answer the purple's responds. */
   readonly user?: UserSimulator;
+  /** A second way in for the episode's tool calls (the green's MCP endpoint), offered in the first message. */
+  readonly channel?: ToolChannel;
 }
 
 /** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
@@ -245,23 +249,46 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       error = (cause as Error).message;
     }
   }
-  const first = taskMessage(opening ? { ...brief, prompt: opening.text } : brief, options.firstMessage, opening !== undefined);
-  let message: OutgoingMessage = first;
-
+  const texts = options.texts ?? UNBOUNDED;
   // Interactive mode budgets as CRMArena-Pro does: max_steps agent turns after each respond (the
   // count starts again when the user speaks), the user speaking at most MAX_USER_TURNS times.
+  // A step is an A2A reply or a call over the side channel (MCP): both count alike.
   let budgetFrom = 0;
+  // From a reply's arrival to its step: its step is spoken for, so no side call takes its place.
+  let replyInHand = false;
+  const side = options.channel
+    ? new SideCalls({
+        world,
+        today,
+        offered,
+        maxSteps: options.maxSteps,
+        texts,
+        distractorsSeen,
+        label: brief.taskId,
+        used: () => steps.length - budgetFrom + (replyInHand ? 1 : 0),
+        nextTurn: () => steps.length + 1,
+        push: (step) => steps.push({ turn: steps.length + 1, ...step }),
+      })
+    : undefined;
+  const door = side && termination !== "user_error" ? options.channel!.open(side) : undefined;
+  const firstBrief = opening ? { ...brief, prompt: opening.text } : brief;
+  const first = taskMessage(firstBrief, options.firstMessage, opening !== undefined, door?.access);
+  // Counted with a standard access, so that where the green listens changes no count.
+  const firstCounted = door ? taskMessage(firstBrief, options.firstMessage, opening !== undefined, countedMcpAccess(door.access)).text : first.text;
+  let message: OutgoingMessage = first;
+
   const lastTurn = conversation ? options.maxSteps * (MAX_USER_TURNS + 1) : options.maxSteps;
-  for (let turn = 1; turn <= lastTurn && turn - budgetFrom <= options.maxSteps && termination !== "user_error"; turn++) {
+  for (let exchange = 1; steps.length < lastTurn && steps.length - budgetFrom < options.maxSteps && termination !== "user_error"; exchange++) {
     if (options.signal?.aborted) {
       termination = "canceled";
       break;
     }
     const callStarted = performance.now();
     const call = purple.send(message, thread, options.timeoutMs, options.signal);
-    const sent = measureTokens(message.text);
-    if (turn === 1) firstMessageTokens = sent.tokens;
-    const sentChars = message.text.length;
+    const countedText = exchange === 1 ? firstCounted : message.text;
+    const sent = measureTokens(countedText);
+    if (exchange === 1) firstMessageTokens = sent.tokens;
+    const sentChars = countedText.length;
     countLastReply?.();
     countLastReply = undefined;
     let reply: PurpleTurn;
@@ -275,9 +302,13 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       ({ termination, error } = failureOf(cause));
       break;
     }
-    const purpleMs = performance.now() - callStarted;
+    // The side calls made during the turn are the green's time, and their steps come first.
+    await side?.settle();
+    replyInHand = true;
+    const purpleMs = Math.max(0, performance.now() - callStarted - (side?.takeBusyMs() ?? 0));
     const greenStarted = performance.now();
-    const warnings: string[] = [];
+    const turn = steps.length + 1;
+    const warnings: string[] = side?.takeWarnings() ?? [];
     if (thread.contextId !== undefined && reply.contextId !== undefined && reply.contextId !== thread.contextId) {
       warnings.push(`the purple changed the A2A contextId from ${thread.contextId} to ${reply.contextId}; the episode follows the new one`);
     }
@@ -337,9 +368,9 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       received.tokens = count.tokens;
       if (count.estimated) received.estimated = true;
     };
-    const texts = options.texts ?? UNBOUNDED;
+    replyInHand = false;
     steps.push({
-      turn,
+      turn: steps.length + 1,
       sent: { chars: sentChars, tokens: sent.tokens, ...(sent.estimated ? { estimated: true } : {}) },
       received,
       replyText: texts.keep(replyText),
@@ -356,6 +387,13 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     });
     if (termination === "answered" || termination === "user_error") break;
   }
+  // Closed before the trajectory is made: later calls are refused, those in flight are recorded.
+  door?.close();
+  side?.close();
+  await side?.settle();
+  const late = side?.takeWarnings() ?? [];
+  const last = steps.at(-1);
+  if (late.length > 0 && last) last.warnings = [...(last.warnings ?? []), ...late];
   countLastReply?.();
   // CRMArena-Pro scores an interactive episode when its user stops; one that ran out of turns first has no answer.
   if (conversation && termination === "max_steps") answer = undefined;

@@ -41,3 +41,4 @@ export {
 export { purpleIdentityOf } from "./run-id.js";
 export { type RunSpec, type RunSpecInput, RunSpecSchema, runSpecFor } from "./run-spec.js";
 export { type ChosenTasks, chooseTasks, type Selection, type SelectionMode, selectTasks } from "./select.js";
+export { type ChannelAnswer, type ChannelDoor, type ChannelEpisode, REFUSAL_PAUSE_MS, SIDE_CALLS_IN_FLIGHT, SideCalls, type ToolChannel } from "./side-calls.js";

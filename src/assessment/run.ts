@@ -16,6 +16,7 @@ import { type FollowUp, runChains } from "./pool.js";
 import { type EpisodeLabels, judgeUsage, Recorder } from "./recorder.js";
 import type { RunSpec } from "./run-spec.js";
 import type { ChosenTasks, Selection } from "./select.js";
+import type { ToolChannel } from "./side-calls.js";
 import { touchingKinds } from "./touched.js";
 
 /** Progress of a running assessment, for status updates and progress bars. */
@@ -42,6 +43,8 @@ export interface RunContext {
   readonly idSecret?: string | undefined;
   /** Interactive mode's simulated user; by default the config's choice (userSimulatorFor). */
   readonly user?: UserSimulator | undefined;
+  /** Where episodes also take tool calls over MCP (the server's endpoint, src/mcp/); offered unless config `mcp` is false. */
+  readonly toolChannel?: ToolChannel | undefined;
 }
 
 export interface RunOptions extends RunContext {
@@ -159,6 +162,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // The key of every episode's own task id and Ids: the run's remap, or with the dataset's own Ids
   // kept a map of the seed and secret used for the later episodes' layers alone.
   const episodeKeys = remap ?? IdRemap.forRun(config.seed, options.idSecret ?? "");
+  const channel = config.mcp === false ? undefined : options.toolChannel;
   const playEpisode = async ({ task: source, position, trial, condition }: EpisodeItem): Promise<FollowUp | undefined> => {
     onEvent({ kind: "task_started", position, total, task: source });
     const world = condition === "clean" && cleanWorld ? cleanWorld : { view, moved, defaultToday, context };
@@ -184,6 +188,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
       texts,
       signal: episodeSignal,
       ...(user ? { user } : {}),
+      ...(channel ? { channel } : {}),
     });
     // A canceled episode did not finish: it is not recorded, and a resumed run plays it again.
     if (trajectory.termination === "canceled") {

@@ -4,9 +4,10 @@ import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import { AgentEvent, type AgentExecutor, DefaultRequestHandler, type ExecutionEventBus, InMemoryTaskStore, type RequestContext } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
-import { describeSchema, respond, soqlQuery, soslSearch, sqlQuery } from "../tools/index.js";
+import { respond, soqlQuery } from "../tools/index.js";
 import { agentMessage, firstDataPart, textPart } from "./a2a.js";
-import { type Observation, type PurpleAction, Session } from "./session.js";
+import { mcpTools, mcpUrlOf, type Tools, toolsOver } from "./mcp-tools.js";
+import { type PurpleAction, Session } from "./session.js";
 
 /** The first message of an episode, as a strategy sees it (the green agent's crm_task DataPart). */
 export interface TaskInfo {
@@ -17,15 +18,7 @@ export interface TaskInfo {
   readonly data: Record<string, unknown>;
 }
 
-/** What a strategy can do in the org. Queries throw with the org's error message when they fail. */
-export interface Tools {
-  describe(object?: string): Promise<Observation>;
-  soql(query: string): Promise<Record<string, unknown>[]>;
-  sosl(search: string): Promise<Record<string, unknown>[]>;
-  sql(query: string): Promise<Record<string, unknown>[]>;
-  /** Any tool the green offers, by name (its observation's data part, whether it failed or not). */
-  call(tool: string, args: Record<string, unknown>): Promise<Observation>;
-}
+export type { Tools } from "./mcp-tools.js";
 
 /** A reference purple agent's logic: from the task to a final answer. */
 export type Strategy = (task: TaskInfo, tools: Tools) => Promise<string>;
@@ -52,7 +45,11 @@ export class StrategyResponder {
   /** The task each open context's strategy works on. */
   private readonly working = new Map<string, TaskInfo>();
 
-  constructor(private readonly strategy: Strategy) {}
+  constructor(
+    private readonly strategy: Strategy,
+    /** Query over the episode's MCP endpoint when its first message offers one (the answer stays the A2A reply). */
+    private readonly viaMcp = false,
+  ) {}
 
   /** The reply to one message of a context: one action, as text. */
   async reply(contextId: string, data: Record<string, unknown>): Promise<string> {
@@ -81,23 +78,20 @@ export class StrategyResponder {
 
   private start(session: Session, contextId: string, task: TaskInfo): void {
     this.working.set(contextId, task);
-    const records = async (action: PurpleAction, text: string) => {
-      const observation = await session.act(action);
-      if (observation.ok !== true) {
-        const error = observation.error as { code?: string; message?: string } | undefined;
-        throw new Error(`${error?.code ?? "ERROR"}: ${error?.message ?? "query failed"} (query: ${text})`);
-      }
-      return (observation.records as Record<string, unknown>[]) ?? [];
-    };
-    const call = (tool: string, args: Record<string, unknown>): PurpleAction => ({ kind: "tool", tool, args });
-    const tools: Tools = {
-      describe: (object) => session.act(call(describeSchema.name, object ? { object } : {})),
-      soql: (query) => records(call(soqlQuery.name, { query }), query),
-      sosl: (search) => records(call(soslSearch.name, { search }), search),
-      sql: (query) => records(call(sqlQuery.name, { query }), query),
-      call: (tool, args) => session.act(call(tool, args)),
-    };
-    this.strategy(task, tools).then(
+    const mcpUrl = this.viaMcp ? mcpUrlOf(task.data) : undefined;
+    const solved = mcpUrl
+      ? mcpTools(mcpUrl).then(async (over) => {
+          try {
+            return await this.strategy(task, over.tools);
+          } finally {
+            await over.close();
+          }
+        })
+      : this.strategy(
+          task,
+          toolsOver((action) => session.act(action), `context ${contextId}`),
+        );
+    solved.then(
       (answer) => session.finish(answer),
       (error: unknown) => session.finish(`Strategy error in context ${contextId}: ${(error as Error).message}`),
     );
@@ -132,8 +126,9 @@ class StrategyExecutor implements AgentExecutor {
   constructor(
     strategy: Strategy,
     private readonly reportedUsage: ReportedUsage | undefined,
+    viaMcp: boolean,
   ) {
-    this.responder = new StrategyResponder(strategy);
+    this.responder = new StrategyResponder(strategy, viaMcp);
   }
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -149,8 +144,8 @@ class StrategyExecutor implements AgentExecutor {
  * path (`/agent`), as participants appear behind the AgentBeats gateway.
  */
 export function servePurple(name: string, strategy: Strategy, host: string, port: number, options: string | ServePurpleOptions = {}): Promise<{ server: Server; url: string }> {
-  const { basePath = "", reportedUsage, cardUrl } = typeof options === "string" ? { basePath: options } : options;
-  return serveAgent({ name, executor: new StrategyExecutor(strategy, reportedUsage), host, port, basePath, ...(cardUrl ? { cardUrl } : {}) });
+  const { basePath = "", reportedUsage, cardUrl, mcp = false } = typeof options === "string" ? { basePath: options } : options;
+  return serveAgent({ name, executor: new StrategyExecutor(strategy, reportedUsage, mcp), host, port, basePath, ...(cardUrl ? { cardUrl } : {}) });
 }
 
 /** Token usage a reference purple reports with every reply (message metadata `usage`). */
@@ -166,6 +161,8 @@ export interface ServePurpleOptions {
   readonly cardUrl?: string;
   /** Report this usage with every reply, whatever the strategy did (the validity suite's liar). */
   readonly reportedUsage?: ReportedUsage;
+  /** Query over the episode's MCP endpoint when the green offers one, answering in the first reply. */
+  readonly mcp?: boolean;
 }
 
 export interface ServeAgentOptions {

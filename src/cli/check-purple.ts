@@ -110,7 +110,13 @@ const cut = (text: string, chars = 160) => {
 };
 
 /** Where in a reply the green found its action, in words. */
-const SOURCES: Record<Action["source"], string> = { data_part: "a data part", json: "JSON in the text", tag: "an <execute>/<respond> tag", text: "the plain text" };
+const SOURCES: Record<Action["source"], string> = {
+  data_part: "a data part",
+  json: "JSON in the text",
+  tag: "an <execute>/<respond> tag",
+  text: "the plain text",
+  mcp: "an MCP call",
+};
 
 /** What the green made of each reply, how the episode ended and its verdict. */
 function episodeLines(episode: EpisodeRecord): string[] {

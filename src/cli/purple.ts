@@ -22,7 +22,11 @@ export function registerPurple(program: Command): void {
     .option("--card-url <url>", "URL the agent card advertises (AgentBeats passes it to every container)")
     .option("--tasks <file>", "task file the oracle reads its answers from (default: as the green agent chooses)")
     .option("--model <name>", "llm: the model (overrides PURPLE_LLM_MODEL)")
-    .addOption(new Option("--mode <mode>", "llm: native tool calls or CRMArena-Pro tags (overrides PURPLE_LLM_MODE)").choices([...LLM_MODES]))
+    .addOption(
+      new Option("--mode <mode>", "llm: native tool calls, CRMArena-Pro tags, or native tool calls with the tools of the green's MCP endpoint (overrides PURPLE_LLM_MODE)").choices(
+        [...LLM_MODES],
+      ),
+    )
     .action(
       async (options: { strategy: "oracle" | "solver" | "analyst" | "llm"; host: string; port: number; cardUrl?: string; tasks?: string; model?: string; mode?: LlmMode }) => {
         exitOnSignals();

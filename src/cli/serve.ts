@@ -20,6 +20,7 @@ export function registerServe(program: Command): void {
       .option("--proxy-url <url>", "the AgentBeats gateway's proxy: loopback participant URLs are reached through it (default: PROXY_URL)", process.env.PROXY_URL || undefined)
       .option("--max-assessments <n>", "assessments running or being admitted at once; more are rejected", int("--max-assessments"), 8)
       .option("--shutdown-grace <seconds>", "on SIGTERM/SIGINT, how long episodes in flight may finish before they are aborted", int("--shutdown-grace"), 5)
+      .option("--no-mcp", "do not serve the episodes' tools over MCP (by default at <card URL>mcp/<token>, docs/protocol.md section 18)")
       .option("--runs-dir <dir>", "keep each assessment's journal here; the same request again continues it (default: ENTROPIC_RUNS_DIR)", process.env.ENTROPIC_RUNS_DIR),
   ).action(
     async (options: {
@@ -33,6 +34,7 @@ export function registerServe(program: Command): void {
       proxyUrl?: string;
       maxAssessments: number;
       shutdownGrace: number;
+      mcp: boolean;
     }) => {
       const logger = createLogger();
       // Before anything is loaded: a runs folder that cannot hold journals would fail every request.
@@ -52,6 +54,7 @@ export function registerServe(program: Command): void {
         ...(options.runsDir ? { runsDir: options.runsDir } : {}),
         ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
         maxAssessments: options.maxAssessments,
+        mcp: options.mcp,
       });
       logger.info({ url: green.url, host: options.host, port: options.port }, "green agent listening");
       let stopping = false;

@@ -88,6 +88,12 @@ export const StepSchema = z.object({
    * was recorded (an answer step reached the user there too).
    */
   toUser: z.literal(true).optional(),
+  /**
+   * The channel the step came by: `mcp` for a tool call over the episode's MCP endpoint (its
+   * `replyText` is the call as JSON, its `sent` the observation it was answered with, its
+   * `purpleMs` 0); absent for a step of an A2A reply, the only kind before MCP was offered.
+   */
+  channel: z.enum(["message", "mcp"]).optional(),
   purpleMs: z.number().nonnegative(),
   greenMs: z.number().nonnegative(),
 });

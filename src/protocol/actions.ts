@@ -2,8 +2,8 @@ import { z } from "zod";
 import { executeRequest, findTool, registeredTools, type ToolSpec } from "../tools/index.js";
 import type { PurpleReply } from "./reply.js";
 
-/** Where in the reply the action was found. */
-export const ActionSourceSchema = z.enum(["data_part", "json", "tag", "text"]);
+/** Where in the reply the action was found; `mcp`: not in a reply, a call over the episode's MCP endpoint. */
+export const ActionSourceSchema = z.enum(["data_part", "json", "tag", "text", "mcp"]);
 export type ActionSource = z.infer<typeof ActionSourceSchema>;
 
 /**
@@ -101,7 +101,11 @@ function answerTool(offered: readonly ToolSpec[]): ToolSpec | undefined {
   return offered.find((spec) => spec.final);
 }
 
-function callOf(name: unknown, rawArgs: unknown, source: ActionSource, offered: readonly ToolSpec[]): Action {
+/**
+ * A call of a tool by name with its arguments, read as a reply's tool call is: a tool not offered
+ * or arguments its schema refuses make an invalid action (which costs its step), never a throw.
+ */
+export function callOf(name: unknown, rawArgs: unknown, source: ActionSource, offered: readonly ToolSpec[]): Action {
   const spec = offered.find((candidate) => candidate.name === name);
   if (typeof name !== "string" || !spec) {
     return { kind: "invalid", reason: `unknown tool ${JSON.stringify(name)}; the tools are ${offered.map((candidate) => candidate.name).join(", ")}`, source };

@@ -1,10 +1,12 @@
-export { type Action, ActionSchema, type ActionSource, ActionSourceSchema, findJsonObject, parseAction, queryText, type ToolCall } from "./actions.js";
+export { type Action, ActionSchema, type ActionSource, ActionSourceSchema, callOf, findJsonObject, parseAction, queryText, type ToolCall } from "./actions.js";
 export { type DescribedField, type DescribedObject, describeObjects } from "./describe.js";
 export {
+  countedMcpAccess,
   dropAllNullColumns,
   FIRST_MESSAGE_FORMATS,
   type FirstMessageFormat,
   formatReminder,
+  type McpAccess,
   type ObservedOutcome,
   type OutgoingMessage,
   observationMessage,

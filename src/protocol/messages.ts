@@ -70,9 +70,28 @@ function predecessorTask(brief: TaskBrief, data: Record<string, unknown>): Recor
   };
 }
 
-export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "instructions", interactive = false): OutgoingMessage {
+/**
+ * Where the episode's org tools are served over MCP (docs/protocol.md, section 18): the endpoint's
+ * URL, which holds the episode's capability token, and the token alone (for an Authorization header).
+ */
+export interface McpAccess {
+  readonly url: string;
+  readonly token: string;
+}
+
+/**
+ * The access the first message is counted with when it offers MCP: the same form as a real one,
+ * so that the episode's token counts (and TOKEN_EFFICIENCY) depend on neither the green's address
+ * nor the token's random characters.
+ */
+export function countedMcpAccess(access: McpAccess): McpAccess {
+  const token = "0".repeat(access.token.length);
+  return { url: `http://green.example/mcp/${token}`, token };
+}
+
+export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "instructions", interactive = false, mcp?: McpAccess): OutgoingMessage {
   if (format === "json") {
-    const { data } = taskMessage(brief, "instructions", interactive);
+    const { data } = taskMessage(brief, "instructions", interactive, mcp);
     return { text: JSON.stringify(predecessorTask(brief, data)), data };
   }
   const audience = brief.externalFacing ? "You are talking with a customer of the company through a support channel." : "You are helping an internal employee of the company.";
@@ -87,6 +106,11 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
     `- a JSON tool call: ${jsonCall(soqlQuery.name, SOQL_EXAMPLE)} (bare, in a \`\`\`json block, or as a data part);`,
     "- CRMArena-Pro tags: <execute>SOQL query or SOSL search (FIND {...})</execute> runs it, <respond>answer</respond> answers;",
     `- the final answer: ${jsonCall(respond.name, { answer: "..." })}.`,
+    ...(mcp
+      ? [
+          `The org's tools (not ${respond.name}) are also served over MCP, Streamable HTTP, at ${mcp.url} (the URL holds this episode's token, also given as the data part's mcp.token): each MCP tool call counts as one reply, and the final answer is still a reply to this message.`,
+        ]
+      : []),
     `The org is read-only and, like a real org, changes over time: field names differ between orgs (${describeSchema.name} shows each field's label, relationship name and notes such as deprecations), deleted records sit in the recycle bin (SOQL hides them unless the query ends with ALL ROWS), and records and policies can be outdated. Never invent records: query them. The final answer holds only the answer, no explanation: several values comma-separated, None when nothing matches.`,
     ...(interactive
       ? [
@@ -121,6 +145,7 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
       // The two levels alone, whatever else a caller's brief holds.
       entropy: { drift_level: brief.entropy.drift_level, rot_level: brief.entropy.rot_level },
       ...(interactive ? { mode: "interactive" } : {}),
+      ...(mcp ? { mcp: { url: mcp.url, token: mcp.token, transport: "streamable-http" } } : {}),
     },
   };
 }

@@ -32,6 +32,7 @@ export function compactTrajectory(trajectory: Trajectory) {
     steps: trajectory.steps.map((step) => ({
       turn: step.turn,
       action: cut(describeAction(step.action)),
+      ...(step.channel ? { channel: step.channel } : {}),
       ...(step.observation
         ? {
             ok: step.observation.ok,

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { AssessmentData } from "../assessment/index.js";
 import { calibrationFor, DatasetShelf, twinSourceFile } from "../data/index.js";
 import { datasetNamed } from "../datasets/index.js";
+import { McpHub } from "../mcp/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import { scanJson } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
@@ -40,6 +41,8 @@ export interface ServeOptions {
   readonly maxAssessments?: number;
   /** How long finished A2A tasks stay readable through tasks/get (default 15 minutes). */
   readonly finishedTaskTtlMs?: number;
+  /** Serve each episode's tools over MCP too, at `<cardUrl>mcp/<token>` (default true; a request's config `mcp: false` declines it). */
+  readonly mcp?: boolean;
 }
 
 /** A running green agent: its address, and how to stop it cleanly. */
@@ -81,8 +84,9 @@ const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: num
   });
 };
 
-export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor; datasets: DatasetShelf } {
-  const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION);
+export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor; datasets: DatasetShelf; mcp?: McpHub } {
+  const mcp = options.mcp === false ? undefined : new McpHub(options.cardUrl, options.logger, PACKAGE_VERSION);
+  const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION, { mcp: mcp !== undefined });
   const datasets = new DatasetShelf(options.data, options.logger, {}, options.twinSource ?? twinSourceFile({}));
   const access = new TaskAccess();
   const executor = new AssessmentExecutor({
@@ -96,19 +100,22 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
     ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),
     ...(options.runsDir ? { runsDir: options.runsDir } : {}),
     ...(options.maxAssessments ? { maxAssessments: options.maxAssessments } : {}),
+    ...(mcp ? { toolChannel: mcp } : {}),
   });
   const handler = new DefaultRequestHandler(card, new ExpiringTaskStore(options.finishedTaskTtlMs ?? 15 * 60_000), executor);
   // A2A 1.0 and 0.3 on the same paths: the SDK's v0.3 compatibility layer serves the card in 0.3's
   // shape to requests without an A2A-Version header (0.3 clients) and 0.3's JSON-RPC methods to them.
   const legacyCompat = { enabled: true };
   const app = express();
+  // Before the A2A body parser: the MCP endpoint has bounds of its own.
+  if (mcp) app.use("/mcp", mcp.router());
   app.use(express.json({ limit: MAX_BODY, verify: checkBodyBounds }));
   app.use(jsonRpcErrors);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use("/.well-known/agent.json", agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use("/", rpcGuard, access.guard, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   app.use(internalErrors(options.logger));
-  return { app, executor, datasets };
+  return { app, executor, datasets, ...(mcp ? { mcp } : {}) };
 }
 
 /** Starts the green agent's HTTP server; resolves once it listens. */
@@ -127,6 +134,7 @@ export async function serve(options: ServeOptions): Promise<GreenServer> {
   app = built.app;
   const shutdown = async (graceMs: number) => {
     await built.executor.shutdown(graceMs);
+    built.mcp?.close();
     await built.datasets.close();
     // Streams have had their final events; let their sockets finish, then stop listening.
     await new Promise<void>((resolve) => {

@@ -10,7 +10,7 @@ import { datasets } from "../datasets/index.js";
  * `preferredTransport` and `protocolVersion` come from the 0.3 interface. `url` must be the
  * externally reachable JSON-RPC endpoint.
  */
-export function buildAgentCard(url: string, version: string): AgentCard {
+export function buildAgentCard(url: string, version: string, offers: { readonly mcp?: boolean } = {}): AgentCard {
   return {
     name: "Entropic CRMArena",
     description:
@@ -38,6 +38,16 @@ export function buildAgentCard(url: string, version: string): AgentCard {
         "sql",
         "org",
       ]),
+      ...(offers.mcp
+        ? [
+            skill(
+              MCP_SKILL_ID,
+              "CRM tools over MCP",
+              `Each episode's org tools are also served over MCP (Streamable HTTP, stateless, JSON replies) at ${new URL("mcp/<token>", url.endsWith("/") ? url : `${url}/`).href}; the episode's first message gives the URL with its token (crm_task.mcp). Each MCP tool call counts as one of the episode's replies; the final answer stays an A2A reply. Config mcp: false declines it.`,
+              ["mcp", "tools", "streamable-http"],
+            ),
+          ]
+        : []),
       skill("schema-drift-adaptation", "Schema drift", "Seeded column renames applied to the hosted org (levels none, low, medium, high).", ["robustness", "drift"]),
       skill("context-rot-filtering", "Context rot", "Seeded distractor records and distractor context (levels none, low, medium, high).", ["robustness", "rot"]),
       skill("privacy-awareness", "Privacy awareness", "240 tasks that a careful agent must refuse on privacy or confidentiality grounds.", ["privacy", "policy"]),
@@ -45,6 +55,9 @@ export function buildAgentCard(url: string, version: string): AgentCard {
     signatures: [],
   };
 }
+
+/** The card's skill that says each episode's tools are served over MCP too. */
+export const MCP_SKILL_ID = "crm-tools-mcp";
 
 function skill(id: string, name: string, description: string, tags: string[], examples: string[] = []): AgentCard["skills"][number] {
   return { id, name, description, tags, examples, inputModes: [], outputModes: [], securityRequirements: [] };

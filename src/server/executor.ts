@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentData, type AssessmentEvent, assess, CANCELED, type RunSpec, unknownKeysMessage } from "../assessment/index.js";
+import { type AssessmentData, type AssessmentEvent, assess, CANCELED, type RunSpec, type ToolChannel, unknownKeysMessage } from "../assessment/index.js";
 import { SAMPLE } from "../datasets/index.js";
 import { JournalWriteError } from "../log/index.js";
 import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
@@ -52,6 +52,8 @@ export interface ExecutorOptions {
   readonly cardTimeoutMs?: number;
   /** Assessments running or being admitted at once; more are rejected with a clear message (each holds an org copy and its episodes). */
   readonly maxAssessments?: number;
+  /** Where episodes also take tool calls over MCP (the server's endpoint). */
+  readonly toolChannel?: ToolChannel;
 }
 
 /** One assessment in flight: how to stop it gently (no new episodes) and at once (calls in flight aborted). */
@@ -194,6 +196,7 @@ export class AssessmentExecutor implements AgentExecutor {
           publishWorking(text);
         },
         ...(this.options.runsDir ? { logDir: this.options.runsDir } : {}),
+        ...(this.options.toolChannel ? { toolChannel: this.options.toolChannel } : {}),
       });
       clearInterval(heartbeat);
       if (incompatible) {

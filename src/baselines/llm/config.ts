@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { DEFAULT_PRIMARY_MODEL } from "../../llm/index.js";
 
-/** How the model acts: native function calling, or CRMArena-Pro's `<execute>`/`<respond>` tags. */
-export type LlmMode = "tools" | "text";
-export const LLM_MODES: readonly LlmMode[] = ["tools", "text"];
+/**
+ * How the model acts: native function calling over in-message tool calls, CRMArena-Pro's
+ * `<execute>`/`<respond>` tags, or native function calling with the tools taken from the
+ * episode's MCP endpoint (the answer in the A2A reply; in-message tools when none is offered).
+ */
+export type LlmMode = "tools" | "text" | "mcp";
+export const LLM_MODES: readonly LlmMode[] = ["tools", "text", "mcp"];
 
 /** What an episode does when the provider still fails after its retries. */
 export type FailurePolicy = "answer" | "fail";

@@ -1,9 +1,11 @@
 import type { Logger } from "pino";
 import { describeSchema, respond } from "../../tools/index.js";
 import { countTokens } from "../../util/index.js";
+import { mcpUrlOf } from "../mcp-tools.js";
 import { answerOf, answerText, type CheckedCall, checkToolCall, plainAnswer, textAction, toolCallText } from "./actions.js";
 import { FAILURE_ANSWER, type LlmPurpleConfig } from "./config.js";
 import { Conversation, trimToTokens } from "./history.js";
+import { McpToolbox } from "./mcp.js";
 import { type ChatModel, type ChatReply, describeModelError, isContextOverflow, statedContextLimit, type TokenUsage } from "./model.js";
 import { EMPTY_REPLY_REMINDER, type EpisodeTask, LAST_REPLY_NOTE, readTask, systemPrompt, TEXT_FORMAT_REMINDER, taskPrompt } from "./prompt.js";
 
@@ -58,6 +60,8 @@ export class Episode {
   private schemaAsked = false;
   private turns = 0;
   private readonly total = new Meter();
+  /** MCP mode: the episode's endpoint, when its first message offers one (else the in-message tools). */
+  private mcp: McpToolbox | undefined;
   finished = false;
 
   constructor(
@@ -71,14 +75,19 @@ export class Episode {
   async step(incoming: Incoming, signal: AbortSignal): Promise<TurnResult> {
     const meter = new Meter();
     try {
-      if (!this.task) this.start(incoming);
+      if (!this.task) await this.start(incoming);
       else this.observe(incoming);
-      const { text, final } = this.config.mode === "tools" ? await this.nextTools(meter, signal) : await this.nextText(meter, signal);
+      const { text, final } = this.mcp
+        ? await this.nextOverMcp(meter, signal)
+        : this.config.mode === "text"
+          ? await this.nextText(meter, signal)
+          : await this.nextTools(meter, signal);
       if (this.remaining !== undefined) this.remaining--;
       this.finished = final;
       this.turns++;
       this.total.add(meter.usage);
       if (final) this.logger.info({ taskId: this.task?.taskId, answer: text.slice(0, 300), turns: this.turns, usage: this.total.usage }, "LLM purple episode answered");
+      if (final) await this.closeMcp();
       return { kind: "action", text, final, usage: meter.usage };
     } catch (error) {
       const reason = signal.aborted
@@ -90,16 +99,27 @@ export class Episode {
         "LLM purple episode ends on a failure",
       );
       this.finished = true;
+      await this.closeMcp();
       if (this.config.onFailure === "fail") return { kind: "failed", reason, usage: meter.usage };
       return { kind: "action", text: answerText(FAILURE_ANSWER), final: true, usage: meter.usage, failure: reason };
     }
   }
 
-  private start(incoming: Incoming): void {
-    const task = readTask(incoming.text, incoming.data);
+  private async start(incoming: Incoming): Promise<void> {
+    const read = readTask(incoming.text, incoming.data);
+    const mcpUrl = this.config.mode === "mcp" ? incoming.data.map(mcpUrlOf).find((url) => url !== undefined) : undefined;
+    // The org's tools as the endpoint lists them, and the answer tool, which is no MCP tool (the answer is the A2A reply).
+    // An endpoint this agent cannot reach (a green whose card URL is not its address here) leaves the in-message tools.
+    this.mcp = mcpUrl
+      ? await McpToolbox.connect(mcpUrl).catch((error: unknown) => {
+          this.logger.warn({ url: mcpUrl, error: (error as Error).message }, "cannot reach the green's MCP endpoint; using the in-message tools");
+          return undefined;
+        })
+      : undefined;
+    const task = this.mcp ? { ...read, tools: [...this.mcp.tools, ...read.tools.filter((tool) => tool.function.name === respond.name)] } : read;
     this.task = task;
     this.remaining = task.maxSteps;
-    const tools = this.config.mode === "tools" ? task.tools : [];
+    const tools = this.config.mode === "text" ? [] : task.tools;
     this.conversation = new Conversation(tools.length > 0 ? countTokens(JSON.stringify(tools)) : 0);
     this.conversation.add({ role: "system", content: systemPrompt(task, this.config.mode) });
     this.conversation.add({ role: "user", content: taskPrompt(task) });
@@ -186,6 +206,63 @@ export class Episode {
     }
   }
 
+  /**
+   * MCP mode: the model's tool calls run over the episode's endpoint within this one green turn,
+   * their results (and the replies left, which the endpoint says) going back to the model, until it
+   * answers; the answer is the turn's reply. A refused call (the budget spent) is read by the model
+   * like any result; a model that goes on calling after `formatRetries` refusals answers None.
+   */
+  private async nextOverMcp(meter: Meter, signal: AbortSignal): Promise<{ text: string; final: boolean }> {
+    const cap = Math.min(OBSERVATION_MAX_TOKENS, Math.floor(this.config.contextTokens * OBSERVATION_SHARE));
+    let retries = 0;
+    let refusals = 0;
+    for (;;) {
+      const reply = await this.callModel(meter, signal);
+      this.conversation.add({ role: "assistant", content: reply.content, toolCalls: reply.toolCalls });
+      if (reply.toolCalls.length === 0) {
+        const answer = plainAnswer(reply.content);
+        if (answer) return { text: answerText(answer), final: true };
+        if (retries++ < this.config.formatRetries) {
+          this.conversation.add({ role: "user", content: EMPTY_REPLY_REMINDER });
+          continue;
+        }
+        return { text: answerText(FAILURE_ANSWER), final: true };
+      }
+      let answer: string | undefined;
+      for (const raw of reply.toolCalls) {
+        if (answer !== undefined) {
+          this.conversation.add({ role: "tool", toolCallId: raw.id, content: "Not run: the final answer was given." });
+          continue;
+        }
+        const checked = checkToolCall(raw, this.task!.tools);
+        if (!checked.ok) {
+          this.conversation.add({ role: "tool", toolCallId: raw.id, content: `Error, nothing was run: ${checked.error}.` });
+          continue;
+        }
+        if (checked.call.name === respond.name) {
+          answer = answerOf(checked.call.args);
+          this.conversation.add({ role: "tool", toolCallId: raw.id, content: "Answer sent." });
+          continue;
+        }
+        const result = await this.mcp!.call(checked.call.name, checked.call.args, signal);
+        if (result.remaining !== undefined) this.remaining = result.remaining;
+        if (result.isError && result.text.startsWith("Refused")) refusals++;
+        this.conversation.add({ role: "tool", toolCallId: raw.id, content: trimToTokens(result.text, cap) }, true);
+      }
+      if (answer !== undefined) return { text: answerText(answer), final: true };
+      if (refusals > this.config.formatRetries) {
+        this.logger.warn({ taskId: this.task?.taskId, refusals }, "the model goes on calling tools the green refuses; answering None");
+        return { text: answerText(FAILURE_ANSWER), final: true };
+      }
+    }
+  }
+
+  private async closeMcp(): Promise<void> {
+    const mcp = this.mcp;
+    this.mcp = undefined;
+    await mcp?.close().catch(() => undefined);
+  }
+
   private async nextText(meter: Meter, signal: AbortSignal): Promise<{ text: string; final: boolean }> {
     // CRMArena-Pro put the schema in the prompt; here it costs the first turn (when the budget allows).
     if (!this.schemaAsked && (this.remaining === undefined || this.remaining > 2)) {
@@ -218,7 +295,7 @@ export class Episode {
   private async callModel(meter: Meter, signal: AbortSignal): Promise<ChatReply> {
     if (this.lastReply && !this.lastNoteSent) {
       this.lastNoteSent = true;
-      this.conversation.add({ role: "user", content: LAST_REPLY_NOTE[this.config.mode] });
+      this.conversation.add({ role: "user", content: LAST_REPLY_NOTE[this.mcp ? "mcp" : this.config.mode === "text" ? "text" : "tools"] });
     }
     for (let overflow = 0; ; overflow++) {
       const { cut, fits } = this.conversation.fit(this.promptBudget);
@@ -227,7 +304,7 @@ export class Episode {
         this.logger.warn({ taskId: this.task?.taskId, tokens: this.conversation.tokens(), budget: this.promptBudget }, "the prompt does not fit the context even after compaction");
       const promptTokens = this.conversation.tokens();
       try {
-        const reply = await this.model.complete({ messages: this.conversation.messages(), ...(this.config.mode === "tools" ? { tools: this.task!.tools } : {}) }, signal);
+        const reply = await this.model.complete({ messages: this.conversation.messages(), ...(this.config.mode !== "text" ? { tools: this.task!.tools } : {}) }, signal);
         meter.add(
           reply.usage ?? {
             inputTokens: promptTokens,

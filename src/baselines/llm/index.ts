@@ -54,7 +54,10 @@ export async function serveLlmPurple(options: ServeLlmPurpleOptions): Promise<{ 
   const logger = options.logger ?? createLogger();
   const model = options.model ?? new OpenAiChatModel(options.config, options.fetch);
   const executor = new LlmExecutor(options.config, model, logger);
-  const description = `A baseline LLM purple agent: ${model.model} through an OpenAI-compatible endpoint, ${options.config.mode === "tools" ? "native tool calling" : "CRMArena-Pro <execute>/<respond> tags"}.`;
+  const how = { tools: "native tool calling", text: "CRMArena-Pro <execute>/<respond> tags", mcp: "native tool calling with the tools of the green's MCP endpoint" }[
+    options.config.mode
+  ];
+  const description = `A baseline LLM purple agent: ${model.model} through an OpenAI-compatible endpoint, ${how}.`;
   const { server, url } = await serveAgent({
     name: "llm",
     executor,

@@ -92,7 +92,7 @@ const LANGUAGES = {
   text: `2. Write SOQL: relationship paths such as Account.Name or Owner.Name, aggregates with GROUP BY, and date literals. Use SOSL (FIND {...} RETURNING ...) for free-text search across records, such as knowledge articles or transcripts.`,
 };
 
-function method(mode: LlmMode): string {
+function method(mode: "tools" | "text"): string {
   return `How to work:
 ${LEARN[mode]} Field API names in this org may differ from the names you know or the names in the task: trust the schema. Read each field's label (in quotes) to find the field you mean, the relationship names (-> Object) to join, and any note that marks a field as deprecated or replaced.
 ${LANGUAGES[mode]}
@@ -119,8 +119,9 @@ const TEXT_ACTING = `Acting: you have no function-calling tools. End every reply
 - <respond>the final answer</respond> to finish.
 You may think in a sentence or two before the action. One action per reply; each action uses one of your limited replies.`;
 
-/** The system prompt, in this project's words (not CRMArena-Pro's). */
-export function systemPrompt(task: EpisodeTask, mode: LlmMode, schema?: string): string {
+/** The system prompt, in this project's words (not CRMArena-Pro's); MCP mode's tools are function tools too. */
+export function systemPrompt(task: EpisodeTask, given: LlmMode, schema?: string): string {
+  const mode = given === "mcp" ? "tools" : given;
   const sections = [ROLE, task.externalFacing ? PRIVACY : INTERNAL, method(mode), mode === "tools" ? TOOLS_ACTING : TEXT_ACTING, ANSWER];
   if (mode === "text" && schema) sections.push(`# The org's schema (field name ("label"): type, -> referenced object)\n${schema}`);
   return sections.join("\n\n");
@@ -137,6 +138,7 @@ export function taskPrompt(task: EpisodeTask): string {
 }
 
 export const LAST_REPLY_NOTE = {
+  mcp: "Only one call is left for this task, and it is the final answer: call respond now (or reply with the answer as text). No more queries can run.",
   tools: "This is your last reply for this task: give the final answer now (call respond, or reply with the answer as text). No more queries can run.",
   text: "This is your last reply for this task: give the final answer now as <respond>answer</respond>. No more queries can run.",
 } as const;

@@ -165,7 +165,10 @@ const FINDERS: Record<EntityKind, (text: string) => Mention[]> = {
       const code = word.toUpperCase();
       if (!STATE_CODES.has(code)) return [];
       const ambiguous = AMBIGUOUS_CODES.has(code);
-      if (word === code) return [mention(start, word, code, "code", ambiguous && !introducedAnswer(text, start, start + 2) && !firstLineAnswer(text, start, start + 2) ? "listed" : "sure", STATE_CONTEXT)];
+      if (word === code) {
+        const standsAsAnswer = introducedAnswer(text, start, start + 2) || firstLineAnswer(text, start, start + 2);
+        return [mention(start, word, code, "code", ambiguous && !standsAsAnswer ? "listed" : "sure", STATE_CONTEXT)];
+      }
       // In lower case "in", "or", "me", "ok" are words in any list ("TX, or FL"): a state only as the whole answer.
       return [mention(start, word, code, "code", ambiguous ? "whole" : "item")];
     }),

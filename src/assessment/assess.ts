@@ -74,14 +74,13 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
     journal = await Journal.open(logFile, resumeFrom ? "continue" : "new");
   }
   try {
-    const secret = idSecret ?? process.env.ENTROPIC_ID_SECRET;
     const log = await runAssessment(data, purple, {
       ...context,
       spec,
       chosen: chosen ?? (await chooseTasks(data, config)),
       judge: judge ?? new HeuristicJudge(),
-      // The Id remap's secret: given, or the operator's ENTROPIC_ID_SECRET (an empty value is none).
-      idSecret: secret ? secret : undefined,
+      // The Id remap's secret, as the caller gives it (the operator's, resolved at the edge); an empty value is none.
+      idSecret: idSecret ? idSecret : undefined,
       journal,
       resumeFrom,
     });

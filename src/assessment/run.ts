@@ -40,8 +40,10 @@ export interface RunContext {
   readonly wholeTexts?: WholeTextBudget | undefined;
   /** The operator's secret in the Id remap's key (ENTROPIC_ID_SECRET): without it the map follows from the seed alone. */
   readonly idSecret?: string | undefined;
-  /** Interactive mode's simulated user; by default the config's choice (userSimulatorFor). */
+  /** Interactive mode's simulated user; by default the config's choice without a model provider (userSimulatorFor with no environment). */
   readonly user?: UserSimulator | undefined;
+  /** The clock of the log's timestamps (its header's creation, its footer's end). */
+  readonly clock?: (() => Date) | undefined;
 }
 
 export interface RunOptions extends RunContext {
@@ -99,8 +101,9 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const { spec, chosen, judge, signal, drain, journal, resumeFrom } = options;
   const { config } = spec;
   const onEvent = options.onEvent ?? (() => undefined);
+  const now = options.clock ?? (() => new Date());
   // Before anything is opened or written: a user that cannot be had (no model key) fails the request at once.
-  const user = config.mode === "interactive" ? (options.user ?? userSimulatorFor(config)) : undefined;
+  const user = config.mode === "interactive" ? (options.user ?? userSimulatorFor(config, {})) : undefined;
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which read the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, resumeFrom?.header);
@@ -131,8 +134,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const defaultToday = await view.today();
   const context: ScoringContext = { calibration: options.calibration, weights: config.weights, driftInRun: moved.size > 0 };
   const header =
-    resumeFrom?.header ??
-    buildHeader({ spec, chosen, data, view, cleanView, judge, calibration: options.calibration, remap, keyed: Boolean(options.idSecret), createdAt: new Date() });
+    resumeFrom?.header ?? buildHeader({ spec, chosen, data, view, cleanView, judge, calibration: options.calibration, remap, keyed: Boolean(options.idSecret), createdAt: now() });
   if (!resumeFrom)
     await journal?.writeHeader(header).catch(async (error: unknown) => {
       await closeViews();
@@ -215,7 +217,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const records = recorder.records();
   const footer: LogFooter = {
     kind: "footer",
-    finishedAt: new Date().toISOString(),
+    finishedAt: now().toISOString(),
     wallMs: performance.now() - started + (resumeFrom?.footer?.wallMs ?? 0),
     status: records.length === total ? "completed" : signal?.reason === CANCELED || drain?.reason === CANCELED ? "canceled" : "interrupted",
     judgeUsage: judgeUsage(judge),

@@ -1,6 +1,7 @@
 export * from "./dates.js";
 export * from "./elide.js";
 export * from "./episode-ids.js";
+export * from "./errors.js";
 export * from "./group.js";
 export * from "./id-remap.js";
 export * from "./json-bounds.js";

@@ -8,6 +8,7 @@ import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CRMARENA_PRO_B2B, type DatasetSpec } from "../datasets/index.js";
 import { loadTaskFile } from "../tasks/index.js";
+import { environment } from "../util/index.js";
 import { CACHE_DIR } from "./paths.js";
 
 /** The benchmark's pinned upstream sources (its dataset spec's); each URL can be overridden from the environment (tests, mirrors). */
@@ -257,7 +258,7 @@ function bar(received: number, total: number | undefined, resumed: boolean): str
 export async function fetchData(options: FetchOptions = {}, dataset: DatasetSpec = CRMARENA_PRO_B2B): Promise<{ tasksPath: string; orgPath: string }> {
   const sources = dataset.fetch;
   if (!sources) throw new FetchError(`dataset ${dataset.name} is not downloaded: ${dataset.whenMissing}`);
-  const env = options.env ?? process.env;
+  const env = options.env ?? environment();
   const dir = options.cacheDir ?? env.ENTROPIC_CACHE_DIR ?? CACHE_DIR;
   const progress = options.progress ?? ((text: string) => process.stderr.write(text));
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };

@@ -1,5 +1,6 @@
 export * from "./dates.js";
 export * from "./elide.js";
+export * from "./environment.js";
 export * from "./episode-ids.js";
 export * from "./errors.js";
 export * from "./group.js";

@@ -96,7 +96,12 @@ describe("the architecture", () => {
     expect(doors.length).toBeGreaterThan(0);
     expect(doors.filter((file) => /\b(?:runAssessment|assess)\(/.test(code(file))).map(rel)).toEqual([]);
     // ...and both do call it.
-    expect(doors.filter((file) => /\brunSession\(/.test(code(file))).map(rel).sort()).toEqual(expect.arrayContaining(["cli/assess.ts", "server/executor.ts"]));
+    expect(
+      doors
+        .filter((file) => /\brunSession\(/.test(code(file)))
+        .map(rel)
+        .sort(),
+    ).toEqual(expect.arrayContaining(["cli/assess.ts", "server/executor.ts"]));
   });
 
   it("keeps the dataset registry pure, so that scoring, the log and the view may read the catalogue", () => {

@@ -15,6 +15,18 @@ export {
   summaryOf,
   type Tally,
 } from "./results.js";
+export {
+  AggregatesSchema,
+  CategoryFiguresSchema,
+  JudgeBlockSchema,
+  OriginalBlockSchema,
+  type Results,
+  ResultsSchema,
+  RunBlockSchema,
+  RunTimingSchema,
+  SummarySchema,
+  TaskEntrySchema as ResultsEntrySchema,
+} from "./results-schema.js";
 export { summaryText } from "./summary.js";
 export {
   ID_REMAPS,

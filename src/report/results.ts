@@ -3,6 +3,7 @@ import type { AssessmentLog, DataCheck, DimensionScores, EpisodeRecord, VerdictS
 import { type ChanceFloorPlan, episodePassed, floorPasses, lift, orderDimensions } from "../scoring/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
+import type { Results } from "./results-schema.js";
 import { rankingOf } from "./track.js";
 import { type KindLosses, kindLossesOf, robustnessOf, type TaskTrials, taskTrialsOf, trialsOf } from "./trials.js";
 
@@ -291,7 +292,7 @@ function dataCheckOf(check: DataCheck) {
  * version 2.0.0 layout, in its order and with its types, followed by the keys this
  * implementation adds.
  */
-export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}) {
+export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}): Results {
   const { header, footer } = log;
   const records = log.episodes;
   const config = header.spec.config as {
@@ -408,4 +409,5 @@ export function trialBlocks(settings: ReturnType<typeof trialSettingsOf>, tasks:
   };
 }
 
-export type ResultsObject = ReturnType<typeof buildResults>;
+/** The results object: the layout of ResultsSchema (results-schema.ts). */
+export type ResultsObject = Results;

@@ -104,6 +104,13 @@ describe("the architecture", () => {
     ).toEqual(expect.arrayContaining(["cli/assess.ts", "server/executor.ts"]));
   });
 
+  it("has one table of number words (util/number-words.ts): what the generators write, every reader reads", () => {
+    const tables = [...graph.keys()]
+      .filter((file) => rel(file) !== "util/number-words.ts")
+      .filter((file) => /\b(?:eleven|twelve|nineteen)\b/.test(readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "")));
+    expect(tables.map(rel)).toEqual([]);
+  });
+
   it("keeps the dataset registry pure, so that scoring, the log and the view may read the catalogue", () => {
     const reached = new Set<string>();
     for (const [file, targets] of graph) if (folderOf(file) === "datasets") for (const target of targets) if (folderOf(target) !== "datasets") reached.add(folderOf(target));

@@ -9,6 +9,7 @@ export * from "./json-bounds.js";
 export * from "./logger.js";
 export * from "./loop-slices.js";
 export * from "./names.js";
+export * from "./number-words.js";
 export * from "./pieces.js";
 export * from "./python-literal.js";
 export * from "./python-random.js";

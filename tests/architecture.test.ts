@@ -107,7 +107,13 @@ describe("the architecture", () => {
   it("has one table of number words (util/number-words.ts): what the generators write, every reader reads", () => {
     const tables = [...graph.keys()]
       .filter((file) => rel(file) !== "util/number-words.ts")
-      .filter((file) => /\b(?:eleven|twelve|nineteen)\b/.test(readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "")));
+      .filter((file) =>
+        /\b(?:eleven|twelve|nineteen)\b/.test(
+          readFileSync(file, "utf8")
+            .replace(/\/\*[\s\S]*?\*\//g, "")
+            .replace(/\/\/.*$/gm, ""),
+        ),
+      );
     expect(tables.map(rel)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { LEVELS, perturbationKinds } from "../entropy/index.js";
 import type { Weights } from "../log/index.js";
 import { FIRST_MESSAGE_FORMATS } from "../protocol/index.js";
 import { defaultWeights, dimensionNames } from "../scoring/index.js";
+import { EntropicError, type ErrorDetails } from "../util/index.js";
 
 export { LEVELS, type Level } from "../entropy/index.js";
 
@@ -341,8 +342,11 @@ export function checkEpisodeCount(config: Pick<AssessmentConfig, "trials" | "pai
 }
 
 /** A config that could not be used, with one message per offending field. */
-export class ConfigError extends Error {
+export class ConfigError extends EntropicError {
   override readonly name = "ConfigError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("config", message, details);
+  }
 }
 
 export interface ParsedConfig {

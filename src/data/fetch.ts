@@ -8,14 +8,17 @@ import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CRMARENA_PRO_B2B, type DatasetSpec } from "../datasets/index.js";
 import { loadTaskFile } from "../tasks/index.js";
-import { environment } from "../util/index.js";
+import { EntropicError, type ErrorDetails, environment } from "../util/index.js";
 import { CACHE_DIR } from "./paths.js";
 
 /** The benchmark's pinned upstream sources (its dataset spec's); each URL can be overridden from the environment (tests, mirrors). */
 export const SOURCES = CRMARENA_PRO_B2B.fetch;
 
-export class FetchError extends Error {
+export class FetchError extends EntropicError {
   override readonly name = "FetchError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("data", message, details);
+  }
 }
 
 /** How a download rides out a connection that breaks, a server that is briefly unavailable or one that stalls. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { orderDimensions } from "../scoring/index.js";
-import { pyRound } from "../util/index.js";
+import { EntropicError, type ErrorDetails, parseOrThrow, pyRound } from "../util/index.js";
 import {
   type Aggregates,
   byCategoryOf,
@@ -42,8 +42,11 @@ const ShardSchema = z.looseObject({
 });
 
 /** Shards that cannot be merged: the message says which and why. */
-export class MergeError extends Error {
+export class MergeError extends EntropicError {
   override readonly name = "MergeError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("invalid_request", message, details);
+  }
 }
 
 /**
@@ -54,12 +57,8 @@ export class MergeError extends Error {
 export function mergeShards(shards: readonly Record<string, unknown>[]): ResultsObject {
   if (shards.length === 0) throw new MergeError("no shards to merge");
   const parsed = shards.map((shard, i) => {
-    const result = ShardSchema.safeParse(shard);
-    if (!result.success)
-      throw new MergeError(
-        `shard ${i + 1} is not a results object with run and aggregates (layout 2.1): field '${result.error.issues[0]!.path.join(".")}': ${result.error.issues[0]!.message}`,
-      );
-    return { raw: shard as unknown as ResultsObject, data: result.data };
+    const data = parseOrThrow(ShardSchema, shard, (fault) => new MergeError(`shard ${i + 1} is not a results object with run and aggregates (layout 2.1): ${fault}`));
+    return { raw: shard as unknown as ResultsObject, data };
   });
   const first = parsed[0]!.data;
   const runIds = new Set(parsed.map((shard) => shard.data.run.id));

@@ -13,7 +13,6 @@ import {
   type SessionDeps,
   type SessionEvent,
   type SessionOutcome,
-  SessionRejection,
   statusWords,
   unknownKeysMessage,
 } from "../assessment/index.js";
@@ -23,6 +22,7 @@ import { a2aPurpleClients, describeError, fetchAgentCard, type PurpleClientFacto
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import type { UserChoice, UserSimulator } from "../users/index.js";
+import { EntropicError } from "../util/index.js";
 import { collectGarbage } from "./collect.js";
 import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, rejectionOf, requestDocument, validateRequest } from "./request.js";
 import { TASK_TOKEN_KEY } from "./task-access.js";
@@ -246,8 +246,8 @@ export class AssessmentExecutor implements AgentExecutor {
       return { admission, release };
     } catch (error) {
       release();
-      if (error instanceof RequestRejection || error instanceof SessionRejection)
-        return { rejection: rejectionOf(error, request && endpoint ? { participantUrl: request.participantUrl, endpoint } : undefined).message };
+      // The project's own errors say what is wrong with the request: a rejection; anything else is the server's failure.
+      if (error instanceof EntropicError) return { rejection: rejectionOf(error, request && endpoint ? { participantUrl: request.participantUrl, endpoint } : undefined).message };
       log.error({ err: error }, "request validation failed");
       throw error;
     }

@@ -1,12 +1,15 @@
 import type { Message } from "@a2a-js/sdk";
 import { z } from "zod";
 import { type AssessmentConfig, type AssessmentData, type CheckedRequest, checkRequest, PARTICIPANT_FIELD, PROTOCOL_FIELD, SessionRejection } from "../assessment/index.js";
-import { JsonBoundsError, parseBoundedJson } from "../util/index.js";
+import { EntropicError, type ErrorDetails, firstIssue, JsonBoundsError, parseBoundedJson } from "../util/index.js";
 import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
 
 /** A request that cannot start an assessment; the message says which field and why. */
-export class RequestRejection extends Error {
+export class RequestRejection extends EntropicError {
   override readonly name = "RequestRejection";
+  constructor(message: string, details?: ErrorDetails) {
+    super("invalid_request", message, details);
+  }
 }
 
 const REQUEST_SHAPE = '{"participants": {"agent": "<purple agent URL>"}, "config": {...}}';
@@ -52,7 +55,7 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
   }
   if (!("participants" in document)) throw new RequestRejection(`participants is missing; send ${REQUEST_SHAPE}`);
   const parsed = EvalRequestSchema.safeParse(document);
-  if (!parsed.success) throw new RequestRejection(parsed.error.issues[0]!.message);
+  if (!parsed.success) throw new RequestRejection(firstIssue(parsed.error).message);
   const roles = Object.keys(parsed.data.participants);
   if (roles.length > REQUEST_LIMITS.participants)
     throw new RequestRejection(`participants holds ${roles.length} roles; at most ${REQUEST_LIMITS.participants} are accepted (the green reads one, "agent")`);
@@ -77,8 +80,10 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
 }
 
 /**
- * A session's rejection in the request's terms: its fields as the request document names them
- * (`participants.agent`, `config.*`), the hint for unknown keys the config key that allows them.
+ * The project's errors (util/errors.ts) as a request's rejection, in the request's terms: the
+ * session's fields as the request document names them (`participants.agent`, `config.*`), the
+ * hint for unknown keys the config key that allows them; the command line maps the same errors to
+ * its exit codes (cli/exit-codes.ts).
  */
 export function rejectionOf(error: unknown, endpoint?: { readonly participantUrl: string; readonly endpoint: string }): RequestRejection {
   if (error instanceof RequestRejection) return error;

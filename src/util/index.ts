@@ -17,3 +17,4 @@ export * from "./python-round.js";
 export * from "./random.js";
 export * from "./salesforce-id.js";
 export * from "./tokens.js";
+export * from "./zod-issues.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EpisodeConditionSchema } from "../../log/index.js";
 import { orderDimensions } from "../../scoring/index.js";
+import { EntropicError, type ErrorDetails, parseOrThrow } from "../../util/index.js";
 import { CategoryFiguresSchema, ResultsSchema, RunBlockSchema, RunTimingSchema, SummarySchema } from "../results-schema.js";
 import { RankingSchema } from "../track.js";
 import { RobustnessBlockSchema, TrialsBlockSchema } from "../trials.js";
@@ -216,8 +217,11 @@ export type TaskEntry = ReportResults["results"][number];
 export type CompactStep = TaskEntry["trajectory"]["steps"][number];
 
 /** A results object that cannot be read: the message names the source and the field. */
-export class ResultsInputError extends Error {
+export class ResultsInputError extends EntropicError {
   override readonly name = "ResultsInputError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("invalid_request", message, details);
+  }
 }
 
 /**
@@ -225,12 +229,7 @@ export class ResultsInputError extends Error {
  * `results[0]` is unwrapped) and returns the parts the views read.
  */
 export function parseReportResults(document: unknown, source: string): ReportResults {
-  const parsed = ReportResultsSchema.safeParse(unwrap(document));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ResultsInputError(`${source} is not a results object of this green agent: field '${issue.path.map(String).join(".")}': ${issue.message}`);
-  }
-  return parsed.data;
+  return parseOrThrow(ReportResultsSchema, unwrap(document), (fault) => new ResultsInputError(`${source} is not a results object of this green agent: ${fault}`));
 }
 
 function unwrap(document: unknown): unknown {

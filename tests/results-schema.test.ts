@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { QUERIES_FILE } from "../leaderboard/queries.js";
 import { asAssessmentLog, readLog } from "../src/log/index.js";
-import { buildResults, ResultsSchema } from "../src/report/index.js";
+import { buildResults, ResultsSchema, resultsReference } from "../src/report/index.js";
 
 /**
  * The results object has one layout, ResultsSchema: buildResults writes it (its return type is the
@@ -93,5 +93,12 @@ describe("the results schema", () => {
     expect(parsed.success ? [] : parsed.error.issues.slice(0, 3)).toEqual([]);
     const order = Object.keys(ResultsSchema.shape);
     expect(Object.keys(results)).toEqual(order.filter((key) => key in results));
+  });
+
+  it("is what docs/reference.md's results keys say, word for word", () => {
+    const doc = readFileSync(new URL("../docs/reference.md", import.meta.url), "utf8");
+    const table = /<!-- results-keys[^>]*-->\n([\s\S]*?)\n<!-- \/results-keys -->/.exec(doc)?.[1];
+    // On a difference, paste resultsReference() between the markers (the expected value below).
+    expect(table).toBe(resultsReference());
   });
 });

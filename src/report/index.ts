@@ -24,6 +24,7 @@ export {
   ResultsSchema,
   RunBlockSchema,
   RunTimingSchema,
+  resultsReference,
   SummarySchema,
   TaskEntrySchema as ResultsEntrySchema,
 } from "./results-schema.js";

@@ -283,3 +283,32 @@ export const ResultsSchema = z
   .describe("the results object of one assessment (or one shard of it)");
 
 export type Results = z.infer<typeof ResultsSchema>;
+
+/** A key of an object schema with its description (an optional key's own, else its inner schema's). */
+function describedKeys(shape: Readonly<Record<string, z.ZodType>>): [string, string][] {
+  return Object.entries(shape).map(([key, schema]) => {
+    const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+    return [key, schema.description ?? inner.description ?? ""];
+  });
+}
+
+/**
+ * The results reference of docs/reference.md, from the schema's descriptions: the results
+ * object's keys, then an episode's (tests/results-schema.test.ts checks that the document holds it).
+ */
+export function resultsReference(): string {
+  const row = ([key, meaning]: [string, string]) => `| \`${key}\` | ${meaning} |`;
+  const episodeKeys = new Map(describedKeys(ScoredEntrySchema.shape));
+  for (const [key, meaning] of describedKeys(UnscoredEntrySchema.shape)) if (!episodeKeys.has(key)) episodeKeys.set(key, meaning);
+  return [
+    "| key | meaning |",
+    "|---|---|",
+    ...describedKeys(ResultsSchema.shape).map(row),
+    "",
+    "Each entry of `results` (an episode; one the purple broke off has `error` and `unscored` instead of the scored figures):",
+    "",
+    "| key | meaning |",
+    "|---|---|",
+    ...[...episodeKeys].map(row),
+  ].join("\n");
+}

@@ -5,7 +5,7 @@ import type { AssessmentLog, EpisodeCondition, EpisodeRecord, EpisodeTask, Journ
 import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, driftExposure, type Judge, optimumFor, type ScoringContext } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
-import { type UserSimulator, userSimulatorFor } from "../users/index.js";
+import { modeNamed, type UserSimulator, userSimulatorFor } from "../users/index.js";
 import { IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
 import type { AssessmentData } from "./assessment-data.js";
@@ -103,7 +103,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const onEvent = options.onEvent ?? (() => undefined);
   const now = options.clock ?? (() => new Date());
   // Before anything is opened or written: a user that cannot be had (no model key) fails the request at once.
-  const user = config.mode === "interactive" ? (options.user ?? userSimulatorFor(config, {})) : undefined;
+  const mode = modeNamed(config.mode);
+  const user = mode?.user ? (options.user ?? mode.user(config, (choice) => userSimulatorFor(choice, {}))) : undefined;
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which read the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, resumeFrom?.header);

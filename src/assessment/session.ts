@@ -1,6 +1,6 @@
 import { chooseProtocol, describeError, type ProtocolChoice, type PurpleCard, type PurpleClientFactory } from "../purple/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
-import { type UserChoice, type UserSimulator, userSimulatorFor } from "../users/index.js";
+import { modeNamed, type UserChoice, type UserSimulator, userSimulatorFor } from "../users/index.js";
 import { EntropicError, type ErrorCode } from "../util/index.js";
 import { assess } from "./assess.js";
 import type { AssessmentData } from "./assessment-data.js";
@@ -203,7 +203,7 @@ export async function runSession(plan: SessionPlan, deps: RunDeps, controls: Ses
     },
   });
   // Before anything is opened or written: a user that cannot be had (no model key) fails the session at once.
-  const user = config.mode === "interactive" ? (deps.createUser ?? offlineUser)(config) : undefined;
+  const user = modeNamed(config.mode)?.user?.(config, deps.createUser ?? offlineUser);
   const onEvent = deps.onEvent;
   const assessed = await assess(data, purple, {
     spec,

@@ -1,6 +1,7 @@
 import { summarisePlan } from "../entropy/index.js";
 import type { AssessmentLog, DataCheck, DimensionScores, EpisodeRecord, VerdictSource } from "../log/index.js";
 import { type ChanceFloorPlan, episodePassed, floorPasses, lift, orderDimensions } from "../scoring/index.js";
+import { modeHasUser } from "../users/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
 import type { Results } from "./results-schema.js";
@@ -363,7 +364,7 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     id_remap: header.idRemap,
     ...(options.logFile ? { log_file: options.logFile } : {}),
     ...trialBlocks(trials, taskTrials, kinds, config.seed),
-    ...(config.mode === "interactive" ? { interactive: interactiveOf(records) } : {}),
+    ...(modeHasUser(config.mode) ? { interactive: interactiveOf(records) } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { buildProgram, tuneHeapGrowth } from "./cli/index.js";
+import { buildProgram, errorText, exitCodeOf, tuneHeapGrowth } from "./cli/index.js";
 import { describeError } from "./purple/index.js";
 
 try {
@@ -12,6 +12,6 @@ try {
 buildProgram()
   .parseAsync()
   .catch((error: unknown) => {
-    process.stderr.write(`entropic-crmarena: ${describeError(error)}\n`);
-    process.exit(1);
+    process.stderr.write(`entropic-crmarena: ${errorText(error, describeError)}\n`);
+    process.exit(exitCodeOf(error));
   });

@@ -83,6 +83,40 @@ describe("the architecture", () => {
     expect(callers(/\bselectTasks\(/).sort()).toEqual(["assessment/select.ts"]);
   });
 
+  it("reads the environment in src/cli/ and util/environment.ts only: every other module is given what it needs", () => {
+    const readers = [...graph.keys()]
+      .filter((file) => folderOf(file) !== "cli" && rel(file) !== "util/environment.ts")
+      .filter((file) => /\bprocess\.env\b/.test(readFileSync(file, "utf8").replace(/^\s*(?:\/\/|\*).*$/gm, "")));
+    expect(readers.map(rel)).toEqual([]);
+  });
+
+  it("has one front door: the server and the command line run assessments through the session only", () => {
+    const code = (file: string) => readFileSync(file, "utf8").replace(/^\s*(?:\/\/|\*).*$/gm, "");
+    const doors = [...graph.keys()].filter((file) => ["server", "cli"].includes(folderOf(file)));
+    expect(doors.length).toBeGreaterThan(0);
+    expect(doors.filter((file) => /\b(?:runAssessment|assess)\(/.test(code(file))).map(rel)).toEqual([]);
+    // ...and both do call it.
+    expect(
+      doors
+        .filter((file) => /\brunSession\(/.test(code(file)))
+        .map(rel)
+        .sort(),
+    ).toEqual(expect.arrayContaining(["cli/assess.ts", "server/executor.ts"]));
+  });
+
+  it("has one table of number words (util/number-words.ts): what the generators write, every reader reads", () => {
+    const tables = [...graph.keys()]
+      .filter((file) => rel(file) !== "util/number-words.ts")
+      .filter((file) =>
+        /\b(?:eleven|twelve|nineteen)\b/.test(
+          readFileSync(file, "utf8")
+            .replace(/\/\*[\s\S]*?\*\//g, "")
+            .replace(/\/\/.*$/gm, ""),
+        ),
+      );
+    expect(tables.map(rel)).toEqual([]);
+  });
+
   it("keeps the dataset registry pure, so that scoring, the log and the view may read the catalogue", () => {
     const reached = new Set<string>();
     for (const [file, targets] of graph) if (folderOf(file) === "datasets") for (const target of targets) if (folderOf(target) !== "datasets") reached.add(folderOf(target));

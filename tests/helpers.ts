@@ -6,6 +6,7 @@ import { Agent, fetch } from "undici";
 import type { AssessmentData } from "../src/assessment/index.js";
 import { loadCalibration } from "../src/data/load.js";
 import { type OpenOrgOptions, type OrgBackend, type OrgRow, openBackend, SqliteOrgStore } from "../src/org/index.js";
+import { a2aPurpleClients, retryWindowFromEnv } from "../src/purple/index.js";
 import { serve } from "../src/server/app.js";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { loadTaskFile } from "../src/tasks/load.js";
@@ -48,7 +49,9 @@ export async function startGreen(
   data: AssessmentData,
   options: { heartbeatMs?: number; runsDir?: string; twinSource?: string } = {},
 ): Promise<{ url: string; server: Server; close: () => Promise<void>; shutdown: (graceMs: number) => Promise<void> }> {
-  const { server, url, shutdown } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, ...options });
+  // As `serve` on the command line: the purple's retry window from ENTROPIC_PURPLE_RETRY_SECONDS, read per assessment (tests set it).
+  const createPurple = a2aPurpleClients(() => ({ retryWindowMs: retryWindowFromEnv(process.env) }));
+  const { server, url, shutdown } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, createPurple, ...options });
   return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())), shutdown };
 }
 

@@ -5,6 +5,7 @@ import { type AssessmentLog, hasWholeFirstLine, Journal, JournalWriteError, LOG_
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
+import { EntropicError, type ErrorDetails } from "../util/index.js";
 import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
 import { RecordingFailure, type RunContext, runAssessment } from "./run.js";
@@ -37,8 +38,11 @@ export interface Assessed {
 }
 
 /** A run's journal that exists and was neither resumed nor forced. */
-export class JournalExistsError extends Error {
+export class JournalExistsError extends EntropicError {
   override readonly name = "JournalExistsError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("conflict", message, details);
+  }
 }
 
 /** The journal of a run (of one of its shards, when it has several) in a folder. */
@@ -74,14 +78,13 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
     journal = await Journal.open(logFile, resumeFrom ? "continue" : "new");
   }
   try {
-    const secret = idSecret ?? process.env.ENTROPIC_ID_SECRET;
     const log = await runAssessment(data, purple, {
       ...context,
       spec,
       chosen: chosen ?? (await chooseTasks(data, config)),
       judge: judge ?? new HeuristicJudge(),
-      // The Id remap's secret: given, or the operator's ENTROPIC_ID_SECRET (an empty value is none).
-      idSecret: secret ? secret : undefined,
+      // The Id remap's secret, as the caller gives it (the operator's, resolved at the edge); an empty value is none.
+      idSecret: idSecret ? idSecret : undefined,
       journal,
       resumeFrom,
     });

@@ -3,11 +3,15 @@ import { LEVELS, perturbationKinds } from "../entropy/index.js";
 import type { Weights } from "../log/index.js";
 import { FIRST_MESSAGE_FORMATS } from "../protocol/index.js";
 import { defaultWeights, dimensionNames } from "../scoring/index.js";
+import { modeNamed, modeNames } from "../users/index.js";
+import { EntropicError, type ErrorDetails } from "../util/index.js";
 
 export { LEVELS, type Level } from "../entropy/index.js";
 
 /** How an episode talks to the purple: the request at once, or from a simulated user over turns. */
-export const MODES = ["single_turn", "interactive"] as const;
+/** A mode that is none of the registered ones (src/users/modes.ts). */
+const modeError = (input: unknown) => `mode must be one of ${modeNames().join(", ")} (got ${JSON.stringify(input)})`;
+
 /** Who plays the user in interactive mode. */
 export const USER_SIMULATORS = ["auto", "scripted", "llm"] as const;
 
@@ -230,7 +234,8 @@ export const AssessmentConfigSchema = z
      * the purple's respond goes to the user until the user stops (docs/protocol.md).
      */
     mode: z
-      .enum(MODES, { error: (issue) => `mode must be one of ${MODES.join(", ")} (got ${JSON.stringify(issue.input)})` })
+      .string({ error: (issue) => modeError(issue.input) })
+      .refine((name) => modeNamed(name) !== undefined, { error: (issue) => modeError(issue.input) })
       .optional()
       .register(configFlags, value("<mode>", "single_turn (default) or interactive: a simulated user reveals the request over several turns")),
     /** Interactive mode's user: a model (the cheap LLM provider) when one is configured, else the deterministic scripted user (absent: auto); or either by name. */
@@ -346,8 +351,11 @@ export function checkEpisodeCount(config: Pick<AssessmentConfig, "trials" | "pai
 }
 
 /** A config that could not be used, with one message per offending field. */
-export class ConfigError extends Error {
+export class ConfigError extends EntropicError {
   override readonly name = "ConfigError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("config", message, details);
+  }
 }
 
 export interface ParsedConfig {

@@ -1,7 +1,7 @@
 import type { DataCheck } from "../log/index.js";
 import type { OrgBackend } from "../org/index.js";
 import type { TaskRecord } from "../tasks/index.js";
-import { idsIn } from "../util/index.js";
+import { EntropicError, type ErrorDetails, idsIn } from "../util/index.js";
 
 /** Share of the Ids the tasks name that may be missing from the org before the pairing is refused. */
 export const MISSING_ID_TOLERANCE = 0.05;
@@ -9,8 +9,11 @@ export const MISSING_ID_TOLERANCE = 0.05;
 export type { DataCheck } from "../log/index.js";
 
 /** Tasks and org that do not belong together: the message says what is missing and how to get it. */
-export class DataMismatchError extends Error {
+export class DataMismatchError extends EntropicError {
   override readonly name = "DataMismatchError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("data", message, details);
+  }
 }
 
 /** The Ids a task names, found once per task: every request checks its selection (twice). */

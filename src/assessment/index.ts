@@ -21,6 +21,7 @@ export {
 } from "./config.js";
 export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
 export { type EpisodeOptions, type EpisodeWorld, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
+export { incompatibleWords, type OutcomeKind, outcomeOf, type RunEnd, type SessionOutcome, statusWords, terminalWords } from "./outcome.js";
 export { type FollowUp, type PoolOptions, runChains, runPool } from "./pool.js";
 export { isPurpleFailure, scoreRecord } from "./recorder.js";
 export { type RecordedResults, readResults, rescore } from "./rescore.js";
@@ -41,4 +42,22 @@ export {
 export { purpleIdentityOf } from "./run-id.js";
 export { type RunSpec, type RunSpecInput, RunSpecSchema, runSpecFor } from "./run-spec.js";
 export { type ChosenTasks, chooseTasks, type Selection, type SelectionMode, selectTasks } from "./select.js";
+export {
+  type Admission,
+  admitSession,
+  type CheckedRequest,
+  checkRequest,
+  INCOMPATIBLE,
+  PARTICIPANT_FIELD,
+  PROTOCOL_FIELD,
+  PURPLE_GONE,
+  type RunDeps,
+  runSession,
+  type SessionControls,
+  type SessionDeps,
+  type SessionEvent,
+  type SessionPlan,
+  SessionRejection,
+  type SessionRequest,
+} from "./session.js";
 export { type ChannelAnswer, type ChannelDoor, type ChannelEpisode, REFUSAL_PAUSE_MS, SIDE_CALLS_IN_FLIGHT, SideCalls, type ToolChannel } from "./side-calls.js";

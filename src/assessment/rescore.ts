@@ -2,14 +2,16 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { movedFields } from "../entropy/index.js";
 import { type AssessmentLog, asAssessmentLog, type EpisodeRecord, type StoredLog, type Weights } from "../log/index.js";
+import { ResultsSchema, RunBlockSchema, SummarySchema } from "../report/index.js";
 import { type Calibration, calibrationDigest, type Judge, type ScoringContext } from "../scoring/index.js";
+import { parseOrThrow } from "../util/index.js";
 import { judgeUsage, scoreRecord } from "./recorder.js";
 
 /** The parts of a results object that re-scoring needs, checked at the boundary. */
 const RecordedResultsSchema = z.object({
-  run: z.object({ id: z.string() }),
-  log_file: z.string().optional(),
-  summary: z.object({ total_passed: z.number(), avg_score: z.number() }),
+  run: RunBlockSchema.pick({ id: true }),
+  log_file: ResultsSchema.shape.log_file,
+  summary: SummarySchema.pick({ total_passed: true, avg_score: true }),
 });
 export type RecordedResults = z.infer<typeof RecordedResultsSchema>;
 
@@ -23,12 +25,8 @@ export async function readResults(path: string): Promise<RecordedResults & { raw
   }
   const first = Array.isArray(document.results) ? (document.results[0] as Record<string, unknown> | undefined) : undefined;
   const candidate = first && typeof first === "object" && "version" in first ? first : document;
-  const parsed = RecordedResultsSchema.safeParse(candidate);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`${path} is not a results object of this green agent (layout 2.1 or later): field '${issue.path.join(".")}': ${issue.message}`);
-  }
-  return { ...parsed.data, raw: candidate };
+  const recorded = parseOrThrow(RecordedResultsSchema, candidate, (fault) => new Error(`${path} is not a results object of this green agent (layout 2.1 or later): ${fault}`));
+  return { ...recorded, raw: candidate };
 }
 
 /**

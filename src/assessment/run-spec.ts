@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { RUN_SPEC_VERSION, RunSpecRecordSchema } from "../log/index.js";
+import { describeIssue, firstIssue } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { type AssessmentConfig, AssessmentConfigSchema, ConfigError } from "./config.js";
 import { runIdFor } from "./run-id.js";
@@ -38,9 +39,6 @@ export function runSpecFor(input: RunSpecInput): RunSpec {
     config: input.config,
     ignoredConfigKeys: [...(input.ignoredConfigKeys ?? [])],
   });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`run spec: field '${issue.path.map(String).join(".")}': ${issue.message}`);
-  }
+  if (!parsed.success) throw new ConfigError(`run spec: ${describeIssue(firstIssue(parsed.error))}`);
   return parsed.data;
 }

@@ -5,7 +5,7 @@ import type { AssessmentLog, EpisodeCondition, EpisodeRecord, EpisodeTask, Journ
 import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, driftExposure, type Judge, optimumFor, type ScoringContext } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
-import { type UserSimulator, userSimulatorFor } from "../users/index.js";
+import { modeNamed, type UserSimulator, userSimulatorFor } from "../users/index.js";
 import { IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
 import type { AssessmentData } from "./assessment-data.js";
@@ -41,10 +41,12 @@ export interface RunContext {
   readonly wholeTexts?: WholeTextBudget | undefined;
   /** The operator's secret in the Id remap's key (ENTROPIC_ID_SECRET): without it the map follows from the seed alone. */
   readonly idSecret?: string | undefined;
-  /** Interactive mode's simulated user; by default the config's choice (userSimulatorFor). */
+  /** Interactive mode's simulated user; by default the config's choice without a model provider (userSimulatorFor with no environment). */
   readonly user?: UserSimulator | undefined;
   /** Where episodes also take tool calls over MCP (the server's endpoint, src/mcp/); offered unless config `mcp` is false. */
   readonly toolChannel?: ToolChannel | undefined;
+  /** The clock of the log's timestamps (its header's creation, its footer's end). */
+  readonly clock?: (() => Date) | undefined;
 }
 
 export interface RunOptions extends RunContext {
@@ -102,8 +104,10 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const { spec, chosen, judge, signal, drain, journal, resumeFrom } = options;
   const { config } = spec;
   const onEvent = options.onEvent ?? (() => undefined);
+  const now = options.clock ?? (() => new Date());
   // Before anything is opened or written: a user that cannot be had (no model key) fails the request at once.
-  const user = config.mode === "interactive" ? (options.user ?? userSimulatorFor(config)) : undefined;
+  const mode = modeNamed(config.mode);
+  const user = mode?.user ? (options.user ?? mode.user(config, (choice) => userSimulatorFor(choice, {}))) : undefined;
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which read the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, resumeFrom?.header);
@@ -134,8 +138,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const defaultToday = await view.today();
   const context: ScoringContext = { calibration: options.calibration, weights: config.weights, driftInRun: moved.size > 0 };
   const header =
-    resumeFrom?.header ??
-    buildHeader({ spec, chosen, data, view, cleanView, judge, calibration: options.calibration, remap, keyed: Boolean(options.idSecret), createdAt: new Date() });
+    resumeFrom?.header ?? buildHeader({ spec, chosen, data, view, cleanView, judge, calibration: options.calibration, remap, keyed: Boolean(options.idSecret), createdAt: now() });
   if (!resumeFrom)
     await journal?.writeHeader(header).catch(async (error: unknown) => {
       await closeViews();
@@ -220,7 +223,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const records = recorder.records();
   const footer: LogFooter = {
     kind: "footer",
-    finishedAt: new Date().toISOString(),
+    finishedAt: now().toISOString(),
     wallMs: performance.now() - started + (resumeFrom?.footer?.wallMs ?? 0),
     status: records.length === total ? "completed" : signal?.reason === CANCELED || drain?.reason === CANCELED ? "canceled" : "interrupted",
     judgeUsage: judgeUsage(judge),

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { categorySpec, isPrivacyCategory } from "../datasets/index.js";
 import type { ObjectInfo } from "../org/index.js";
-import { idsIn } from "../util/index.js";
+import { idsIn, SMALL_NUMBER_WORDS, TENS_WORDS } from "../util/index.js";
 import { REFUSAL } from "./oracle.js";
 import { SchemaAdapter } from "./schema-adapter.js";
 import type { Strategy, TaskInfo, Tools } from "./server.js";
@@ -186,34 +186,10 @@ const spaced = (text: string) =>
     .map((word) => [...word].join("-"))
     .join(" ");
 
-const ONES = [
-  "zero",
-  "one",
-  "two",
-  "three",
-  "four",
-  "five",
-  "six",
-  "seven",
-  "eight",
-  "nine",
-  "ten",
-  "eleven",
-  "twelve",
-  "thirteen",
-  "fourteen",
-  "fifteen",
-  "sixteen",
-  "seventeen",
-  "eighteen",
-  "nineteen",
-];
-const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-
 /** A whole number below 1,000 in words ("twenty", "forty-two", "one hundred and five"); larger ones in digits. */
 function inWords(n: number): string {
   if (!Number.isInteger(n) || n < 0 || n >= 1000) return String(n);
-  if (n < 20) return ONES[n]!;
-  if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? `-${ONES[n % 10]}` : "");
-  return `${ONES[Math.floor(n / 100)]} hundred${n % 100 ? ` and ${inWords(n % 100)}` : ""}`;
+  if (n < 20) return SMALL_NUMBER_WORDS[n]!;
+  if (n < 100) return TENS_WORDS[Math.floor(n / 10)]! + (n % 10 ? `-${SMALL_NUMBER_WORDS[n % 10]}` : "");
+  return `${SMALL_NUMBER_WORDS[Math.floor(n / 100)]} hundred${n % 100 ? ` and ${inWords(n % 100)}` : ""}`;
 }

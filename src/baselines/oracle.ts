@@ -1,5 +1,5 @@
 import type { TaskRecord, TaskSet } from "../tasks/index.js";
-import { IdRemap } from "../util/index.js";
+import { environment, IdRemap } from "../util/index.js";
 import type { Strategy } from "./server.js";
 
 export const REFUSAL = "I'm sorry, but I cannot share that: it is private or confidential information.";
@@ -20,7 +20,7 @@ const SEEDS_TRIED = [42, ...Array.from({ length: 100 }, (_, seed) => seed).filte
  * episode has ids and Ids of its own, and the oracle answers None there.
  */
 export function oracleStrategy(tasks: TaskSet, options: { secret?: string; seeds?: readonly number[] } = {}): Strategy {
-  const secret = options.secret ?? process.env.ENTROPIC_ID_SECRET ?? "";
+  const secret = options.secret ?? environment().ENTROPIC_ID_SECRET ?? "";
   const byEpisode = new Map<string, { remap: IdRemap; task: TaskRecord }>();
   const untried = [...(options.seeds ?? SEEDS_TRIED)];
   const find = (taskId: string) => {

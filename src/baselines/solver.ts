@@ -1,6 +1,6 @@
 import type { B2bCategory } from "../datasets/index.js";
 import type { ObjectInfo } from "../org/index.js";
-import { addDays, MONTH_NAMES, type PeriodUnit, windowStart } from "../util/index.js";
+import { addDays, MONTH_NAMES, numberWordValue, type PeriodUnit, windowStart } from "../util/index.js";
 import { REFUSAL } from "./oracle.js";
 import { SchemaAdapter } from "./schema-adapter.js";
 import type { Strategy, TaskInfo, Tools } from "./server.js";
@@ -56,7 +56,6 @@ export function ownContext(context: string): string {
   return own.split("\n## Additional reference material")[0]!;
 }
 
-const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const NEGATION = /\b(not|no|don't|haven't|isn't|never)\b/i;
 const NEGATIVE_REACTION = /\b(frustrated|concerns|disappointed|unhappy)\b/i;
 const STAGES = ["Qualification", "Discovery", "Quote", "Negotiation", "Closed"];
@@ -77,7 +76,7 @@ function windowOf(task: TaskInfo): { start: string; today: string } {
   const match = /past (\w+) (day|week|month|quarter)s?/i.exec(task.prompt);
   if (!match) throw new Error("cannot find the time window in the task");
   const word = match[1]!.toLowerCase();
-  const n = NUMBER_WORDS.includes(word) ? NUMBER_WORDS.indexOf(word) : Number(word);
+  const n = numberWordValue(word) ?? Number(word);
   const today = todayOf(task);
   return { start: windowStart(today, n, match[2]!.toLowerCase() as PeriodUnit), today };
 }
@@ -374,7 +373,7 @@ const SOLVERS: Record<B2bCategory, (task: TaskInfo, tools: Tools) => Promise<str
     const contact = contextId(task, "Contact Id");
     const descriptor = field(task.prompt, /Display the (.+?) that I purchased/i, "product description").toLowerCase();
     const daysWord = field(task.prompt, /purchased (\w+) days ago/i, "purchase date").toLowerCase();
-    const ago = NUMBER_WORDS.includes(daysWord) ? NUMBER_WORDS.indexOf(daysWord) : Number(daysWord);
+    const ago = numberWordValue(daysWord) ?? Number(daysWord);
     const day = windowStart(todayOf(task), ago, "day");
     const [person] = await tools.soql(`SELECT AccountId FROM Contact WHERE Id = '${contact}'`);
     const items = await tools.soql(

@@ -2,15 +2,25 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import { assess, parseConfig, purpleIdentityOf, runSpecFor, unknownKeysMessage } from "../assessment/index.js";
+import {
+  admitSession,
+  checkRequest,
+  incompatibleWords,
+  type OutcomeKind,
+  runSession,
+  type SessionDeps,
+  type SessionEvent,
+  SessionRejection,
+  terminalWords,
+} from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
 import { calibrationFor, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { SAMPLE, TWINS } from "../datasets/index.js";
-import { A2APurpleClient, chooseProtocol, fetchAgentCard } from "../purple/index.js";
+import { fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
 import { createLogger } from "../util/index.js";
-import { judgeFactoryFromEnv } from "./judge-from-env.js";
+import { judgeFactoryFromEnv, purplesFromEnv, usersFromEnv } from "./deps-from-env.js";
 import { configFromOptions, configOptions, dataOptions, int } from "./options.js";
 import { progressPrinter } from "./progress.js";
 
@@ -39,29 +49,28 @@ function checkAgentUrl(agentUrl: string): void {
 }
 
 /**
- * Runs an assessment in this process against a purple agent. The results go to --out (default
- * output/<run id>.results.json), the run's journal beside them; a run that exists is refused
- * unless --resume (continue it) or --force (start over).
+ * Runs an assessment in this process against a purple agent: the terminal's door to the session.
+ * The results go to --out (default output/<run id>.results.json), the run's journal beside them;
+ * a run that exists is refused unless --resume (continue it) or --force (start over).
  */
 export async function runLocalAssessment(agentUrl: string, options: LocalOptions, judge: Judge, logger = createLogger("warn")): Promise<ResultsObject> {
   checkAgentUrl(agentUrl);
-  const { config, ignoredKeys } = parseConfig(configFromOptions(options));
-  // A typo in a key would run the whole assessment without it: refused before any work unless asked for.
-  if (ignoredKeys.length > 0 && !config.allow_unknown_config)
-    throw new InvalidArgumentError(`${unknownKeysMessage(ignoredKeys)}; fix the config, or pass --allow-unknown-config to run with them ignored (they are listed in the results)`);
-  const card = await fetchAgentCard(agentUrl);
-  const protocol = chooseProtocol(card);
-  if ("refusal" in protocol) throw new Error(protocol.refusal);
-  const data = await loadDataForConfig(config, { tasks: options.tasks, org: options.org }, logger);
+  const deps: SessionDeps = {
+    dataFor: (config) => loadDataForConfig(config, { tasks: options.tasks, org: options.org }, logger),
+    doneWith: (data) => data.org.close(),
+    createJudge: () => judge,
+    calibration: calibrationFor,
+    idSecret: resolveIdSecret(),
+    createUser: usersFromEnv(),
+    createPurple: purplesFromEnv(),
+    fetchCard: (url) => fetchAgentCard(url),
+    onEvent: terminalEvents(),
+  };
+  const admission = await admitSession(await checkRequest({ door: "cli", participantUrl: agentUrl, config: configFromOptions(options) }, deps).catch(commandLineError), deps).catch(
+    commandLineError,
+  );
   try {
-    const spec = runSpecFor({
-      participantUrl: agentUrl,
-      config,
-      ignoredConfigKeys: ignoredKeys,
-      purpleIdentity: purpleIdentityOf(card as unknown as Record<string, unknown>),
-      tasksSource: data.sources.tasks.path,
-    });
-    const { runId } = spec;
+    const { runId } = admission.spec;
     const outPath = options.out ?? join(DEFAULT_OUT_DIR, `${runId}.results.json`);
     refuseOtherRun(outPath, runId, options.force === true);
     // Ctrl-C or SIGTERM: stop, keep every finished episode (in the journal and the partial results); twice: now.
@@ -73,61 +82,51 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
-    // A purple that does not speak the version its card names stops the run at its first answer, as the served green does.
-    let incompatible: string | undefined;
-    // A purple unreachable for the whole retry window is gone: no new episodes; those in flight end.
-    let gone: string | undefined;
-    const drain = new AbortController();
-    const purple = new A2APurpleClient(agentUrl, {
-      card,
-      onIncompatible: (message) => {
-        incompatible = message;
-        stop.abort("incompatible");
-      },
-      onGone: (message) => {
-        gone = message;
-        drain.abort("purple gone");
-      },
-    });
-    const { results, logFile, journalFailure } = await assess(data, purple, {
+    const outcome = await runSession(admission, deps, {
       signal: stop.signal,
-      drain: drain.signal,
-      spec,
-      calibration: calibrationFor(data.dataset),
-      onEvent: progressPrinter(),
-      onJournalNotice: (text) => process.stderr.write(`${text}\n`),
-      judge,
-      idSecret: resolveIdSecret(),
       logDir: dirname(outPath),
       ...(options.resume ? { resume: true } : {}),
       ...(options.force ? { force: true } : {}),
+    }).finally(() => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
     });
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    if (incompatible) throw new Error(`the assessment stopped before any episode was scored: ${incompatible}`);
+    if (outcome.kind === "incompatible") throw new Error(incompatibleWords(outcome.reason));
+    const { results, logFile } = outcome;
+    const journalFailed = outcome.kind === "journal_failed";
     // The journal's disk may be the one that is full: the summary is printed whether or not the results file can be written.
     const written = await mkdir(dirname(outPath), { recursive: true })
       .then(() => writeFile(outPath, `${JSON.stringify(results, null, 2)}\n`))
       .then(
         () => `Results written to ${outPath}`,
         (error: unknown) => {
-          if (!journalFailure) throw error;
+          if (!journalFailed) throw error;
           return `The results could not be written to ${outPath}: ${(error as Error).message}`;
         },
       );
-    const partial = journalFailure
-      ? `\nThe run stopped after ${results.summary.total_tasks} tasks: ${journalFailure}. ${results.status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: once there is room, run the same command with --resume.`
-      : results.status === "completed"
-        ? ""
-        : gone
-          ? `\nThe run stopped early after ${results.summary.total_tasks} tasks: ${gone}. These results are partial; continue it with --resume once the purple is back.`
-          : `\nThe run was ${results.status} after ${results.summary.total_tasks} tasks: these results are partial; continue it with --resume.`;
-    process.stdout.write(`${summaryText(results)}\n${written}\nRun log (every episode in full) in ${logFile}${partial}\n`);
-    if (results.status !== "completed" || journalFailure) process.exitCode = 1;
+    process.stdout.write(`${summaryText(results)}\n${written}\nRun log (every episode in full) in ${logFile}${terminalWords(outcome)}\n`);
+    if (EXIT_CODES[outcome.kind] !== 0) process.exitCode = EXIT_CODES[outcome.kind];
     return results;
   } finally {
-    await data.org.close();
+    await admission.data.org.close();
   }
+}
+
+/** The exit code of each outcome: 0 only for a whole run whose journal is whole too. */
+const EXIT_CODES: Record<OutcomeKind, number> = { completed: 0, canceled: 1, interrupted: 1, stopped_early: 1, incompatible: 1, journal_failed: 1 };
+
+/** Progress on stderr, and what was done with a damaged journal. */
+function terminalEvents(): (event: SessionEvent) => void {
+  const progress = progressPrinter();
+  return (event) => (event.kind === "journal_notice" ? process.stderr.write(`${event.text}\n`) : progress(event));
+}
+
+/** A session's rejection in the command line's terms: unknown keys with the flag that allows them, anything else as it was thrown. */
+function commandLineError(error: unknown): never {
+  if (!(error instanceof SessionRejection)) throw error;
+  if (error.field === "config.allow_unknown_config")
+    throw new InvalidArgumentError(`${error.message}; fix the config, or pass --allow-unknown-config to run with them ignored (they are listed in the results)`);
+  throw error.source ?? error;
 }
 
 /** A results file of another run is never overwritten without --force. */

@@ -1,19 +1,19 @@
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { type AssessmentData, assess, parseConfig, runSpecFor } from "../assessment/index.js";
+import { type AssessmentConfig, type AssessmentData, chooseTasks, parseConfig, runSession, runSpecFor } from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
 import { CALIBRATION_FILE, loadCalibration, loadTwins, SAMPLE_ORG_DIR, twinSourceFile } from "../data/index.js";
 import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE } from "../datasets/index.js";
 import type { EpisodeRecord } from "../log/index.js";
 import { type OrgSchema, openBackend } from "../org/index.js";
-import { A2APurpleClient } from "../purple/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
 import { describeSchema } from "../tools/index.js";
 import { TwinKey } from "../twins/index.js";
 import { createLogger, groupBy, Random } from "../util/index.js";
+import { purplesFromEnv } from "./deps-from-env.js";
 import { int } from "./options.js";
 
 /** The levels and seeds the reference is measured at: the calibration must hold for every world a run can be in. */
@@ -28,16 +28,27 @@ const TWIN_SEEDS = [1, 2];
 // Efficiency scores are not used while calibrating, so the episodes are scored against an empty calibration.
 const PROVISIONAL: Calibration = { version: 2, source: "none (calibrating)", measured: { tasks_per_category: 0, seeds: [], levels: [] }, look_around_tokens: 0, categories: {} };
 
+/** One run of a reference purple on the calibration's own data, scored against the provisional calibration. */
+async function runReference(data: AssessmentData, url: string, config: AssessmentConfig) {
+  const spec = runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path });
+  return runSession(
+    { spec, data, chosen: await chooseTasks(data, config) },
+    {
+      createJudge: () => new HeuristicJudge(),
+      calibration: () => PROVISIONAL,
+      // The operator's ENTROPIC_ID_SECRET when set (not the installation's file secret), as before the session.
+      idSecret: process.env.ENTROPIC_ID_SECRET || undefined,
+      createPurple: purplesFromEnv(),
+    },
+  );
+}
+
 /** The reference's episodes on `data` at every level pair for one seed; an unsolved one is handed to `onUnsolved` with its level pair. */
 async function referenceEpisodes(data: AssessmentData, url: string, seed: number, onUnsolved: (record: EpisodeRecord, level: string) => void): Promise<EpisodeRecord[]> {
   const records: EpisodeRecord[] = [];
   for (const [drift, rot] of LEVELS) {
     const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed, concurrency: 8 });
-    const { log } = await assess(data, new A2APurpleClient(url), {
-      spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
-      calibration: PROVISIONAL,
-      judge: new HeuristicJudge(),
-    });
+    const { log } = await runReference(data, url, config);
     for (const record of log.episodes) {
       if (episodePassed(record)) records.push(record);
       else onUnsolved(record, `drift ${drift}, rot ${rot}`);
@@ -65,11 +76,7 @@ async function wholeDescribeTokens(data: AssessmentData, seed: number): Promise<
     let most = 0;
     for (const [drift, rot] of LEVELS) {
       const { config } = parseConfig({ drift_level: drift, rot_level: rot, seed });
-      const { log } = await assess(one, new A2APurpleClient(lookAround.url), {
-        spec: runSpecFor({ participantUrl: lookAround.url, config, tasksSource: one.sources.tasks.path }),
-        calibration: PROVISIONAL,
-        judge: new HeuristicJudge(),
-      });
+      const { log } = await runReference(one, lookAround.url, config);
       for (const record of log.episodes)
         for (const step of record.trajectory.steps)
           if (step.action.kind === "tool" && step.action.tool === describeSchema.name) most = Math.max(most, step.sent.tokens + step.received.tokens);

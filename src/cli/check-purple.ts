@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { assess, parseConfig, purpleIdentityOf, runSpecFor } from "../assessment/index.js";
+import { chooseTasks, parseConfig, purpleIdentityOf, runSession, runSpecFor } from "../assessment/index.js";
 import { calibrationFor, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import type { EpisodeRecord } from "../log/index.js";
 import type { Action } from "../protocol/index.js";
-import { A2APurpleClient, type CardVerdict, cardCheckLines, describeError, judgeCard, observeCard, type PurpleCard } from "../purple/index.js";
+import { A2APurpleClient, type CardVerdict, cardCheckLines, describeError, judgeCard, observeCard, type PurpleCard, type PurpleClientFactory } from "../purple/index.js";
 import { describeAction } from "../report/index.js";
 import { HeuristicJudge } from "../scoring/index.js";
 import { createLogger } from "../util/index.js";
@@ -95,9 +95,26 @@ async function runSampleTask(url: string, card: PurpleCard, task: number, timeou
       failure ??= message;
       stop.abort("check-purple");
     };
-    // A short retry window: a reset kept-alive connection is tried again, a purple that is gone is reported within seconds.
-    const purple = new A2APurpleClient(url, { card, retryWindowMs: RETRY_WINDOW_MS, onIncompatible: end, onGone: end });
-    const { log } = await assess(data, purple, { spec, signal: stop.signal, calibration: calibrationFor(data.dataset), judge: new HeuristicJudge(), idSecret: resolveIdSecret() });
+    // A short retry window: a reset kept-alive connection is tried again, a purple that is gone is
+    // reported within seconds; either fault ends the check at once, the session told as well.
+    const createPurple: PurpleClientFactory = (endpoint, session) =>
+      new A2APurpleClient(endpoint, {
+        ...session,
+        retryWindowMs: RETRY_WINDOW_MS,
+        onIncompatible: (message) => {
+          end(message);
+          session.onIncompatible?.(message);
+        },
+        onGone: (message) => {
+          end(message);
+          session.onGone?.(message);
+        },
+      });
+    const { log } = await runSession(
+      { spec, data, chosen: await chooseTasks(data, config), card },
+      { createJudge: () => new HeuristicJudge(), calibration: calibrationFor, idSecret: resolveIdSecret(), createPurple },
+      { signal: stop.signal },
+    );
     return { episode: log.episodes[0], failure: failure ?? (log.episodes.length === 0 ? "not run: the green recorded no episode" : undefined) };
   } finally {
     await data.org.close();

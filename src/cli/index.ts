@@ -38,4 +38,5 @@ export function buildProgram(): Command {
 }
 
 export { demoResultsFile } from "./assess.js";
+export { errorText, exitCodeOf } from "./exit-codes.js";
 export { DEFAULT_HEAP_GROWING_PERCENT, HEAP_GROWTH_ENV, heapGrowingPercentFromEnv, tuneHeapGrowth } from "./heap.js";

@@ -4,7 +4,7 @@ import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, load
 import { datasetNamed, datasets, TWINS } from "../datasets/index.js";
 import { serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
-import { judgeFactoryFromEnv } from "./judge-from-env.js";
+import { judgeFactoryFromEnv, purplesFromEnv, usersFromEnv } from "./deps-from-env.js";
 import { dataOptions, int } from "./options.js";
 import { checkRunsDir } from "./runs-dir.js";
 
@@ -40,8 +40,6 @@ export function registerServe(program: Command): void {
       // Before anything is loaded: a runs folder that cannot hold journals would fail every request.
       if (options.runsDir) checkRunsDir(options.runsDir);
       const data = await startingData(options, logger);
-      // The Id remap's secret, at the edge: every assessment of this server remaps with it.
-      process.env.ENTROPIC_ID_SECRET = resolveIdSecret();
       const green = await serve({
         host: options.host,
         port: options.port,
@@ -50,6 +48,10 @@ export function registerServe(program: Command): void {
         logger,
         calibration: loadCalibration(),
         createJudge: judgeFactoryFromEnv(logger),
+        // The Id remap's secret, at the edge: every assessment of this server remaps with it.
+        idSecret: resolveIdSecret(),
+        createUser: usersFromEnv(),
+        createPurple: purplesFromEnv(),
         ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}),
         ...(options.runsDir ? { runsDir: options.runsDir } : {}),
         ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),

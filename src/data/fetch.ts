@@ -8,13 +8,17 @@ import { pipeline } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CRMARENA_PRO_B2B, type DatasetSpec } from "../datasets/index.js";
 import { loadTaskFile } from "../tasks/index.js";
+import { EntropicError, type ErrorDetails, environment } from "../util/index.js";
 import { CACHE_DIR } from "./paths.js";
 
 /** The benchmark's pinned upstream sources (its dataset spec's); each URL can be overridden from the environment (tests, mirrors). */
 export const SOURCES = CRMARENA_PRO_B2B.fetch;
 
-export class FetchError extends Error {
+export class FetchError extends EntropicError {
   override readonly name = "FetchError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("data", message, details);
+  }
 }
 
 /** How a download rides out a connection that breaks, a server that is briefly unavailable or one that stalls. */
@@ -257,7 +261,7 @@ function bar(received: number, total: number | undefined, resumed: boolean): str
 export async function fetchData(options: FetchOptions = {}, dataset: DatasetSpec = CRMARENA_PRO_B2B): Promise<{ tasksPath: string; orgPath: string }> {
   const sources = dataset.fetch;
   if (!sources) throw new FetchError(`dataset ${dataset.name} is not downloaded: ${dataset.whenMissing}`);
-  const env = options.env ?? process.env;
+  const env = options.env ?? environment();
   const dir = options.cacheDir ?? env.ENTROPIC_CACHE_DIR ?? CACHE_DIR;
   const progress = options.progress ?? ((text: string) => process.stderr.write(text));
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };

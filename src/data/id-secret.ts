@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, type Stats, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { environment } from "../util/index.js";
 import { CACHE_DIR } from "./paths.js";
 
 /** The file that holds this installation's secret for the Id remap: ENTROPIC_ID_SECRET_FILE, else in the data cache. */
 export function idSecretFile(): string {
-  return process.env.ENTROPIC_ID_SECRET_FILE || join(CACHE_DIR, "id-secret");
+  return environment().ENTROPIC_ID_SECRET_FILE || join(CACHE_DIR, "id-secret");
 }
 
 /**
@@ -23,7 +24,7 @@ export function idSecretFile(): string {
  * The results and the log record the map's digest, never the secret.
  */
 export function resolveIdSecret(): string {
-  const given = process.env.ENTROPIC_ID_SECRET;
+  const given = environment().ENTROPIC_ID_SECRET;
   if (given) return given;
   const file = idSecretFile();
   const kept = readKeptSecret(file);

@@ -6,6 +6,7 @@ import type { DataSource } from "../log/index.js";
 import { type OpenOrgOptions, openBackend } from "../org/index.js";
 import { type Calibration, CalibrationSchema } from "../scoring/index.js";
 import { loadTaskFile, type TaskRecord, type TaskSet } from "../tasks/index.js";
+import { describeIssue, environment, firstIssue } from "../util/index.js";
 import { resolveIdSecret } from "./id-secret.js";
 import { CALIBRATION_FILE, chooseData, type DataChoice } from "./paths.js";
 import { type TwinSetOptions, twinKeyFor, twinSet, twinSourceFile } from "./twins.js";
@@ -60,7 +61,7 @@ export async function loadDataForConfig(
  * tasks even where the org database cannot be had), `assess` and `serve` run the twins of the
  * real tasks rather than the 44 sample tasks. `demo` and the tests name the sample explicitly.
  */
-export function defaultsToTwins(explicit: { tasks?: string | undefined; org?: string | undefined }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function defaultsToTwins(explicit: { tasks?: string | undefined; org?: string | undefined }, env: NodeJS.ProcessEnv = environment()): boolean {
   const named = explicit.tasks ?? explicit.org ?? env.ENTROPIC_TASKS ?? env.ENTROPIC_ORG;
   return named === undefined && !existsSync(CRMARENA_PRO_B2B.orgPath) && existsSync(CRMARENA_PRO_B2B.tasksPath);
 }
@@ -303,6 +304,6 @@ export function loadCalibration(path = CALIBRATION_FILE): Calibration {
     throw new Error(`cannot read the calibration ${path}: ${(error as Error).message} (run \`entropic-crmarena calibrate\`)`);
   }
   const parsed = CalibrationSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${path} is not a calibration: field '${parsed.error.issues[0]!.path.join(".")}': ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) throw new Error(`${path} is not a calibration: ${describeIssue(firstIssue(parsed.error))}`);
   return parsed.data;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { CACHE_DIR, CRMARENA_PRO_B2B, CUSTOM_DATASET, DATA_DIR, datasetNamed, datasets, FILE_DATASETS, SAMPLE } from "../datasets/index.js";
 import type { DataSource, DatasetKind } from "../log/index.js";
+import { environment } from "../util/index.js";
 
 export { CACHE_DIR, DATA_DIR };
 export const SAMPLE_ORG_DIR = SAMPLE.orgPath;
@@ -22,7 +23,7 @@ export interface DataChoice {
  * ENTROPIC_ORG), else the first built-in dataset whose file is there (the real CRMArena-Pro files
  * fetched into data/cache/, else the bundled sample), each half on its own.
  */
-export function chooseData(explicit: { tasks?: string | undefined; org?: string | undefined } = {}, env: NodeJS.ProcessEnv = process.env): DataChoice {
+export function chooseData(explicit: { tasks?: string | undefined; org?: string | undefined } = {}, env: NodeJS.ProcessEnv = environment()): DataChoice {
   const present = (path: (spec: (typeof FILE_DATASETS)[number]) => string) => path(FILE_DATASETS.find((spec) => existsSync(path(spec))) ?? SAMPLE);
   const tasksPath = explicit.tasks ?? env.ENTROPIC_TASKS ?? present((spec) => spec.tasksPath);
   const orgPath = resolveOrgAlias(explicit.org ?? env.ENTROPIC_ORG ?? present((spec) => spec.orgPath));

@@ -7,6 +7,7 @@ import { type BuiltFrom, BuiltFromSchema } from "../log/index.js";
 import { writeOrgCsv, writeTasksJson } from "../sample/index.js";
 import { parseTasks } from "../tasks/index.js";
 import { type BuildTwinsOptions, buildTwins, TwinKey } from "../twins/index.js";
+import { environment } from "../util/index.js";
 import { resolveIdSecret } from "./id-secret.js";
 
 /** A built twin set on disk: its task file (the first trial's twins), its later trials' task files, its org folder, and what it was built from. */
@@ -44,7 +45,7 @@ export function twinKeyFor(seed: number, secret: string = resolveIdSecret()): Tw
 }
 
 /** The twin cache: ENTROPIC_CACHE_DIR's twins/ (the dataset's name) when it is set (as `data fetch` honours it), else data/cache/twins/. */
-export const twinCacheDir = (env: NodeJS.ProcessEnv = process.env) => (env.ENTROPIC_CACHE_DIR ? join(env.ENTROPIC_CACHE_DIR, TWINS.name) : TWINS_CACHE_DIR);
+export const twinCacheDir = (env: NodeJS.ProcessEnv = environment()) => (env.ENTROPIC_CACHE_DIR ? join(env.ENTROPIC_CACHE_DIR, TWINS.name) : TWINS_CACHE_DIR);
 
 /** The file beside a built set's tasks.json and org/ that says what it was built from; written last, so its presence means the set is whole. */
 const BUILT_FROM_FILE = "built-from.json";
@@ -53,7 +54,7 @@ const BUILT_FROM_FILE = "built-from.json";
  * The real task file the twins are built from: the one the operator named (--tasks,
  * ENTROPIC_TASKS), else the one `data fetch` downloaded; undefined when there is none.
  */
-export function twinSourceFile(explicit: { tasks?: string | undefined }, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function twinSourceFile(explicit: { tasks?: string | undefined }, env: NodeJS.ProcessEnv = environment()): string | undefined {
   const named = explicit.tasks ?? env.ENTROPIC_TASKS;
   if (named !== undefined) return named;
   return existsSync(CRMARENA_PRO_B2B.tasksPath) ? CRMARENA_PRO_B2B.tasksPath : undefined;

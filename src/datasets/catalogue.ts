@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RewardMetricSchema } from "../tasks/index.js";
+import { describeIssue, firstIssue } from "../util/index.js";
 
 /** The entity CRMArena-Pro's extractor looks for in an answer: a US state, a month, BANT factors, an opportunity stage, or record Ids. */
 export const EntityKindSchema = z.enum(["state", "month", "bant", "stage", "id"]);
@@ -38,7 +39,7 @@ export type CategoryCatalogue = readonly CategorySpec[];
 export function defineCatalogue<const Name extends string>(entries: Record<Name, CategorySpecInput>): CategoryCatalogue & readonly (CategorySpec & { name: Name })[] {
   return Object.entries<CategorySpecInput>(entries).map(([name, raw]) => {
     const parsed = CategorySpecSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`category ${name}, field '${parsed.error.issues[0]!.path.join(".")}': ${parsed.error.issues[0]!.message}`);
+    if (!parsed.success) throw new Error(`category ${name}, ${describeIssue(firstIssue(parsed.error))}`);
     return { ...parsed.data, name: name as Name };
   });
 }

@@ -1,8 +1,12 @@
+import { EntropicError, type ErrorDetails } from "../util/index.js";
 import { CUSTOM_DATASET, CUSTOM_ORG_TYPE, datasetNamed, datasets } from "./registry.js";
 
 /** A request's data choice that cannot be served; the message starts with the config field. */
-export class DatasetChoiceError extends Error {
+export class DatasetChoiceError extends EntropicError {
   override readonly name = "DatasetChoiceError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("config", message, details);
+  }
 }
 
 /** The org type of loaded data: its dataset's, or the benchmark's for custom paths. */

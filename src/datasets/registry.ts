@@ -1,3 +1,4 @@
+import { describeIssue, firstIssue } from "../util/index.js";
 import type { CategorySpec } from "./catalogue.js";
 import { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
 import { CRMARENA_PRO_B2B_INTERACTIVE } from "./crmarena-pro-b2b-interactive/index.js";
@@ -59,7 +60,7 @@ export const CUSTOM_ORG_TYPE = BUILT_IN_DATASETS[0]!.orgType;
  */
 export function registerDataset(spec: DatasetSpec): () => void {
   const parsed = DatasetSpecSchema.safeParse(spec);
-  if (!parsed.success) throw new Error(`dataset ${spec.name}: field '${parsed.error.issues[0]!.path.join(".")}': ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success) throw new Error(`dataset ${spec.name}: ${describeIssue(firstIssue(parsed.error))}`);
   if (datasetNamed(spec.name) || spec.name === CUSTOM_DATASET) throw new Error(`dataset ${spec.name} is already registered`);
   for (const category of parsed.data.categories) {
     const known = categorySpec(category.name);

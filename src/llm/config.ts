@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { environment } from "../util/index.js";
 
 /** The two judge providers: `primary` for judgements that need the stronger model, `cheap` for extraction. */
 export type ProviderRole = "primary" | "cheap";
@@ -52,7 +53,7 @@ export interface LlmConfig {
 }
 
 /** Reads the providers from the environment: the cheap key falls back to the primary one. */
-export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfig {
+export function llmConfigFromEnv(env: NodeJS.ProcessEnv = environment()): LlmConfig {
   const parsed = LlmEnvSchema.safeParse(env);
   if (!parsed.success) throw new Error(`LLM configuration: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
   const e = parsed.data;

@@ -1,10 +1,14 @@
 import { open, readFile } from "node:fs/promises";
+import { EntropicError, type ErrorDetails, parseOrThrow } from "../util/index.js";
 import { type AssessmentLog, type EpisodeRecord, EpisodeRecordSchema, LOG_VERSION, type LogFooter, LogFooterSchema, type LogHeader, LogHeaderSchema } from "./schema.js";
 import { migrateV1Footer, migrateV1Header, V1FooterSchema, V1HeaderSchema } from "./v1.js";
 
 /** A log that cannot be read; the message names the file, line and field. */
-export class LogError extends Error {
+export class LogError extends EntropicError {
   override readonly name = "LogError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("data", message, details);
+  }
 }
 
 /**
@@ -139,10 +143,5 @@ function check<T>(
   path: string,
   line: number,
 ): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new LogError(`${path}:${line}: field '${issue.path.map(String).join(".")}': ${issue.message}`);
-  }
-  return parsed.data;
+  return parseOrThrow(schema, value, (fault) => new LogError(`${path}:${line}: ${fault}`));
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import Database from "better-sqlite3";
 import { parse } from "csv-parse/sync";
+import { EntropicError, type ErrorDetails } from "../util/index.js";
 import { introspectSchema, listTables, quoteIdent } from "./introspect.js";
 import type { OrgSchema } from "./types.js";
 
@@ -12,8 +13,11 @@ export interface OrgImage {
   readonly source: string;
 }
 
-export class OrgLoadError extends Error {
+export class OrgLoadError extends EntropicError {
   override readonly name = "OrgLoadError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("data", message, details);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseOrThrow } from "../util/index.js";
 import type { OrgBackend } from "./backend.js";
 import { sqliteBackend } from "./store.js";
 
@@ -46,12 +47,7 @@ const URI = /^([a-z][a-z0-9+.-]+):(?!\\)(.*)$/i;
 /** A spec from a URI, a bare path, or a spec object; bad input names the field. */
 export function parseOrgSpec(spec: string | OrgSpecInput): OrgSpec {
   const input = typeof spec === "string" ? uriSpec(spec) : spec;
-  const parsed = OrgSpecSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`bad org spec: field '${issue.path.join(".") || "spec"}': ${issue.message}`);
-  }
-  return parsed.data;
+  return parseOrThrow(OrgSpecSchema, input, (fault) => new Error(`bad org spec: ${fault}`), "spec");
 }
 
 function uriSpec(uri: string): OrgSpecInput {

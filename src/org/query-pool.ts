@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { cpus, setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
+import { environment } from "../util/index.js";
 import type { WorkerLoaded, WorkerMessage, WorkerResponse } from "./query-worker.js";
 import type { QueryLimits, QueryOutcome, SqlRow, SqlValue } from "./types.js";
 
@@ -468,7 +469,7 @@ let shared: QueryPool | undefined;
  */
 export function sharedQueryPool(): QueryPool {
   if (!shared) {
-    const configured = Number(process.env.ENTROPIC_QUERY_PROCESSES);
+    const configured = Number(environment().ENTROPIC_QUERY_PROCESSES);
     shared = new QueryPool(Number.isInteger(configured) && configured > 0 ? configured : Math.min(4, Math.max(1, cpus().length)));
   }
   return shared;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { executeRequest, findTool, registeredTools, type ToolSpec } from "../tools/index.js";
+import { firstIssue } from "../util/index.js";
 import type { PurpleReply } from "./reply.js";
 
 /** Where in the reply the action was found; `mcp`: not in a reply, a call over the episode's MCP endpoint. */
@@ -120,8 +121,8 @@ export function callOf(name: unknown, rawArgs: unknown, source: ActionSource, of
   }
   const parsed = spec.arguments.safeParse(args ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.length > 0 ? `argument '${issue.path.join(".")}'` : "arguments";
+    const issue = firstIssue(parsed.error);
+    const field = issue.path ? `argument '${issue.path}'` : "arguments";
     return { kind: "invalid", reason: `bad ${field} for ${name}: ${issue.message}`, source };
   }
   if (spec.final) return answerFrom(spec.answerOf(parsed.data), source);

@@ -41,7 +41,7 @@ const RETRY_FIRST_WAIT_MS = 250;
 const RETRY_LONGEST_WAIT_MS = 5_000;
 
 /** The retry window the environment sets: a number of seconds, 0 for none; anything else is refused, naming the variable. */
-export function retryWindowFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function retryWindowFromEnv(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env[RETRY_ENV];
   if (raw === undefined || raw.trim() === "") return DEFAULT_RETRY_SECONDS * 1000;
   const seconds = Number(raw);
@@ -94,13 +94,24 @@ export interface PurpleClientOptions {
   readonly onIncompatible?: (message: string) => void;
   readonly maxReplyBytes?: number;
   readonly pollIntervalMs?: number;
-  /** How long refused or reset connections are retried before the purple is taken as gone (ms); ENTROPIC_PURPLE_RETRY_SECONDS by default. */
+  /** How long refused or reset connections are retried before the purple is taken as gone (ms); DEFAULT_RETRY_SECONDS by default (the command line reads ENTROPIC_PURPLE_RETRY_SECONDS: retryWindowFromEnv). */
   readonly retryWindowMs?: number;
   /**
    * Called once, when the purple has been unreachable for the whole retry window: the caller stops
    * starting episodes (the turns in flight fail with the same message, unsent).
    */
   readonly onGone?: (message: string) => void;
+}
+
+/** What a session gives the client it speaks through: the card as read, and what to do when the purple is incompatible or gone. */
+export type SessionPurpleOptions = Pick<PurpleClientOptions, "card" | "onIncompatible" | "onGone">;
+
+/** Builds the client a session speaks to its purple through (the door chooses its settings: the retry window, say). */
+export type PurpleClientFactory = (url: string, options: SessionPurpleOptions) => PurpleClient;
+
+/** A2A clients with `settings` (read when each is built) besides the session's own options. */
+export function a2aPurpleClients(settings: () => Omit<PurpleClientOptions, keyof SessionPurpleOptions> = () => ({})): PurpleClientFactory {
+  return (url, options) => new A2APurpleClient(url, { ...settings(), ...options });
 }
 
 /** The base URL for card discovery: keep any path (gateway participants look like http://host:port/agent). */
@@ -220,7 +231,7 @@ export class A2APurpleClient implements PurpleClient {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.onIncompatible = options.onIncompatible;
     this.card = options.card;
-    this.retryWindowMs = options.retryWindowMs ?? retryWindowFromEnv();
+    this.retryWindowMs = options.retryWindowMs ?? DEFAULT_RETRY_SECONDS * 1000;
     this.onGone = options.onGone;
     if (options.protocolVersion) this.choice = { version: options.protocolVersion, reason: "set by the caller" };
   }

@@ -15,6 +15,19 @@ export {
   summaryOf,
   type Tally,
 } from "./results.js";
+export {
+  AggregatesSchema,
+  CategoryFiguresSchema,
+  JudgeBlockSchema,
+  OriginalBlockSchema,
+  type Results,
+  ResultsSchema,
+  RunBlockSchema,
+  RunTimingSchema,
+  resultsReference,
+  SummarySchema,
+  TaskEntrySchema as ResultsEntrySchema,
+} from "./results-schema.js";
 export { summaryText } from "./summary.js";
 export {
   ID_REMAPS,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { orderDimensions } from "../scoring/index.js";
-import { pyRound } from "../util/index.js";
+import { EntropicError, type ErrorDetails, parseOrThrow, pyRound } from "../util/index.js";
 import {
   type Aggregates,
   byCategoryOf,
@@ -13,45 +13,40 @@ import {
   trialBlocks,
   trialSettingsOf,
 } from "./results.js";
+import { AggregatesSchema, RunBlockSchema, RunTimingSchema, ScoredEntrySchema, TaskHeadShape } from "./results-schema.js";
 import { mergedRanking, type Ranking, RankingSchema } from "./track.js";
-import { KindLossesSchema, sumKindLosses, TaskTrialsSchema } from "./trials.js";
+import { sumKindLosses } from "./trials.js";
 
 /** What merging needs of a shard's results, checked at the boundary (files from disk are not trusted). */
 const ShardSchema = z.looseObject({
-  run: z.object({ id: z.string(), shard_index: z.number().int(), num_shards: z.number().int(), selection: z.looseObject({ size: z.number().int() }) }),
-  aggregates: z.object({
-    total_tasks: z.number(),
-    passed: z.number(),
-    scored: z.number(),
-    score_sum: z.number(),
-    dimensions: z.record(z.string(), z.object({ sum: z.number(), count: z.number() })),
-    original: z.object({ scored: z.number(), passed: z.number() }),
+  run: RunBlockSchema.pick({ id: true, shard_index: true, num_shards: true }).extend({ selection: RunBlockSchema.shape.selection.pick({ size: true }).loose() }),
+  aggregates: AggregatesSchema.extend({
     /** Absent or null in results of a run whose log had no chance floor. */
-    floor_passed: z.number().nullable().optional(),
-    /** Runs with trials or a clean twin: per task its pass counts, and per perturbation kind its losses. */
-    tasks: z.array(TaskTrialsSchema).optional(),
-    kinds: z.record(z.string(), KindLossesSchema).optional(),
+    floor_passed: AggregatesSchema.shape.floor_passed.optional(),
   }),
   results: z.array(
     z.looseObject({
-      task_category: z.string(),
-      success: z.boolean(),
-      total_score: z.number(),
-      dataset_reference: z.looseObject({ reward_metric: z.string() }),
-      floor_passed: z.boolean().nullable().optional(),
+      task_category: TaskHeadShape.task_category,
+      success: ScoredEntrySchema.shape.success,
+      total_score: ScoredEntrySchema.shape.total_score,
+      dataset_reference: TaskHeadShape.dataset_reference.pick({ reward_metric: true }).loose(),
+      floor_passed: ScoredEntrySchema.shape.floor_passed.optional(),
       /** CRMArena-Pro's verdict; `passed` absent in results written before the benchmark had its own. */
       original: z.looseObject({ passed: z.boolean().optional() }).optional(),
       /** A paired run's clean episodes, which the run's own figures leave out. */
-      condition: z.enum(["perturbed", "clean"]).optional(),
+      condition: TaskHeadShape.condition,
     }),
   ),
   config: z.looseObject({ skip_original: z.boolean(), seed: z.number().int(), trials: z.number().int().optional(), paired: z.boolean().optional() }),
-  timing: z.looseObject({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number() }),
+  timing: RunTimingSchema.pick({ total_seconds: true, purple_agent_seconds: true, green_agent_seconds: true }).loose(),
 });
 
 /** Shards that cannot be merged: the message says which and why. */
-export class MergeError extends Error {
+export class MergeError extends EntropicError {
   override readonly name = "MergeError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("invalid_request", message, details);
+  }
 }
 
 /**
@@ -62,12 +57,8 @@ export class MergeError extends Error {
 export function mergeShards(shards: readonly Record<string, unknown>[]): ResultsObject {
   if (shards.length === 0) throw new MergeError("no shards to merge");
   const parsed = shards.map((shard, i) => {
-    const result = ShardSchema.safeParse(shard);
-    if (!result.success)
-      throw new MergeError(
-        `shard ${i + 1} is not a results object with run and aggregates (layout 2.1): field '${result.error.issues[0]!.path.join(".")}': ${result.error.issues[0]!.message}`,
-      );
-    return { raw: shard as unknown as ResultsObject, data: result.data };
+    const data = parseOrThrow(ShardSchema, shard, (fault) => new MergeError(`shard ${i + 1} is not a results object with run and aggregates (layout 2.1): ${fault}`));
+    return { raw: shard as unknown as ResultsObject, data };
   });
   const first = parsed[0]!.data;
   const runIds = new Set(parsed.map((shard) => shard.data.run.id));

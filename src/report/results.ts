@@ -1,8 +1,10 @@
 import { summarisePlan } from "../entropy/index.js";
 import type { AssessmentLog, DataCheck, DimensionScores, EpisodeRecord, VerdictSource } from "../log/index.js";
 import { type ChanceFloorPlan, episodePassed, floorPasses, lift, orderDimensions } from "../scoring/index.js";
+import { modeHasUser } from "../users/index.js";
 import { naiveUtcIso, pyRound, pythonRepr } from "../util/index.js";
 import { compactTrajectory } from "./compact.js";
+import type { Results } from "./results-schema.js";
 import { rankingOf } from "./track.js";
 import { type KindLosses, kindLossesOf, robustnessOf, type TaskTrials, taskTrialsOf, trialsOf } from "./trials.js";
 
@@ -291,7 +293,7 @@ function dataCheckOf(check: DataCheck) {
  * version 2.0.0 layout, in its order and with its types, followed by the keys this
  * implementation adds.
  */
-export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}) {
+export function buildResults(log: AssessmentLog, options: { logFile?: string } = {}): Results {
   const { header, footer } = log;
   const records = log.episodes;
   const config = header.spec.config as {
@@ -362,7 +364,7 @@ export function buildResults(log: AssessmentLog, options: { logFile?: string } =
     id_remap: header.idRemap,
     ...(options.logFile ? { log_file: options.logFile } : {}),
     ...trialBlocks(trials, taskTrials, kinds, config.seed),
-    ...(config.mode === "interactive" ? { interactive: interactiveOf(records) } : {}),
+    ...(modeHasUser(config.mode) ? { interactive: interactiveOf(records) } : {}),
   };
 }
 
@@ -408,4 +410,5 @@ export function trialBlocks(settings: ReturnType<typeof trialSettingsOf>, tasks:
   };
 }
 
-export type ResultsObject = ReturnType<typeof buildResults>;
+/** The results object: the layout of ResultsSchema (results-schema.ts). */
+export type ResultsObject = Results;

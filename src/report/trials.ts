@@ -201,7 +201,7 @@ function rates(tasks: readonly TaskTrials[]) {
 }
 
 /** The flag of a robustness figure whose clean pass rate is below its perturbed one (a ratio above 1). */
-export const ROBUSTNESS_FLAG = "clean_below_perturbed";
+export const ROBUSTNESS_FLAG = "clean_below_perturbed" as const;
 
 function robustnessFigures(tasks: readonly TaskTrials[], seed: number, salt: string) {
   const figures = rates(tasks);

@@ -1,6 +1,6 @@
 import { B2B_CATALOGUE, type B2bCategory } from "../datasets/index.js";
 import type { TaskRecord } from "../tasks/index.js";
-import { addDays, daysBetween, inWindow, monthName, type PeriodUnit, Random, windowStart } from "../util/index.js";
+import { addDays, daysBetween, inWindow, monthName, type PeriodUnit, Random, SMALL_NUMBER_WORDS, windowStart } from "../util/index.js";
 import { type Row, type SampleOrg, stageGuideText } from "./org.js";
 import * as V from "./vocabulary.js";
 
@@ -18,7 +18,6 @@ const PERSONAS = [
   "You are methodical, checking every figure before you report it.",
   "You are customer-minded and careful with company information.",
 ];
-const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const WINDOW_RULE = "- Time windows: 'past N months' (or days, weeks, quarters) runs from Today's date minus N months to Today's date, both inclusive; a quarter is three months.";
 export const SAMPLE_OPTIONAL_CONTEXT = [
   "# Domain Details",
@@ -113,7 +112,7 @@ function period(ctx: TaskContext, units: readonly PeriodUnit[], maxN: number): {
   const unit = ctx.rng.pick(units);
   const n = ctx.rng.int(2, maxN);
   const today = ctx.randomToday();
-  return { today, n, unit, start: windowStart(today, n, unit), words: `past ${NUMBER_WORDS[n]} ${unit}s` };
+  return { today, n, unit, start: windowStart(today, n, unit), words: `past ${SMALL_NUMBER_WORDS[n]} ${unit}s` };
 }
 
 function attempts<T>(count: number, make: () => T | undefined, wanted: number): T[] {
@@ -153,7 +152,7 @@ const GENERATORS: Record<B2bCategory, (ctx: TaskContext, wanted: number) => Draf
         const name = String(ctx.get(product).Name);
         return {
           task: "monthly_trend_analysis",
-          query: `Is there a month in the past ${NUMBER_WORDS[n]} months where the number of ${name} cases significantly exceeds those of other months? The associated product Id is ${product}. Return only the month name.`,
+          query: `Is there a month in the past ${SMALL_NUMBER_WORDS[n]} months where the number of ${name} cases significantly exceeds those of other months? The associated product Id is ${product}. Return only the month name.`,
           required: `${WINDOW_RULE}\n${todayLine(today)}`,
           answer: [month],
         };
@@ -194,7 +193,7 @@ const GENERATORS: Record<B2bCategory, (ctx: TaskContext, wanted: number) => Draf
         if (!issue || counts.get(issue)! < 2) return undefined;
         return {
           task: "top_issue_identification",
-          query: `What has been the most frequent problem with ${ctx.get(product).Name} over the past ${NUMBER_WORDS[n]} ${unit}s? The associated product Id is ${product}. Return only the issue Id of the most reported issue for this product.`,
+          query: `What has been the most frequent problem with ${ctx.get(product).Name} over the past ${SMALL_NUMBER_WORDS[n]} ${unit}s? The associated product Id is ${product}. Return only the issue Id of the most reported issue for this product.`,
           required: `${WINDOW_RULE}\n${todayLine(today)}`,
           answer: [issue],
         };
@@ -258,7 +257,7 @@ const GENERATORS: Record<B2bCategory, (ctx: TaskContext, wanted: number) => Draf
         if (!agent) return undefined;
         return {
           task: "sales_amount_understanding",
-          query: `Identify the agent who achieved the top sales figures for orders in the past ${NUMBER_WORDS[n]} months. Return only the Id of the agent.`,
+          query: `Identify the agent who achieved the top sales figures for orders in the past ${SMALL_NUMBER_WORDS[n]} months. Return only the Id of the agent.`,
           required: `## Sales Amount Policy\n- The sales amount of an order is the sum of Quantity * UnitPrice over its OrderItem records.\n- An opportunity is eligible if its contract (Opportunity.ContractID__c) has a CompanySignedDate inside the time window. Its order is the Order of the contract's account whose EffectiveDate equals the contract's StartDate, and the sale counts for the opportunity's owner.\n${WINDOW_RULE}\n${todayLine(today)}`,
           answer: [agent],
         };
@@ -487,7 +486,7 @@ const GENERATORS: Record<B2bCategory, (ctx: TaskContext, wanted: number) => Draf
         if (matches.length !== 1) return undefined;
         return {
           task: "named_entity_disambiguation",
-          query: `Display the ${kind} that I purchased ${NUMBER_WORDS[days]} days ago. Return only the Id of the product from the contact's relevant past transaction.`,
+          query: `Display the ${kind} that I purchased ${SMALL_NUMBER_WORDS[days]} days ago. Return only the Id of the product from the contact's relevant past transaction.`,
           required: `- Contact Id interacting: ${contact.Id}\n- Today's date: ${today}`,
           answer: [target],
         };

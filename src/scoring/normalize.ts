@@ -1,4 +1,4 @@
-import { parsePythonList } from "../util/index.js";
+import { parsePythonList, SMALL_NUMBER_WORDS, TENS_WORDS } from "../util/index.js";
 
 /**
  * CRMArena-Pro's `normalize_answer` and token F1 (crm_sandbox/agents/utils.py), matching
@@ -86,29 +86,10 @@ export function foldedWords(text: string): string[] {
   return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-const SMALL_NUMBERS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+// Plain objects (not maps), as the normaliser has always looked words up in them.
+const SMALL_NUMBERS: Record<string, number> = Object.fromEntries(SMALL_NUMBER_WORDS.map((word, value) => [word, value]));
+/** The tens, and "fourty", a misspelling common enough in answers to be read as forty. */
+const TENS: Record<string, number> = Object.fromEntries([...TENS_WORDS.flatMap((word, tens) => (word ? [[word, tens * 10] as const] : [])), ["fourty", 40] as const]);
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9 };
 const isNumberWord = (word: string | undefined) => word !== undefined && (word in SMALL_NUMBERS || word in TENS || word === "hundred" || word in SCALES);
 

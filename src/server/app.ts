@@ -8,7 +8,9 @@ import type { AssessmentData } from "../assessment/index.js";
 import { calibrationFor, DatasetShelf, twinSourceFile } from "../data/index.js";
 import { datasetNamed } from "../datasets/index.js";
 import { McpHub } from "../mcp/index.js";
+import type { PurpleClientFactory } from "../purple/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
+import type { UserChoice, UserSimulator } from "../users/index.js";
 import { scanJson } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
@@ -37,6 +39,12 @@ export interface ServeOptions {
   readonly runsDir?: string;
   /** Builds each assessment's judge; the deterministic heuristic when absent. */
   readonly createJudge?: () => Judge;
+  /** The operator's secret in the Id remap's key, resolved at the edge (cli/serve.ts); none: the seed alone keys it. */
+  readonly idSecret?: string | undefined;
+  /** Interactive mode's simulated user (with the model the command line configured); the offline choice when absent. */
+  readonly createUser?: ((choice: UserChoice) => UserSimulator) | undefined;
+  /** The client each assessment speaks to its purple through (its retry window); A2A with the default window when absent. */
+  readonly createPurple?: PurpleClientFactory | undefined;
   /** Assessments running or being admitted at once (default 8). */
   readonly maxAssessments?: number;
   /** How long finished A2A tasks stay readable through tasks/get (default 15 minutes). */
@@ -95,6 +103,9 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
     doneWith: (data) => datasets.doneWith(data),
     logger: options.logger,
     createJudge: options.createJudge ?? (() => new HeuristicJudge()),
+    idSecret: options.idSecret,
+    createUser: options.createUser,
+    createPurple: options.createPurple,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
     calibration: (dataset) => (datasetNamed(dataset)?.calibrationPath ? calibrationFor(dataset) : options.calibration),
     ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),

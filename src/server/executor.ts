@@ -2,14 +2,30 @@ import { randomUUID } from "node:crypto";
 import { type Message, type Part, Role, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { Logger } from "pino";
-import { type AssessmentData, type AssessmentEvent, assess, CANCELED, type RunSpec, type ToolChannel, unknownKeysMessage } from "../assessment/index.js";
+import {
+  type Admission,
+  type AssessmentData,
+  type AssessmentEvent,
+  admitSession,
+  CANCELED,
+  type OutcomeKind,
+  runSession,
+  type SessionDeps,
+  type SessionEvent,
+  type SessionOutcome,
+  statusWords,
+  type ToolChannel,
+  unknownKeysMessage,
+} from "../assessment/index.js";
 import { SAMPLE } from "../datasets/index.js";
 import { JournalWriteError } from "../log/index.js";
-import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type ProtocolChoice, type PurpleCard, participantEndpoint } from "../purple/index.js";
+import { a2aPurpleClients, describeError, fetchAgentCard, type PurpleClientFactory, participantEndpoint } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
+import type { UserChoice, UserSimulator } from "../users/index.js";
+import { EntropicError } from "../util/index.js";
 import { collectGarbage } from "./collect.js";
-import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
+import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, rejectionOf, requestDocument, validateRequest } from "./request.js";
 import { TASK_TOKEN_KEY } from "./task-access.js";
 
 export const RESULTS_ARTIFACT_NAME = "CRMArena Assessment Results";
@@ -19,16 +35,6 @@ const GC_DELAY_MS = 300;
 
 /** The abort reason of assessments stopped by a server shutdown (they are resumable). */
 export const SHUTDOWN = "shutdown";
-
-/**
- * The abort reason of an assessment stopped because the purple does not speak the A2A version its
- * card named: its episodes in flight end as canceled, so nothing is journalled and the same request
- * runs every episode once the purple is fixed.
- */
-const INCOMPATIBLE = CANCELED;
-
-/** The drain reason of an assessment whose purple is gone (src/purple: the retry window expired); resumable. */
-const PURPLE_GONE = "purple gone";
 
 export interface ExecutorOptions {
   /** The token that opens a task to its creator (task-access.ts), handed back in the task's metadata; none without it. */
@@ -41,6 +47,12 @@ export interface ExecutorOptions {
   readonly calibration: (dataset: string) => Calibration;
   /** A fresh judge per assessment, so that each result reports its own model usage. */
   readonly createJudge: () => Judge;
+  /** The operator's secret in the Id remap's key (resolved by the command line); none: the seed alone keys it. */
+  readonly idSecret?: string | undefined;
+  /** Interactive mode's simulated user (with its model); the offline choice when absent. */
+  readonly createUser?: ((choice: UserChoice) => UserSimulator) | undefined;
+  /** The client each assessment speaks to its purple through; A2A with the default retry window when absent. */
+  readonly createPurple?: PurpleClientFactory | undefined;
   readonly logger: Logger;
   /** Longest silence between status updates; the AgentBeats client gives up after 300 s of silence. */
   readonly heartbeatMs?: number;
@@ -116,16 +128,15 @@ export class AssessmentExecutor implements AgentExecutor {
         return;
       }
       release = admitted.release;
-      const { request, endpoint, spec, card, protocol } = admitted;
+      const { admission } = admitted;
+      const { spec, data, protocol } = admission;
       const { runId, config } = spec;
-      const { selection } = request.chosen;
-      const { data } = request;
-      const total = selection.tasks.length;
+      const total = admission.chosen.selection.tasks.length;
       const drain = new AbortController();
       const abort = new AbortController();
       this.running.set(taskId, { drain, abort, done: new Promise<void>((resolve) => (finished = resolve)) });
       // A typo in a key runs the assessment without it: say so before any work, with the key it likely meant.
-      const unknownNote = request.ignoredConfigKeys.length > 0 ? ` WARNING: ${unknownKeysMessage(request.ignoredConfigKeys)}; they are ignored.` : "";
+      const unknownNote = admission.ignoredConfigKeys.length > 0 ? ` WARNING: ${unknownKeysMessage([...admission.ignoredConfigKeys])}; they are ignored.` : "";
       const dataNote =
         data.dataset === SAMPLE.name
           ? " WARNING: running on the bundled SAMPLE data, not the real CRMArena-Pro org (run `npx tsx src/cli.ts data fetch` (`entropic-crmarena data fetch` when installed))."
@@ -150,99 +161,31 @@ export class AssessmentExecutor implements AgentExecutor {
         },
         Math.min(1_000, Math.max(50, Math.floor(this.heartbeatMs / 4))),
       );
-      const onEvent = (event: AssessmentEvent) => {
-        // A resend of a request seen before continues its journal, or returns it whole: say which, so a
-        // developer who changed the purple (but not its card) knows these are not fresh scores.
-        if (event.kind === "started" && event.resumed > 0)
-          publishWorking(
-            event.resumed >= event.total
-              ? `Run ${runId} is already complete in this server's journal: returning its stored results, nothing runs again (to run anew, change the purple's card, e.g. its version, or set config.run_id).`
-              : `Continuing run ${runId} from its journal: ${event.resumed} of ${event.total} episodes are already done and are not run again.`,
-          );
-        else if (event.kind === "task_started") publishWorking(`[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`);
-        else if (event.kind === "task_finished") {
-          done = event.done;
-          publishWorking(progressLine(event));
-        }
-      };
-      // A purple whose first answers say it speaks another version ends the assessment now, saying why.
-      let incompatible: string | undefined;
-      // A purple unreachable for the whole retry window is gone: no new episodes (they would all fail in a second).
-      let gone: string | undefined;
-      const purple = new A2APurpleClient(endpoint, {
-        card,
-        onIncompatible: (message) => {
-          incompatible = message;
-          drain.abort(INCOMPATIBLE);
-          abort.abort(INCOMPATIBLE);
+      const outcome = await runSession(
+        admission,
+        this.sessionDeps((event) => {
+          if (event.kind === "journal_notice") {
+            log.warn({ runId }, event.text);
+            publishWorking(event.text);
+            return;
+          }
+          const line = progressText(event, runId);
+          if (event.kind === "task_finished") done = event.done;
+          if (line !== undefined) publishWorking(line);
+        }),
+        {
+          signal: abort.signal,
+          drain: drain.signal,
+          // A request seen before continues its journal: nothing finished is lost or run twice.
+          resume: true,
+          logDir: this.options.runsDir,
         },
-        onGone: (message) => {
-          gone = message;
-          drain.abort(PURPLE_GONE);
-        },
-      });
-      const { results, journalFailure } = await assess(data, purple, {
-        signal: abort.signal,
-        drain: drain.signal,
-        spec,
-        chosen: request.chosen,
-        onEvent,
-        judge: this.options.createJudge(),
-        calibration: this.options.calibration(data.dataset),
-        // A request seen before continues its journal: nothing finished is lost or run twice.
-        resume: true,
-        onJournalNotice: (text) => {
-          log.warn({ runId }, text);
-          publishWorking(text);
-        },
-        ...(this.options.runsDir ? { logDir: this.options.runsDir } : {}),
-        ...(this.options.toolChannel ? { toolChannel: this.options.toolChannel } : {}),
-      });
+      );
       clearInterval(heartbeat);
-      if (incompatible) {
-        log.warn({ reason: incompatible }, "assessment stopped: the purple speaks another A2A version");
-        status(TaskState.TASK_STATE_FAILED, `Assessment stopped before any episode was scored: ${incompatible}`);
-        return;
-      }
-      if (results.status === "canceled") {
-        status(TaskState.TASK_STATE_CANCELED, `Assessment canceled after ${results.summary.total_tasks} of ${total} tasks.`);
-        return;
-      }
-      const stoppedEarly =
-        results.status === "interrupted" && gone !== undefined && !journalFailure ? `Stopped early after ${results.summary.total_tasks} of ${total} tasks: ${gone}.` : undefined;
-      bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, results, stoppedEarly)));
-      if (stoppedEarly) {
-        log.warn({ summary: results.summary, reason: gone }, "assessment stopped early: the purple agent is gone");
-        status(TaskState.TASK_STATE_FAILED, `Assessment ${stoppedEarly[0]!.toLowerCase()}${stoppedEarly.slice(1)} The partial results are attached (status "interrupted").`);
-        return;
-      }
-      // A journal that cannot be written (a full disk) stops the run as a shutdown does: the client gets what was recorded.
-      if (journalFailure) {
-        log.error({ summary: results.summary, reason: journalFailure }, "assessment stopped: its journal cannot be written");
-        const recorded = `the same request continues it from its journal once ${this.options.runsDir ?? "the runs folder"} has room`;
-        if (results.status === "completed")
-          status(
-            TaskState.TASK_STATE_COMPLETED,
-            `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed. WARNING: ${journalFailure}; the journal lacks its last line (${recorded}).`,
-          );
-        else
-          status(
-            TaskState.TASK_STATE_FAILED,
-            `Assessment stopped after ${results.summary.total_tasks} of ${total} tasks: ${journalFailure}. The partial results are attached (status "${results.status}"); ${recorded}.`,
-          );
-        return;
-      }
-      if (results.status === "interrupted") {
-        log.warn({ summary: results.summary }, "assessment interrupted");
-        const resume = this.options.runsDir ? " The same request resumes it from its journal." : "";
-        status(
-          TaskState.TASK_STATE_FAILED,
-          `Assessment interrupted (the server is shutting down) after ${results.summary.total_tasks} of ${total} tasks; the partial results are attached (status "interrupted").${resume}`,
-        );
-        return;
-      }
-      log.info({ summary: results.summary }, "assessment completed");
-      status(TaskState.TASK_STATE_COMPLETED, `Assessment complete: ${results.summary.total_passed}/${results.summary.total_tasks} passed.`);
+      const words = statusWords(outcome, total, this.options.runsDir);
+      if (ATTACHES_RESULTS[outcome.kind]) bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, outcome.results, words.artifactNote)));
+      logOutcome(log, outcome);
+      status(taskStateOf(outcome), words.status);
     } catch (error) {
       log.error({ err: error }, "assessment failed");
       // Only the header can fail this way (an episode's failure comes back with the results): nothing was recorded.
@@ -262,13 +205,10 @@ export class AssessmentExecutor implements AgentExecutor {
 
   /**
    * Validates a request, reaches the purple's card, chooses the A2A version to speak and names the
-   * run; or says why not. An admitted request holds its slot (and its journal) until `release`;
-   * a rejected one has given them back.
+   * run (the session's admission); or says why not. An admitted request holds its slot (and its
+   * journal) until `release`; a rejected one has given them back.
    */
-  private async admit(
-    context: RequestContext,
-    log: Logger,
-  ): Promise<{ request: AssessmentRequest; endpoint: string; spec: RunSpec; card: PurpleCard; protocol: ProtocolChoice; release: () => void } | { rejection: string }> {
+  private async admit(context: RequestContext, log: Logger): Promise<{ admission: Admission; release: () => void } | { rejection: string }> {
     if (this.stopping) return { rejection: "the server is shutting down; send the request again to its next instance" };
     const limit = this.options.maxAssessments ?? DEFAULT_MAX_ASSESSMENTS;
     if (this.slots >= limit)
@@ -287,35 +227,50 @@ export class AssessmentExecutor implements AgentExecutor {
       if (journal) this.journals.delete(journal);
       if (data) this.options.doneWith?.(data);
     };
+    let request: AssessmentRequest | undefined;
+    let endpoint: string | undefined;
     try {
-      const request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor, this.options.doneWith);
-      data = request.data;
-      const endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
-      const card = await fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000).catch((error: unknown) => {
-        throw new RequestRejection(`participants.agent: ${describeError(error)}${endpoint === request.participantUrl ? "" : ` (reached through the proxy as ${endpoint})`}`);
-      });
+      request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor, this.options.doneWith);
+      endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
+      // The session hands the data back on a rejection of the purple: the slot's release must not again.
+      const admission = await admitSession({ ...request, request: { ...request.request, endpoint } }, { fetchCard: this.fetchCard, doneWith: this.options.doneWith });
+      data = admission.data;
       // A shutdown that began while the card was awaited waits for no one admitted after it.
       if (this.stopping) throw new RequestRejection("the server is shutting down; send the request again to its next instance");
-      // A card that names only versions the green does not speak is refused before any work.
-      const protocol = chooseProtocol(card);
-      if ("refusal" in protocol) throw new RequestRejection(`participants.agent: ${protocol.refusal}`);
-      const spec = requestRunSpec(request, card);
-      const { runId } = spec;
+      const { runId, config } = admission.spec;
       // Two attempts at one shard of a run would write one journal: the second waits its turn (or names another run).
-      const shardJournal = `${runId}#${request.config.shard_index}/${request.config.num_shards}`;
+      const shardJournal = `${runId}#${config.shard_index}/${config.num_shards}`;
       if (this.options.runsDir && this.journals.has(shardJournal))
         throw new RequestRejection(
           `run ${runId} (the same purple, config and tasks; this shard) is already in progress on this server; wait for it to finish or set config.run_id`,
         );
       journal = shardJournal;
       this.journals.add(journal);
-      return { request, endpoint, spec, card, protocol, release };
+      return { admission, release };
     } catch (error) {
       release();
-      if (error instanceof RequestRejection) return { rejection: error.message };
+      // The project's own errors say what is wrong with the request: a rejection; anything else is the server's failure.
+      if (error instanceof EntropicError) return { rejection: rejectionOf(error, request && endpoint ? { participantUrl: request.participantUrl, endpoint } : undefined).message };
       log.error({ err: error }, "request validation failed");
       throw error;
     }
+  }
+
+  private readonly fetchCard = (endpoint: string) => fetchAgentCard(endpoint, this.options.cardTimeoutMs ?? 10_000);
+
+  /** What each session of this server runs with. */
+  private sessionDeps(onEvent: SessionDeps["onEvent"]): SessionDeps {
+    return {
+      dataFor: this.options.dataFor,
+      createJudge: this.options.createJudge,
+      calibration: this.options.calibration,
+      idSecret: this.options.idSecret,
+      createUser: this.options.createUser,
+      createPurple: this.options.createPurple ?? DEFAULT_PURPLES,
+      fetchCard: this.fetchCard,
+      toolChannel: this.options.toolChannel,
+      onEvent,
+    };
   }
 
   /** Aborts the purple calls in flight; the episodes end, the task ends as canceled. */
@@ -371,6 +326,57 @@ function resultsArtifact(taskId: string, contextId: string, results: ResultsObje
 
 function textPart(text: string): Part {
   return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" };
+}
+
+/** The purple client of a server given none: A2A, the default retry window. */
+const DEFAULT_PURPLES = a2aPurpleClients();
+
+/** The A2A task state each outcome ends in (a journal that failed after the last episode leaves whole results: completed). */
+export function taskStateOf(outcome: SessionOutcome): TaskState {
+  if (outcome.kind === "journal_failed") return outcome.results.status === "completed" ? TaskState.TASK_STATE_COMPLETED : TaskState.TASK_STATE_FAILED;
+  return TASK_STATES[outcome.kind];
+}
+
+const TASK_STATES: Record<Exclude<OutcomeKind, "journal_failed">, TaskState> = {
+  completed: TaskState.TASK_STATE_COMPLETED,
+  canceled: TaskState.TASK_STATE_CANCELED,
+  interrupted: TaskState.TASK_STATE_FAILED,
+  stopped_early: TaskState.TASK_STATE_FAILED,
+  incompatible: TaskState.TASK_STATE_FAILED,
+};
+
+/** Whether the results go back as an artifact: not for a canceled run, nor for a purple whose answers did not count. */
+const ATTACHES_RESULTS: Record<OutcomeKind, boolean> = {
+  completed: true,
+  canceled: false,
+  interrupted: true,
+  stopped_early: true,
+  incompatible: false,
+  journal_failed: true,
+};
+
+/** The server log's line for an outcome. */
+function logOutcome(log: Logger, outcome: SessionOutcome): void {
+  const { summary } = outcome.results;
+  if (outcome.kind === "incompatible") log.warn({ reason: outcome.reason }, "assessment stopped: the purple speaks another A2A version");
+  else if (outcome.kind === "stopped_early") log.warn({ summary, reason: outcome.reason }, "assessment stopped early: the purple agent is gone");
+  else if (outcome.kind === "journal_failed") log.error({ summary, reason: outcome.reason }, "assessment stopped: its journal cannot be written");
+  else if (outcome.kind === "interrupted") log.warn({ summary }, "assessment interrupted");
+  else if (outcome.kind === "completed") log.info({ summary }, "assessment completed");
+}
+
+/** The working update an event gives, if any. */
+function progressText(event: Exclude<SessionEvent, { kind: "journal_notice" }>, runId: string): string | undefined {
+  // A resend of a request seen before continues its journal, or returns it whole: say which, so a
+  // developer who changed the purple (but not its card) knows these are not fresh scores.
+  if (event.kind === "started")
+    return event.resumed === 0
+      ? undefined
+      : event.resumed >= event.total
+        ? `Run ${runId} is already complete in this server's journal: returning its stored results, nothing runs again (to run anew, change the purple's card, e.g. its version, or set config.run_id).`
+        : `Continuing run ${runId} from its journal: ${event.resumed} of ${event.total} episodes are already done and are not run again.`;
+  if (event.kind === "task_started") return `[${event.position}/${event.total}] started task ${event.task.idx} (${event.task.task})`;
+  return progressLine(event);
 }
 
 /** A finished episode's line, numbered by completion. */

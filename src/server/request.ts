@@ -1,23 +1,15 @@
 import type { Message } from "@a2a-js/sdk";
 import { z } from "zod";
-import {
-  type AssessmentConfig,
-  type AssessmentData,
-  type ChosenTasks,
-  checkEpisodeCount,
-  chooseTasks,
-  parseConfig,
-  purpleIdentityOf,
-  type RunSpec,
-  runSpecFor,
-  unknownKeysMessage,
-} from "../assessment/index.js";
-import { JsonBoundsError, parseBoundedJson } from "../util/index.js";
+import { type AssessmentConfig, type AssessmentData, type CheckedRequest, checkRequest, PARTICIPANT_FIELD, PROTOCOL_FIELD, SessionRejection } from "../assessment/index.js";
+import { EntropicError, type ErrorDetails, firstIssue, JsonBoundsError, parseBoundedJson } from "../util/index.js";
 import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
 
 /** A request that cannot start an assessment; the message says which field and why. */
-export class RequestRejection extends Error {
+export class RequestRejection extends EntropicError {
   override readonly name = "RequestRejection";
+  constructor(message: string, details?: ErrorDetails) {
+    super("invalid_request", message, details);
+  }
 }
 
 const REQUEST_SHAPE = '{"participants": {"agent": "<purple agent URL>"}, "config": {...}}';
@@ -28,24 +20,8 @@ const EvalRequestSchema = z.object({
 });
 
 /** A validated assessment request: its tasks are chosen here, once, and the runner is given them. */
-export interface AssessmentRequest {
+export interface AssessmentRequest extends CheckedRequest {
   readonly participantUrl: string;
-  readonly config: AssessmentConfig;
-  readonly ignoredConfigKeys: string[];
-  readonly chosen: ChosenTasks;
-  /** The data the config chose (config.dataset, config.org_type), loaded. */
-  readonly data: AssessmentData;
-}
-
-/** The run spec of a validated request, once the purple's card (part of the run's id) is known. */
-export function requestRunSpec(request: AssessmentRequest, card: Readonly<Record<string, unknown>>): RunSpec {
-  return runSpecFor({
-    participantUrl: request.participantUrl,
-    config: request.config,
-    ignoredConfigKeys: request.ignoredConfigKeys,
-    purpleIdentity: purpleIdentityOf(card),
-    tasksSource: request.data.sources.tasks.path,
-  });
 }
 
 /** Gives the data a request's config chooses; throws, naming the config field, when it cannot. */
@@ -79,7 +55,7 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
   }
   if (!("participants" in document)) throw new RequestRejection(`participants is missing; send ${REQUEST_SHAPE}`);
   const parsed = EvalRequestSchema.safeParse(document);
-  if (!parsed.success) throw new RequestRejection(parsed.error.issues[0]!.message);
+  if (!parsed.success) throw new RequestRejection(firstIssue(parsed.error).message);
   const roles = Object.keys(parsed.data.participants);
   if (roles.length > REQUEST_LIMITS.participants)
     throw new RequestRejection(`participants holds ${roles.length} roles; at most ${REQUEST_LIMITS.participants} are accepted (the green reads one, "agent")`);
@@ -97,24 +73,27 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new RequestRejection(`participants.agent must be an http:// or https:// URL (got ${JSON.stringify(agent)})`);
   }
-  let config: AssessmentConfig;
-  let ignoredConfigKeys: string[];
-  let chosen: ChosenTasks;
-  let data: AssessmentData | undefined;
-  try {
-    ({ config, ignoredKeys: ignoredConfigKeys } = parseConfig(parsed.data.config));
-    // A typo (`task_limt`) would run the whole task set without the key it meant: refused, as on the command line.
-    if (ignoredConfigKeys.length > 0 && !config.allow_unknown_config)
-      throw new RequestRejection(
-        `${unknownKeysMessage(ignoredConfigKeys)}; fix the config, or set config.allow_unknown_config to true to run with them ignored (they are listed in the results)`,
-      );
-    data = await dataFor(config);
-    chosen = await chooseTasks(data, config);
-    if (chosen.selection.tasks.length === 0) throw new RequestRejection("the config selects no tasks for this shard");
-    checkEpisodeCount(config, chosen.selection.tasks.length);
-  } catch (error) {
-    if (data) doneWith(data);
-    throw error instanceof RequestRejection ? error : new RequestRejection((error as Error).message);
+  const checked = await checkRequest({ door: "a2a", participantUrl: agent, config: parsed.data.config }, { dataFor, doneWith }).catch((error: unknown) => {
+    throw rejectionOf(error);
+  });
+  return { ...checked, participantUrl: agent };
+}
+
+/**
+ * The project's errors (util/errors.ts) as a request's rejection, in the request's terms: the
+ * session's fields as the request document names them (`participants.agent`, `config.*`), the
+ * hint for unknown keys the config key that allows them; the command line maps the same errors to
+ * its exit codes (cli/exit-codes.ts).
+ */
+export function rejectionOf(error: unknown, endpoint?: { readonly participantUrl: string; readonly endpoint: string }): RequestRejection {
+  if (error instanceof RequestRejection) return error;
+  if (!(error instanceof SessionRejection)) return new RequestRejection((error as Error).message);
+  if (error.field === "config.allow_unknown_config")
+    return new RequestRejection(`${error.message}; fix the config, or set config.allow_unknown_config to true to run with them ignored (they are listed in the results)`);
+  if (error.field === PROTOCOL_FIELD) return new RequestRejection(`participants.agent: ${error.message}`);
+  if (error.field === PARTICIPANT_FIELD) {
+    const proxied = endpoint && endpoint.endpoint !== endpoint.participantUrl ? ` (reached through the proxy as ${endpoint.endpoint})` : "";
+    return new RequestRejection(`participants.agent: ${error.message}${proxied}`);
   }
-  return { participantUrl: agent, config, ignoredConfigKeys, chosen, data };
+  return new RequestRejection(error.message);
 }

@@ -3,6 +3,7 @@ import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { firstIssue } from "../util/index.js";
 import { REQUEST_LIMITS } from "./limits.js";
 
 /** A metadata object: any values, at most REQUEST_LIMITS.metadataEntries of them. */
@@ -151,8 +152,8 @@ export const rpcGuard: RequestHandler = (req, res, next) => {
   if (!schema) return next();
   const parsed = schema.safeParse(body.params);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = ["params", ...issue.path.map(String)].join(".");
+    const issue = firstIssue(parsed.error);
+    const field = issue.path ? `params.${issue.path}` : "params";
     res.status(200).json(rpcError(body.id, -32602, `Invalid params: ${field} ${issue.message}`));
     return;
   }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { describeIssue, EntropicError, type ErrorDetails, firstIssue } from "../util/index.js";
 import { type TaskRecord, TaskRecordSchema } from "./schema.js";
 
 /** A loaded, validated task set with its provenance. */
@@ -10,8 +11,11 @@ export interface TaskSet {
 }
 
 /** Raised when a task file cannot be used; the message names the record and field. */
-export class TaskFileError extends Error {
+export class TaskFileError extends EntropicError {
   override readonly name = "TaskFileError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("data", message, details);
+  }
 }
 
 export function loadTaskFile(path: string): TaskSet {
@@ -37,10 +41,8 @@ export function parseTasks(raw: unknown, source: string): TaskSet {
   raw.forEach((record: unknown, position) => {
     const parsed = TaskRecordSchema.safeParse(record);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
       const idx = typeof record === "object" && record !== null && "idx" in record ? (record as { idx: unknown }).idx : "?";
-      const field = issue.path.join(".") || "(record)";
-      throw new TaskFileError(`task file ${source}: record #${position} (idx ${String(idx)}), field '${field}': ${issue.message}`);
+      throw new TaskFileError(`task file ${source}: record #${position} (idx ${String(idx)}), ${describeIssue(firstIssue(parsed.error), "(record)")}`);
     }
     if (byIdx.has(parsed.data.idx)) {
       throw new TaskFileError(`task file ${source}: record #${position} repeats idx ${parsed.data.idx}`);

@@ -1,3 +1,4 @@
+import { firstIssue } from "../util/index.js";
 import { BUILT_IN_TOOLS } from "./builtin.js";
 import { type ToolDefinition, toolDefinition } from "./json-schema.js";
 import type { Capability, QueryContext, ToolOutcome, ToolPort } from "./port.js";
@@ -59,8 +60,8 @@ export async function runTool(port: ToolPort, request: ToolRequest, context: Que
   if (missing.length > 0) return { ok: false, code: "INVALID_TOOL", message: `${tool} is not available on this org (it has no ${missing.join(", ")})`, elapsedMs: 0 };
   const parsed = spec.arguments.safeParse(Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, code: "INVALID_ARGUMENTS", message: `bad argument '${issue.path.join(".") || "arguments"}' for ${tool}: ${issue.message}`, elapsedMs: 0 };
+    const issue = firstIssue(parsed.error);
+    return { ok: false, code: "INVALID_ARGUMENTS", message: `bad argument '${issue.path || "arguments"}' for ${tool}: ${issue.message}`, elapsedMs: 0 };
   }
   return spec.run(parsed.data, port, context);
 }

@@ -1,4 +1,4 @@
-import { addDays, addMonths, MONTH_NAMES } from "../util/index.js";
+import { addDays, addMonths, countWordValue, MONTH_NAMES } from "../util/index.js";
 
 /**
  * The time windows of CRMArena-Pro's task texts, read the way its own ground truth computed them
@@ -18,33 +18,13 @@ export interface TwinPeriod {
   readonly year?: number;
 }
 
-const COUNT_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fourteen: 14,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-};
 const ORDINALS: Record<string, number> = { first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4 };
 const SEASON_START: Record<string, number> = { winter: 12, spring: 3, summer: 6, fall: 9, autumn: 9 };
 
 function count(word: string | undefined): number | undefined {
   if (word === undefined) return 1;
   const lower = word.toLowerCase();
-  return COUNT_WORDS[lower] ?? (/^\d+$/.test(lower) ? Number(lower) : undefined);
+  return countWordValue(lower) ?? (/^\d+$/.test(lower) ? Number(lower) : undefined);
 }
 
 function back(today: string, n: number, unit: string): string {

@@ -10,11 +10,11 @@ export interface UserChoice {
 }
 
 /**
- * Interactive mode's user from the config and the environment (the LLM_* / OPENAI_* variables of
- * the judge): the cheap provider by default, as CRMArena-Pro runs its user on a small model. Asked
+ * Interactive mode's user from the config and the environment given (the LLM_* / OPENAI_* variables of
+ * the judge; the command line passes its own, a run without one gets the offline choice): the cheap provider by default, as CRMArena-Pro runs its user on a small model. Asked
  * for a model with none configured, it says which variable to set rather than falling back quietly.
  */
-export function userSimulatorFor(choice: UserChoice, env: NodeJS.ProcessEnv = process.env): UserSimulator {
+export function userSimulatorFor(choice: UserChoice, env: Readonly<Record<string, string | undefined>>): UserSimulator {
   const cheap = llmConfigFromEnv(env).cheap;
   const kind = choice.user_simulator ?? "auto";
   if (kind === "scripted" || (kind === "auto" && !cheap.apiKey)) return new ScriptedUser();

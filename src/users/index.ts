@@ -1,5 +1,6 @@
 export { type UserChoice, userSimulatorFor } from "./choose.js";
 export { LlmUser, userInstructions } from "./llm.js";
+export { BUILT_IN_MODES, INTERACTIVE, type ModeSpec, modeHasUser, modeNamed, modeNames, registerMode, SINGLE_TURN } from "./modes.js";
 export { requestPieces, ScriptedUser } from "./scripted.js";
 export {
   boundedAgentText,

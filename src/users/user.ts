@@ -19,7 +19,8 @@ export interface UserConversation {
 
 /** A simulated user: one conversation per episode. `label` is what the results call it. */
 export interface UserSimulator {
-  readonly kind: "scripted" | "llm";
+  /** What plays the user: "scripted", "llm", or a mode's own (a toy mode's user, say). */
+  readonly kind: string;
   readonly label: string;
   start(brief: UserBrief): UserConversation;
 }

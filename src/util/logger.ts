@@ -1,5 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { type Logger, pino } from "pino";
+import { environment } from "./environment.js";
 
 const LEVELS: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
 const HIDDEN = new Set(["level", "time", "msg", "service", "pid", "hostname"]);
@@ -17,7 +18,7 @@ export function readableLine(record: Record<string, unknown>): string {
  * Logs on stderr, so stdout stays free for results and summaries: readable lines by default,
  * JSON lines with LOG_FORMAT=json; LOG_FILE appends the JSON lines to a file as well.
  */
-export function createLogger(level = process.env.LOG_LEVEL ?? "info", env: NodeJS.ProcessEnv = process.env): Logger {
+export function createLogger(level = environment().LOG_LEVEL ?? "info", env: NodeJS.ProcessEnv = environment()): Logger {
   const json = env.LOG_FORMAT === "json";
   const file = env.LOG_FILE;
   const stream = {

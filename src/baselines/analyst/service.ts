@@ -1,3 +1,4 @@
+import { numberWordValue } from "../../util/index.js";
 import type { TaskInfo, Tools } from "../server.js";
 import { type AnalystWindow, analystWindow } from "./window.js";
 
@@ -45,8 +46,6 @@ export function wantsHighest(prompt: string): boolean {
   return high >= 0;
 }
 
-const WORD_COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-
 /**
  * The "managed more than N cases" filter as the number an agent's cases must exceed ("managed
  * cases" alone: at least one; "a case handle count above 3": more than three).
@@ -57,7 +56,7 @@ export function minimumCasesExceeded(prompt: string): number {
     /\bhandle count\s+(more than|over|above|greater than|exceeding|of at least)\s+(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b/i.exec(prompt);
   if (!match) return /\bmultiple cases\b/i.test(prompt) ? 1 : 0;
   const word = (match[2] as string).toLowerCase();
-  const value = /^\d+$/.test(word) ? Number(word) : WORD_COUNTS.indexOf(word);
+  const value = /^\d+$/.test(word) ? Number(word) : (numberWordValue(word) ?? -1);
   return /at least$/i.test(match[1] ?? "") ? value - 1 : value;
 }
 

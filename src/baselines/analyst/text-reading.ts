@@ -1,4 +1,4 @@
-import { addDays, addMonths } from "../../util/index.js";
+import { addDays, addMonths, countWordValue } from "../../util/index.js";
 import type { TaskInfo, Tools } from "../server.js";
 
 /** Readings of plain-English CRM texts the text categories share: Ids in the context, today, windows, the stage activity guide. */
@@ -16,13 +16,11 @@ export function todayOf(task: TaskInfo): string | undefined {
   return /Today's date:\s*(\d{4}-\d{2}-\d{2})/.exec(`${task.requiredContext}\n${task.prompt}`)?.[1];
 }
 
-const COUNTS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
-
 /** "over the last 5 quarters", "in the past two weeks", "last month": the first day of the window that ends today. */
 export function windowStart(prompt: string, today: string): string | undefined {
   const match = /\b(?:last|past|previous|recent)\s+(?:(\w+)\s+)?(days?|weeks?|months?|quarters?|years?)\b/i.exec(prompt);
   if (!match) return undefined;
-  const n = match[1] === undefined ? 1 : (COUNTS[match[1].toLowerCase()] ?? Number(match[1]));
+  const n = match[1] === undefined ? 1 : (countWordValue(match[1]) ?? Number(match[1]));
   if (!Number.isFinite(n)) return undefined;
   const unit = match[2]!.toLowerCase().replace(/s$/, "");
   if (unit === "day") return addDays(today, -n);

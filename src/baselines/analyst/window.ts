@@ -1,3 +1,5 @@
+import { countWordValue, NUMBER_WORDS_PATTERN } from "../../util/index.js";
+
 /**
  * The analyst's own reading of the time windows CRMArena-Pro's tasks speak in, from the
  * definitions every task carries in its "Domain Details": quarters are calendar quarters,
@@ -13,28 +15,6 @@ export interface AnalystWindow {
   readonly end: string;
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-};
-
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 
 const ORDINAL_QUARTERS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4 };
@@ -42,7 +22,7 @@ const ORDINAL_QUARTERS: Record<string, number> = { first: 1, second: 2, third: 3
 function countOf(word: string): number | undefined {
   const lower = word.toLowerCase();
   if (/^\d+$/.test(lower)) return Number(lower);
-  return NUMBER_WORDS[lower];
+  return countWordValue(lower);
 }
 
 const pad = (value: number) => String(value).padStart(2, "0");
@@ -126,7 +106,7 @@ function spanBack(today: string, count: number, unit: string): AnalystWindow | u
   }
 }
 
-const COUNT = "(\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty|thirty)";
+const COUNT = `(\\d+|a|an|${NUMBER_WORDS_PATTERN})`;
 const UNIT = "(days?|weeks?|fortnights?|months?|quarters?|years?|half-years?)";
 const SEASON = "(winter|spring|summer|fall|autumn)";
 

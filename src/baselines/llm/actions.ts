@@ -1,4 +1,5 @@
 import { findTool, respond } from "../../tools/index.js";
+import { firstIssue } from "../../util/index.js";
 import type { FunctionTool, ModelToolCall } from "./model.js";
 
 /** A model tool call checked locally, ready to send to the green. */
@@ -31,8 +32,8 @@ export function checkToolCall(call: ModelToolCall, tools: readonly FunctionTool[
   const picked = Object.fromEntries(Object.entries(args).filter(([key]) => known.includes(key)));
   const parsed = schema.safeParse(picked);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, error: `bad argument '${issue.path.join(".") || "arguments"}' for ${call.name}: ${issue.message}` };
+    const issue = firstIssue(parsed.error);
+    return { ok: false, error: `bad argument '${issue.path || "arguments"}' for ${call.name}: ${issue.message}` };
   }
   return { ok: true, call: { id: call.id, name: call.name, args: parsed.data as Record<string, unknown> } };
 }

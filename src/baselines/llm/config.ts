@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_PRIMARY_MODEL } from "../../llm/index.js";
+import { environment } from "../../util/index.js";
 
 /**
  * How the model acts: native function calling over in-message tool calls, CRMArena-Pro's
@@ -103,7 +104,7 @@ export class LlmPurpleConfigError extends Error {
  * (OPENAI_API_KEY, LLM_PRIMARY_BASE_URL, LLM_PRIMARY_MODEL), so one set of credentials serves
  * both in a local run; every error names the variable.
  */
-export function llmPurpleConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: LlmPurpleOverrides = {}): LlmPurpleConfig {
+export function llmPurpleConfigFromEnv(env: NodeJS.ProcessEnv = environment(), overrides: LlmPurpleOverrides = {}): LlmPurpleConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new LlmPurpleConfigError(`LLM purple configuration: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
   const e = parsed.data;

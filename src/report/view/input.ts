@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { EpisodeConditionSchema } from "../../log/index.js";
 import { orderDimensions } from "../../scoring/index.js";
+import { EntropicError, type ErrorDetails, parseOrThrow } from "../../util/index.js";
+import { CategoryFiguresSchema, ResultsSchema, RunBlockSchema, RunTimingSchema, SummarySchema } from "../results-schema.js";
 import { RankingSchema } from "../track.js";
 import { RobustnessBlockSchema, TrialsBlockSchema } from "../trials.js";
 
@@ -119,26 +121,24 @@ const FloorFigures = { floor: NumberOrNull.default(null), floor_passed: NumberOr
 /** Why results written before the chance floor have none. */
 const FLOOR_ABSENT_REASON = "the results were written before the chance floor was measured";
 
-const CategorySchema = z.object({ count: z.number(), passed: z.number(), total_score: z.number(), pass_rate: z.number(), avg_score: z.number(), ...FloorFigures });
+const CategorySchema = CategoryFiguresSchema.extend(FloorFigures);
 const UsageSchema = z.object({ calls: z.number(), failures: z.number(), input_tokens: z.number(), output_tokens: z.number() });
 
+/**
+ * What the views read of a results file: ResultsSchema's blocks where results of every layout have
+ * them as written now, and lenient stand-ins (defaults, optional keys) where older layouts differ.
+ */
 export const ReportResultsSchema = z.object({
-  participants: z.object({ agent: z.string() }),
+  participants: ResultsSchema.shape.participants,
   results: z.array(TaskEntrySchema),
-  summary: z.object({ pass_rate: z.number(), total_tasks: z.number(), total_passed: z.number(), avg_score: z.number(), ...FloorFigures }),
+  summary: SummarySchema.extend(FloorFigures),
   dimension_averages: z.record(z.string(), NumberOrNull),
   by_category: z.record(z.string(), CategorySchema),
   extension_metrics: z.object({ drift_level: z.string(), rot_level: z.string() }),
   timestamp: z.string(),
   version: z.string(),
   original: z.object({ scores: z.object({ accuracy: NumberOrNull, accuracy_percent: NumberOrNull }) }),
-  timing: z.object({
-    total_seconds: z.number(),
-    purple_agent_seconds: z.number(),
-    green_agent_seconds: z.number(),
-    avg_seconds_per_task: z.number(),
-    purple_agent_percent: z.number(),
-  }),
+  timing: RunTimingSchema,
   green_agent: z.object({ name: z.string(), versions: z.record(z.string(), z.string()) }).optional(),
   seed: z.number(),
   dataset: z.string(),
@@ -165,12 +165,7 @@ export const ReportResultsSchema = z.object({
   config: z.record(z.string(), z.unknown()),
   ignored_config_keys: z.array(z.string()).default([]),
   status: z.string().optional(),
-  run: z.object({
-    id: z.string(),
-    shard_index: z.number(),
-    num_shards: z.number(),
-    selection: z.object({ mode: z.string(), size: z.number(), seed: z.number(), in_this_shard: z.number() }),
-  }),
+  run: RunBlockSchema,
   weights: z.record(z.string(), z.number()),
   calibration: z.object({ source: z.string(), digest: z.string() }).optional(),
   entropy: z
@@ -222,8 +217,11 @@ export type TaskEntry = ReportResults["results"][number];
 export type CompactStep = TaskEntry["trajectory"]["steps"][number];
 
 /** A results object that cannot be read: the message names the source and the field. */
-export class ResultsInputError extends Error {
+export class ResultsInputError extends EntropicError {
   override readonly name = "ResultsInputError";
+  constructor(message: string, details?: ErrorDetails) {
+    super("invalid_request", message, details);
+  }
 }
 
 /**
@@ -231,12 +229,7 @@ export class ResultsInputError extends Error {
  * `results[0]` is unwrapped) and returns the parts the views read.
  */
 export function parseReportResults(document: unknown, source: string): ReportResults {
-  const parsed = ReportResultsSchema.safeParse(unwrap(document));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ResultsInputError(`${source} is not a results object of this green agent: field '${issue.path.map(String).join(".")}': ${issue.message}`);
-  }
-  return parsed.data;
+  return parseOrThrow(ReportResultsSchema, unwrap(document), (fault) => new ResultsInputError(`${source} is not a results object of this green agent: ${fault}`));
 }
 
 function unwrap(document: unknown): unknown {

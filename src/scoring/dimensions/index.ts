@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DimensionSchema, type Weights } from "../../log/index.js";
+import { parseOrThrow } from "../../util/index.js";
 import { driftAdaptation } from "./drift-adaptation.js";
 import { errorRecovery } from "./error-recovery.js";
 import { functional } from "./functional.js";
@@ -33,11 +34,7 @@ const SpecSchema = z.object({
 
 /** Adds a dimension after the registered ones; returns what removes it again (for tests). */
 export function registerDimension(spec: DimensionSpec): () => void {
-  const parsed = SpecSchema.safeParse(spec);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`dimension ${JSON.stringify(spec.name)}: field '${issue.path.join(".")}': ${issue.message}`);
-  }
+  parseOrThrow(SpecSchema, spec, (fault) => new Error(`dimension ${JSON.stringify(spec.name)}: ${fault}`));
   if (registry.some((known) => known.name === spec.name)) throw new Error(`a dimension named ${spec.name} is registered already`);
   for (const column of ["report", "validity", "leaderboard"] as const) {
     const clash = registry.find((known) => known.columns[column] === spec.columns[column]);

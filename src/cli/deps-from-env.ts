@@ -2,7 +2,9 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { CACHE_DIR } from "../data/index.js";
 import { llmConfigFromEnv } from "../llm/index.js";
+import { a2aPurpleClients, type PurpleClientFactory, retryWindowFromEnv } from "../purple/index.js";
 import { createJudge, type Judge } from "../scoring/index.js";
+import { type UserChoice, type UserSimulator, userSimulatorFor } from "../users/index.js";
 
 /**
  * The judge factory for a process: model judges when OPENAI_API_KEY is set (with the judgement
@@ -17,4 +19,14 @@ export function judgeFactoryFromEnv(logger: Logger, env: NodeJS.ProcessEnv = pro
     logger.warn("No OPENAI_API_KEY: exact_match extraction and privacy judging use the deterministic heuristic (flagged in the results).");
   }
   return () => createJudge(config, { cacheDir });
+}
+
+/** Interactive mode's simulated user, with the cheap model of the environment when it has one (LLM_CHEAP_* / OPENAI_*). */
+export function usersFromEnv(env: NodeJS.ProcessEnv = process.env): (choice: UserChoice) => UserSimulator {
+  return (choice) => userSimulatorFor(choice, env);
+}
+
+/** A2A clients to purples with the retry window of ENTROPIC_PURPLE_RETRY_SECONDS, read as each is built (a wrong value fails that assessment, naming the variable). */
+export function purplesFromEnv(env: NodeJS.ProcessEnv = process.env): PurpleClientFactory {
+  return a2aPurpleClients(() => ({ retryWindowMs: retryWindowFromEnv(env) }));
 }

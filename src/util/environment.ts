@@ -1,0 +1,11 @@
+/**
+ * The process's environment, read here and in src/cli/ only (tests/architecture.test.ts holds
+ * every other module of src/ to it). Code below the command line takes a setting as a parameter;
+ * where a default comes from the environment (a data path, a log format, the query processes), it
+ * is read through this function, so that the environment's readers are one search away. A
+ * dependency of an assessment (the id secret, the user's model, the purple's retry window) is never
+ * read here: the command line resolves it and passes it in.
+ */
+export function environment(): NodeJS.ProcessEnv {
+  return process.env;
+}

@@ -9,6 +9,7 @@ import { A2APurpleClient, chooseProtocol, describeError, fetchAgentCard, type Pr
 import { type ResultsObject, summaryText } from "../report/index.js";
 import type { Calibration, Judge } from "../scoring/index.js";
 import { collectGarbage } from "./collect.js";
+import { ProgressLines } from "./progress.js";
 import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, requestDocument, requestRunSpec, validateRequest } from "./request.js";
 import { TASK_TOKEN_KEY } from "./task-access.js";
 
@@ -91,7 +92,12 @@ export class AssessmentExecutor implements AgentExecutor {
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = context;
     const log = this.options.logger.child({ taskId });
-    const status = (state: TaskState, text: string) => bus.publish(AgentEvent.statusUpdate(statusUpdate(taskId, contextId, state, text)));
+    const publish = (state: TaskState, lines: readonly string[]) => bus.publish(AgentEvent.statusUpdate(statusUpdate(taskId, contextId, state, lines)));
+    const progress = new ProgressLines((lines) => publish(TaskState.TASK_STATE_WORKING, lines));
+    const status = (state: TaskState, text: string) => {
+      progress.flush();
+      publish(state, [text]);
+    };
     // Every call starts with the Task (the SDK requires it of follow-up messages too).
     const task: Task = {
       id: taskId,
@@ -138,7 +144,7 @@ export class AssessmentExecutor implements AgentExecutor {
       let lastUpdate = Date.now();
       const publishWorking = (text: string) => {
         lastUpdate = Date.now();
-        status(TaskState.TASK_STATE_WORKING, text);
+        progress.add(text);
       };
       // Checked every second, so the longest silence is at most three quarters of the promise plus a second.
       heartbeat = setInterval(
@@ -207,6 +213,7 @@ export class AssessmentExecutor implements AgentExecutor {
       }
       const stoppedEarly =
         results.status === "interrupted" && gone !== undefined && !journalFailure ? `Stopped early after ${results.summary.total_tasks} of ${total} tasks: ${gone}.` : undefined;
+      progress.flush();
       bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, results, stoppedEarly)));
       if (stoppedEarly) {
         log.warn({ summary: results.summary, reason: gone }, "assessment stopped early: the purple agent is gone");
@@ -247,6 +254,7 @@ export class AssessmentExecutor implements AgentExecutor {
       status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${describeError(error)}${again}`);
     } finally {
       if (heartbeat) clearInterval(heartbeat);
+      progress.stop();
       this.running.delete(taskId);
       release();
       finished();
@@ -380,14 +388,14 @@ function progressLine(event: Extract<AssessmentEvent, { kind: "task_finished" }>
   return `[${event.done}/${event.total}] ${ok ? "✓" : "✗"} ${record.task.idx} ${record.task.category} score=${score} ${seconds}s${note}`;
 }
 
-/** A status update with its text; A2A 0.3 clients get `final: true` on the terminal states (the SDK derives it). */
-function statusUpdate(taskId: string, contextId: string, state: TaskState, text: string): TaskStatusUpdateEvent {
+/** A status update with its lines, a text part each; A2A 0.3 clients get `final: true` on the terminal states (the SDK derives it). */
+function statusUpdate(taskId: string, contextId: string, state: TaskState, lines: readonly string[]): TaskStatusUpdateEvent {
   const message: Message = {
     messageId: randomUUID(),
     contextId,
     taskId,
     role: Role.ROLE_AGENT,
-    parts: [textPart(text)],
+    parts: lines.map(textPart),
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

@@ -26,13 +26,13 @@
  *                purples against alone. Each beside the target its test used to assert.
  *
  *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours --tasks FILE --org PATH
- *                     --lean-concurrency 64 --lean-requests 3 --green-semi-space-mb 8
+ *                     --lean-concurrency 64 --lean-requests 3 --green-semi-space-mb 16
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
  *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
  *                     --a2a both|1.0|0.3]
  *
- * Every green runs with the green image's young generation (--max-semi-space-size=8, the
+ * Every green runs with the green image's young generation (--max-semi-space-size=16, the
  * Dockerfile's NODE_OPTIONS) unless --green-semi-space-mb 0 (Node.js's own).
  * --a2a is what the benchmark purple's card offers, so which A2A version the green speaks to it:
  * both (the default) and 1.0 measure the 1.0 client, 0.3 its 0.3 one.
@@ -65,7 +65,7 @@ const { values } = parseArgs({
     "after-s": { type: "string", default: "40" },
     "green-env": { type: "string", multiple: true, default: [] },
     "green-node-arg": { type: "string", multiple: true, default: [] },
-    "green-semi-space-mb": { type: "string", default: "8" },
+    "green-semi-space-mb": { type: "string", default: "16" },
     "lean-concurrency": { type: "string", default: "64" },
     "lean-requests": { type: "string", default: "3" },
     a2a: { type: "string", default: "both" },

@@ -3,7 +3,7 @@ import { parseConfig } from "../assessment/index.js";
 import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, loadTwins, resolveIdSecret, twinSourceFile } from "../data/index.js";
 import { datasetNamed, datasets, TWINS } from "../datasets/index.js";
 import { collectGarbage, serve } from "../server/index.js";
-import { createLogger, loadTokenizer } from "../util/index.js";
+import { createLogger } from "../util/index.js";
 import { judgeFactoryFromEnv } from "./judge-from-env.js";
 import { dataOptions, int } from "./options.js";
 import { checkRunsDir } from "./runs-dir.js";
@@ -54,12 +54,8 @@ export function registerServe(program: Command): void {
         maxAssessments: options.maxAssessments,
       });
       logger.info({ url: green.url, host: options.host, port: options.port }, "green agent listening");
-      // Once, now, so that no request pays for them: the tokenizer every episode counts with, and
-      // the start-up's garbage (the data's loading) handed back before the server waits idle.
-      setImmediate(() => {
-        loadTokenizer();
-        collectGarbage();
-      });
+      // The start-up's garbage (the data's loading, the tokenizer's) handed back before the server waits idle.
+      setImmediate(collectGarbage);
       let stopping = false;
       const stop = (signal: string) => {
         // A second signal while stopping means: now.

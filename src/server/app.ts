@@ -8,7 +8,7 @@ import type { AssessmentData } from "../assessment/index.js";
 import { calibrationFor, DatasetShelf, twinSourceFile } from "../data/index.js";
 import { datasetNamed } from "../datasets/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
-import { scanJson } from "../util/index.js";
+import { loadTokenizer, scanJson } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
@@ -124,6 +124,9 @@ export async function serve(options: ServeOptions): Promise<GreenServer> {
   const port = typeof address === "object" && address ? address.port : options.port;
   const url = options.cardUrl ?? `http://${options.host}:${port}/`;
   const built = createApp({ ...options, cardUrl: url });
+  // Before the first request, in one piece: loaded by an episode's first count instead, it held the
+  // event loop a few hundred milliseconds in the middle of an admission.
+  loadTokenizer();
   app = built.app;
   const shutdown = async (graceMs: number) => {
     await built.executor.shutdown(graceMs);

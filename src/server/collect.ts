@@ -4,13 +4,13 @@ import { runInNewContext } from "node:vm";
 let collect: (() => void) | undefined | null;
 
 /**
- * How much larger the heap must have grown since the last collection for one to be worth its
+ * How much the heap (in use, or in all) must have grown since the last collection for one to be worth its
  * pause: a request of a few dozen tasks leaves a few megabytes, which V8's own collections take
  * back, and two full collections after each one were most of its fixed cost (26% of the CPU of
  * nine 44-task requests).
  */
 const WORTH_COLLECTING_BYTES = 32 * 1024 * 1024;
-let heapAfterLast: number | undefined;
+let heapAfterLast: { readonly used: number; readonly total: number } | undefined;
 
 /**
  * A full garbage collection, when V8 lets us have one and the heap grew enough since the last
@@ -29,11 +29,14 @@ export function collectGarbage(): void {
     }
   }
   if (!collect) return;
-  if (heapAfterLast !== undefined && getHeapStatistics().total_heap_size - heapAfterLast < WORTH_COLLECTING_BYTES) return;
+  const now = getHeapStatistics();
+  const grown = heapAfterLast ? Math.max(now.used_heap_size - heapAfterLast.used, now.total_heap_size - heapAfterLast.total) : Number.POSITIVE_INFINITY;
+  if (grown < WORTH_COLLECTING_BYTES) return;
   // Twice: the first collection frees the garbage's pages; only a second one, finding them free,
   // shrinks the heap and hands them back to the OS (one alone left the RSS about 70 MB higher
   // after an oracle run of the 2,140 tasks).
   collect();
   collect();
-  heapAfterLast = getHeapStatistics().total_heap_size;
+  const after = getHeapStatistics();
+  heapAfterLast = { used: after.used_heap_size, total: after.total_heap_size };
 }

@@ -8,7 +8,7 @@ import { detach } from "./elide.js";
  */
 let tokenizer: ((text: string) => number) | undefined;
 
-/** Loads the tokenizer now (a server does at start, so that no request pays for it). */
+/** Loads the tokenizer now (a server does before it takes requests, so that no request pays for it). */
 export function loadTokenizer(): (text: string) => number {
   tokenizer ??= (createRequire(import.meta.url)("gpt-tokenizer") as { countTokens: (text: string) => number }).countTokens;
   return tokenizer;

@@ -117,8 +117,11 @@ RUN mkdir -p /var/lib/entropic/runs /var/lib/entropic/judgements && chown -R 100
 ENV ENTROPIC_RUNS_DIR=/var/lib/entropic/runs ENTROPIC_JUDGE_CACHE=/var/lib/entropic/judgements ENTROPIC_ID_SECRET_FILE=/var/lib/entropic/id-secret
 VOLUME ["/var/lib/entropic"]
 # A heap cap makes V8 collect garbage before the heap balloons: measured with npm run bench, RSS
-# over 10 full runs in one process then stays within about 50 MB of its first run.
-ENV NODE_OPTIONS=--max-old-space-size=384
+# over 10 full runs in one process then stays within about 50 MB of its first run. A young
+# generation of 16 MB semi-spaces (Node.js 26 grows them to 32 MB under a burst of episodes, and
+# keeps them): about 20 MB less RSS after a run, at no measurable CPU; 8 MB saved 15 MB more but
+# cost about 0.1 ms of CPU a task in collections (npm run bench gives its green the same options).
+ENV NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16"
 USER 1000:1000
 EXPOSE 9009
 # The agent card on the port the agent was started with (read from PID 1's command line, so a

@@ -53,6 +53,44 @@ describe("the query pool", () => {
     pool.release(id);
   });
 
+  it("ends its processes once they hold no image and sit idle, and forks them again for the next query", async () => {
+    const idle = new QueryPool(2, 100);
+    try {
+      const first = idle.register(image);
+      expect((await idle.run(first, "SELECT 1 AS one", DEFAULT_QUERY_LIMITS)).ok).toBe(true);
+      const before = idle.processIds();
+      expect(before).toHaveLength(2);
+      // Another image still registered but held by no process: nothing keeps the processes.
+      const second = idle.register(image);
+      idle.release(first);
+      for (let i = 0; i < 100 && before.some(running); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(before.filter(running)).toEqual([]);
+      expect(idle.processIds()).toEqual([]);
+      const again = await idle.run(second, "SELECT COUNT(*) AS n FROM Issue__c", DEFAULT_QUERY_LIMITS);
+      expect(again.ok && again.rows[0]!.n).toBe(15);
+      expect(idle.processIds().some((pid) => before.includes(pid))).toBe(false);
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it("keeps processes that still hold an image", async () => {
+    const kept = new QueryPool(1, 50);
+    try {
+      const held = kept.register(image);
+      const other = kept.register(image);
+      await kept.run(held, "SELECT 1 AS one", DEFAULT_QUERY_LIMITS);
+      await kept.run(other, "SELECT 1 AS one", DEFAULT_QUERY_LIMITS);
+      const before = kept.processIds();
+      kept.release(other);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(kept.processIds()).toEqual(before);
+      expect(before.every(running)).toBe(true);
+    } finally {
+      await kept.close();
+    }
+  });
+
   it("gives each owner its share: one owner's runaway statements never queue another's queries behind them", async () => {
     const hostile = pool.register(image, "hostile");
     const honest = pool.register(image, "honest");

@@ -130,7 +130,10 @@ describe("assessment over raw JSON-RPC", () => {
     expect(events.filter((event) => event.kind === "task")).toHaveLength(1);
     const taskId = events[0].id;
     expect(events.every((event) => (event.kind === "task" ? event.id : event.taskId) === taskId)).toBe(true);
-    const texts = events.filter((event) => event.kind === "status-update").map((event) => event.status.message?.parts[0].text ?? "");
+    // A working update holds one line per text part: the lines of a burst go together (server/progress.ts).
+    const texts = events
+      .filter((event) => event.kind === "status-update")
+      .flatMap((event) => (event.status.message?.parts ?? []).map((part: { text?: string }) => part.text ?? ""));
     expect(texts[0]).toMatch(/^Starting assessment with 2 tasks/);
     expect(texts.some((text) => /^\[1\/2\] started task \d+ \(\w+\)/.test(text))).toBe(true);
     expect(texts.some((text) => /^\[\d\/2\] ✓ \d+ \w+ score=\d+\.\d \d+\.\ds$/.test(text))).toBe(true);

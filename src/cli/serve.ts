@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { parseConfig } from "../assessment/index.js";
 import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, loadTwins, resolveIdSecret, twinSourceFile } from "../data/index.js";
 import { datasetNamed, datasets, TWINS } from "../datasets/index.js";
-import { serve } from "../server/index.js";
+import { collectGarbage, serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
 import { judgeFactoryFromEnv, purplesFromEnv, usersFromEnv } from "./deps-from-env.js";
 import { dataOptions, int } from "./options.js";
@@ -59,6 +59,8 @@ export function registerServe(program: Command): void {
         mcp: options.mcp,
       });
       logger.info({ url: green.url, host: options.host, port: options.port }, "green agent listening");
+      // The start-up's garbage (the data's loading, the tokenizer's) handed back before the server waits idle.
+      setImmediate(collectGarbage);
       let stopping = false;
       const stop = (signal: string) => {
         // A second signal while stopping means: now.

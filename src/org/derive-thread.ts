@@ -17,11 +17,17 @@ import type { OrgSchema } from "./types.js";
 function startDeriveWorker(): Worker {
   const fromSource = import.meta.url.endsWith(".ts");
   const entry = new URL(fromSource ? "./derive-worker.ts" : "./derive-worker.js", import.meta.url);
-  if (!fromSource) return new Worker(entry);
+  if (!fromSource) return new Worker(entry, { resourceLimits: THREAD_LIMITS });
   const tsxApi = pathToFileURL(join(dirname(createRequire(fileURLToPath(import.meta.url)).resolve("tsx/package.json")), "dist/esm/api/index.mjs")).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, resourceLimits: THREAD_LIMITS });
 }
+
+/**
+ * A small young generation: the thread allocates little in JavaScript (SQLite's work is native),
+ * and a warm thread keeps what its heap grew to for as long as it waits.
+ */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
 /**
  * Derives a SQLite org's copy in a worker thread (derive.ts's SQL, byte for byte what the main

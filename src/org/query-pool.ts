@@ -131,6 +131,9 @@ function holdOpen(child: ChildProcess, busy: boolean): void {
   }
 }
 
+/** How long query processes holding no image are kept (see `QueryPool.endWhenIdle`). */
+export const PROCESSES_IDLE_MS = 30_000;
+
 const ORG_CLOSED: QueryOutcome = { ok: false, code: "ORG_CLOSED", message: "the org is closed", elapsedMs: 0 };
 
 /**
@@ -158,10 +161,18 @@ export class QueryPool {
   private nextImageId = 1;
   private closed = false;
 
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    /** How long processes that hold no image and run nothing are kept before they end. */
+    private readonly idleMs = PROCESSES_IDLE_MS,
+  ) {}
+
+  private idleTimer: NodeJS.Timeout | undefined;
 
   /** Processes start with the first query: a command that never queries forks none. */
   private start(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     if (this.slots.length > 0 || this.closed) return;
     for (let i = 0; i < Math.max(1, this.size); i++) this.slots.push({ ...startWorker(), busy: false });
   }
@@ -190,6 +201,24 @@ export class QueryPool {
       slot.loaded = slot.loaded.filter((id) => id !== imageId);
       if (slot.child.connected) slot.child.send({ kind: "drop", imageId } satisfies WorkerMessage);
     }
+    if (this.slots.length > 0 && this.slots.every((slot) => slot.loaded.length === 0)) this.endWhenIdle();
+  }
+
+  /**
+   * Ends the processes once none holds an image and none has run anything for `idleMs`: a closed
+   * twin set (or the last assessment's copy) gives its memory back, and the next query forks
+   * them again as the first one did (a few hundred milliseconds). Not at once, so that requests
+   * that follow each other keep warm processes.
+   */
+  private endWhenIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      const queued = [...this.owners.values()].some((owner) => owner.queue.length > 0);
+      if (queued || this.slots.some((slot) => slot.busy || slot.loaded.length > 0)) return;
+      for (const slot of this.slots.splice(0)) slot.child.kill("SIGKILL");
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 
   /** Runs a read-only query on an image, queued under `owner` (default: the image's owner, else the image itself). */
@@ -214,6 +243,7 @@ export class QueryPool {
     for (const owner of this.owners.values()) for (const job of owner.queue.splice(0)) job.resolve(ORG_CLOSED);
     for (const slot of this.slots) slot.child.kill("SIGKILL");
     clearTimeout(this.wakeTimer);
+    clearTimeout(this.idleTimer);
     this.images.clear();
   }
 

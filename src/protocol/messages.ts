@@ -1,7 +1,7 @@
 import { describeSchema, respond, SOQL_EXAMPLE, soqlQuery, type ToolSpec, toolsNamed } from "../tools/index.js";
 import { pythonRepr } from "../util/index.js";
 import { type DescribedObject, describeObjects } from "./describe.js";
-import { definitionsOf } from "./tools.js";
+import { toolSetOf } from "./tools.js";
 
 /** The task as the purple agent sees it (after drift and rot, once those apply). */
 export interface TaskBrief {
@@ -94,6 +94,7 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
     const { data } = taskMessage(brief, "instructions", interactive, mcp);
     return { text: JSON.stringify(predecessorTask(brief, data)), data };
   }
+  const tools = toolSetOf(toolsNamed(brief.tools));
   const audience = brief.externalFacing ? "You are talking with a customer of the company through a support channel." : "You are helping an internal employee of the company.";
   const text = [
     `# CRM task ${brief.taskId} (${brief.category})`,
@@ -119,7 +120,7 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
       : []),
     "",
     "## Tools (OpenAI function schemas)",
-    JSON.stringify(definitionsOf(toolsNamed(brief.tools))),
+    tools.json,
     "",
     "## Task",
     brief.prompt,
@@ -140,7 +141,7 @@ export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "inst
       optional_context: brief.optionalContext,
       external_facing: brief.externalFacing,
       today: brief.today ?? null,
-      tools: definitionsOf(toolsNamed(brief.tools)),
+      tools: tools.definitions,
       max_steps: brief.maxSteps,
       // The two levels alone, whatever else a caller's brief holds.
       entropy: { drift_level: brief.entropy.drift_level, rot_level: brief.entropy.rot_level },

@@ -11,7 +11,7 @@ import { McpHub } from "../mcp/index.js";
 import type { PurpleClientFactory } from "../purple/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import type { UserChoice, UserSimulator } from "../users/index.js";
-import { scanJson } from "../util/index.js";
+import { loadTokenizer, scanJson } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
@@ -142,6 +142,9 @@ export async function serve(options: ServeOptions): Promise<GreenServer> {
   const port = typeof address === "object" && address ? address.port : options.port;
   const url = options.cardUrl ?? `http://${options.host}:${port}/`;
   const built = createApp({ ...options, cardUrl: url });
+  // Before the first request, in one piece: loaded by an episode's first count instead, it held the
+  // event loop a few hundred milliseconds in the middle of an admission.
+  loadTokenizer();
   app = built.app;
   const shutdown = async (graceMs: number) => {
     await built.executor.shutdown(graceMs);

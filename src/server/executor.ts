@@ -25,6 +25,7 @@ import type { Calibration, Judge } from "../scoring/index.js";
 import type { UserChoice, UserSimulator } from "../users/index.js";
 import { EntropicError } from "../util/index.js";
 import { collectGarbage } from "./collect.js";
+import { ProgressLines } from "./progress.js";
 import { type AssessmentRequest, type DataForConfig, type DoneWithData, RequestRejection, rejectionOf, requestDocument, validateRequest } from "./request.js";
 import { TASK_TOKEN_KEY } from "./task-access.js";
 
@@ -105,7 +106,12 @@ export class AssessmentExecutor implements AgentExecutor {
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const { taskId, contextId } = context;
     const log = this.options.logger.child({ taskId });
-    const status = (state: TaskState, text: string) => bus.publish(AgentEvent.statusUpdate(statusUpdate(taskId, contextId, state, text)));
+    const publish = (state: TaskState, lines: readonly string[]) => bus.publish(AgentEvent.statusUpdate(statusUpdate(taskId, contextId, state, lines)));
+    const progress = new ProgressLines((lines) => publish(TaskState.TASK_STATE_WORKING, lines));
+    const status = (state: TaskState, text: string) => {
+      progress.flush();
+      publish(state, [text]);
+    };
     // Every call starts with the Task (the SDK requires it of follow-up messages too).
     const task: Task = {
       id: taskId,
@@ -151,7 +157,7 @@ export class AssessmentExecutor implements AgentExecutor {
       let lastUpdate = Date.now();
       const publishWorking = (text: string) => {
         lastUpdate = Date.now();
-        status(TaskState.TASK_STATE_WORKING, text);
+        progress.add(text);
       };
       // Checked every second, so the longest silence is at most three quarters of the promise plus a second.
       heartbeat = setInterval(
@@ -183,6 +189,7 @@ export class AssessmentExecutor implements AgentExecutor {
       );
       clearInterval(heartbeat);
       const words = statusWords(outcome, total, this.options.runsDir);
+      progress.flush();
       if (ATTACHES_RESULTS[outcome.kind]) bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, outcome.results, words.artifactNote)));
       logOutcome(log, outcome);
       status(taskStateOf(outcome), words.status);
@@ -193,6 +200,7 @@ export class AssessmentExecutor implements AgentExecutor {
       status(TaskState.TASK_STATE_FAILED, `Assessment failed: ${describeError(error)}${again}`);
     } finally {
       if (heartbeat) clearInterval(heartbeat);
+      progress.stop();
       this.running.delete(taskId);
       release();
       finished();
@@ -389,14 +397,14 @@ function progressLine(event: Extract<AssessmentEvent, { kind: "task_finished" }>
   return `[${event.done}/${event.total}] ${ok ? "✓" : "✗"} ${record.task.idx} ${record.task.category} score=${score} ${seconds}s${note}`;
 }
 
-/** A status update with its text; A2A 0.3 clients get `final: true` on the terminal states (the SDK derives it). */
-function statusUpdate(taskId: string, contextId: string, state: TaskState, text: string): TaskStatusUpdateEvent {
+/** A status update with its lines, a text part each; A2A 0.3 clients get `final: true` on the terminal states (the SDK derives it). */
+function statusUpdate(taskId: string, contextId: string, state: TaskState, lines: readonly string[]): TaskStatusUpdateEvent {
   const message: Message = {
     messageId: randomUUID(),
     contextId,
     taskId,
     role: Role.ROLE_AGENT,
-    parts: [textPart(text)],
+    parts: lines.map(textPart),
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

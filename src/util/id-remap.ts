@@ -141,6 +141,10 @@ export function isCaseSafeId(token: string): boolean {
 export function canonicalId(token: string): string | undefined {
   if (!SALESFORCE_ID.test(token)) return undefined;
   if (token.length === 15) return token;
+  // Most Ids come in their own case already (every record Id of an org, on each copy's admission):
+  // their suffix is the one their letters give, and the 15 characters are the record's as written.
+  const head = token.slice(0, 15);
+  if (caseSafeSuffix(head) === token.slice(15)) return head;
   const suffix = token.slice(15).toUpperCase();
   const chars = [...token.slice(0, 15).toLowerCase()];
   for (let chunk = 0; chunk < 3; chunk++) {

@@ -236,10 +236,12 @@ export class EpisodeView {
 /** Every Id's record key (after the remap, when given), in slices: a full-size org's 35,000 Ids in one piece kept the event loop away 100 ms. */
 async function recordKeys(ids: Iterable<string>, remap?: IdRemap): Promise<Set<string>> {
   const keys = new Set<string>();
+  let count = 0;
   for (const id of ids) {
     const seen = remap ? remap.id(id) : id;
     keys.add(canonicalId(seen) ?? seen);
-    await pauseIfDue();
+    // A look at the clock every 256 Ids, not an await per Id (a copy's 29,000 Ids on every admission).
+    if (++count % 256 === 0) await pauseIfDue();
   }
   return keys;
 }

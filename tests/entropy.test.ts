@@ -14,6 +14,7 @@ import { entropyDigest } from "./fixtures/entropy-digest.js";
 import { STANDARD_FIELD_NAMES } from "./fixtures/standard-fields.js";
 import { calibration, rowsOf, sampleData } from "./helpers.js";
 import { inProcessPurple } from "./in-process-purple.js";
+import { SLOW_TESTS } from "./tier.js";
 
 let data: AssessmentData;
 let org: SqliteOrgStore;
@@ -143,8 +144,9 @@ describe("the entropy plan", () => {
 });
 
 describe("fairness: a careful agent still solves every task", () => {
+  // Seed 1 in every run of the suite; seeds 2 and 3 (other plans of the same kinds) in the slow tier.
   for (const seed of [1, 2, 3]) {
-    it(`the solver passes 100% at every level, seed ${seed}`, async () => {
+    it.skipIf(seed > 1 && !SLOW_TESTS)(`the solver passes 100% at every level, seed ${seed}`, async () => {
       for (const [drift, rot] of [...LEVELS.map((level) => [level, level]), ["high", "none"], ["none", "high"]] as [Level, Level][]) {
         const results = await run("solver", { drift_level: drift, rot_level: rot, seed });
         const failures = results.results

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Strategy, StrategyResponder } from "../src/baselines/index.js";
+import { type ReportedUsage, type Strategy, StrategyResponder } from "../src/baselines/index.js";
 import type { PurpleClient } from "../src/purple/index.js";
 
 /**
@@ -10,15 +10,17 @@ import type { PurpleClient } from "../src/purple/index.js";
  * (a2a-interop, purple-faults, purple-reply, server), and each file that runs purples this way
  * keeps at least one run over HTTP.
  */
-export function inProcessPurple(strategy: Strategy, url = "http://in-process.purple.test/"): PurpleClient {
+export function inProcessPurple(strategy: Strategy, url = "http://in-process.purple.test/", reportedUsage?: ReportedUsage): PurpleClient {
   const responder = new StrategyResponder(strategy);
+  // What the green reads from a served purple's `usage` metadata (src/purple/reply.ts, usageFrom).
+  const usage = reportedUsage ? { inputTokens: reportedUsage.input_tokens, outputTokens: reportedUsage.output_tokens } : undefined;
   return {
     url,
     async send(message, thread) {
       // As the A2A SDKs do: a context is opened on the first turn and kept in the replies.
       const contextId = thread.contextId ?? randomUUID();
       const text = await responder.reply(contextId, message.data);
-      return { reply: { texts: [text], data: [] }, contextId, openTaskId: undefined, usage: undefined, bytes: Buffer.byteLength(text) };
+      return { reply: { texts: [text], data: [] }, contextId, openTaskId: undefined, usage, bytes: Buffer.byteLength(text) };
     },
   };
 }

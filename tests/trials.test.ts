@@ -24,12 +24,15 @@ import {
 import { HeuristicJudge } from "../src/scoring/index.js";
 import { Random } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
+import { inProcessPurple } from "./in-process-purple.js";
 import { SLOW_TESTS } from "./tier.js";
 
 /**
- * Trials (pass^k with intervals) and paired robustness (clean versus perturbed) on the sample,
- * against purples served on loopback. Full runs, two minutes in all: the slow tier (tests/tier.ts)
- * but for pass^k's estimator.
+ * Trials (pass^k with intervals) and paired robustness (clean versus perturbed) on the sample.
+ * The purples answer in the test's process (tests/in-process-purple.ts): what is checked is the
+ * runs' arithmetic, not the transport; one run goes to a purple served on loopback. A trials run,
+ * a paired run and what the report, compare and the leaderboard show of them run in `npm test`;
+ * the rest (shards, a journal's resume, the solver's runs) in the slow tier (tests/tier.ts).
  */
 
 const data = await sampleData();
@@ -57,11 +60,15 @@ function flakySolver(): Strategy {
   };
 }
 
-async function run(strategy: Strategy, config: Record<string, unknown>): Promise<ResultsObject> {
-  const { server, url } = await servePurple("trials", strategy, "127.0.0.1", 0);
-  servers.push(server);
+async function run(strategy: Strategy, config: Record<string, unknown>, transport: "in-process" | "served" = "in-process"): Promise<ResultsObject> {
+  let purple = inProcessPurple(strategy);
+  if (transport === "served") {
+    const { server, url } = await servePurple("trials", strategy, "127.0.0.1", 0);
+    servers.push(server);
+    purple = new A2APurpleClient(url);
+  }
   const parsed = parseConfig({ task_limit: 12, seed: 7, concurrency: 4, ...config }).config;
-  const { results } = await assess(data, new A2APurpleClient(url), {
+  const { results } = await assess(data, purple, {
     spec: runSpecFor({ participantUrl: "http://purple.test/", config: parsed, tasksSource: data.sources.tasks.path }),
     calibration,
   });
@@ -146,7 +153,7 @@ describe.skipIf(!SLOW_TESTS)("trials (slow tier)", () => {
   }, 120_000);
 
   it("leave a single-trial unpaired run's results without the new keys", async () => {
-    const results = (await run(solverStrategy, {})) as Record<string, unknown>;
+    const results = (await run(solverStrategy, {}, "served")) as Record<string, unknown>;
     expect(results.trials).toBeUndefined();
     expect(results.robustness).toBeUndefined();
     expect(Object.keys(results.aggregates as object)).not.toContain("tasks");
@@ -274,14 +281,13 @@ describe.skipIf(!SLOW_TESTS)("the report and compare (slow tier)", () => {
 
 describe.skipIf(!SLOW_TESTS)("a trials and paired run's journal (slow tier)", () => {
   it("resumes with only the missing episodes, and re-scores to the same figures", async () => {
-    const { server, url } = await servePurple("resume", flakySolver(), "127.0.0.1", 0);
-    servers.push(server);
+    const purple = inProcessPurple(flakySolver());
     const config = parseConfig({ task_limit: 10, seed: 7, concurrency: 2, trials: 2, paired: true, drift_level: "high", rot_level: "high", run_id: "trials-resume" }).config;
     const spec = runSpecFor({ participantUrl: "http://purple.test/", config, tasksSource: data.sources.tasks.path });
     const logDir = mkdtempSync(join(work, "journal-"));
     const drain = new AbortController();
     let finished = 0;
-    const first = await assess(data, new A2APurpleClient(url), {
+    const first = await assess(data, purple, {
       spec,
       calibration,
       logDir,
@@ -293,7 +299,7 @@ describe.skipIf(!SLOW_TESTS)("a trials and paired run's journal (slow tier)", ()
     expect(first.results.status).toBe("interrupted");
     expect(first.log.episodes.length).toBeLessThan(40);
     let played = 0;
-    const resumed = await assess(data, new A2APurpleClient(url), {
+    const resumed = await assess(data, purple, {
       spec,
       calibration,
       logDir,

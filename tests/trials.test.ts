@@ -101,7 +101,7 @@ describe("pass^k", () => {
   });
 });
 
-describe.skipIf(!SLOW_TESTS)("trials (slow tier)", () => {
+describe("trials", () => {
   it("run each task k times and report pass^1..k with a seeded 95% bootstrap interval", async () => {
     const results = await run(flakySolver(), { trials: 3 });
     flakyTrials = results;
@@ -161,7 +161,7 @@ describe.skipIf(!SLOW_TESTS)("trials (slow tier)", () => {
   }, 60_000);
 });
 
-describe.skipIf(!SLOW_TESTS)("paired robustness (slow tier)", () => {
+describe("paired robustness", () => {
   it("runs each task clean and perturbed, and reports both pass rates, their ratio and each kind's losses", async () => {
     const results = await run(naiveStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
     naivePaired = results;
@@ -190,7 +190,7 @@ describe.skipIf(!SLOW_TESTS)("paired robustness (slow tier)", () => {
     for (const figures of Object.values(robustness.by_category)) expect(figures.clean.episodes).toBe(figures.perturbed.episodes);
   }, 180_000);
 
-  it("gives the solver a ratio of 1", async () => {
+  it.skipIf(!SLOW_TESTS)("gives the solver a ratio of 1 (slow tier)", async () => {
     const results = await run(solverStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
     expect(results.robustness!.ratio).toBe(1);
     expect(results.robustness!.lost).toBe(0);
@@ -245,7 +245,7 @@ function reportPage(results: ResultsObject): string {
   return renderReport(reportModel({ results: parsed, label: "results.json", source: "compact", episodes: episodeViews(parsed) }), { chartJs: "" });
 }
 
-describe.skipIf(!SLOW_TESTS)("the report and compare (slow tier)", () => {
+describe("the report and compare", () => {
   it("show pass^k with its intervals, and the robustness section with each kind's losses", () => {
     const trials = flakyTrials!.trials!;
     const page = reportPage(flakyTrials!);

@@ -146,16 +146,20 @@ describe("the entropy plan", () => {
 describe("fairness: a careful agent still solves every task", () => {
   // Seed 1 in every run of the suite; seeds 2 and 3 (other plans of the same kinds) in the slow tier.
   for (const seed of [1, 2, 3]) {
-    it.skipIf(seed > 1 && !SLOW_TESTS)(`the solver passes 100% at every level, seed ${seed}`, async () => {
-      for (const [drift, rot] of [...LEVELS.map((level) => [level, level]), ["high", "none"], ["none", "high"]] as [Level, Level][]) {
-        const results = await run("solver", { drift_level: drift, rot_level: rot, seed });
-        const failures = results.results
-          .filter((entry) => !entry.success)
-          .map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? entry.agent_answer : entry.error}`);
-        expect(failures, `drift ${drift}, rot ${rot}, seed ${seed}`).toEqual([]);
-        expect(results.summary.avg_score, `drift ${drift}, rot ${rot}, seed ${seed}`).toBeGreaterThanOrEqual(95);
-      }
-    }, 300_000);
+    it.skipIf(seed > 1 && !SLOW_TESTS)(
+      `the solver passes 100% at every level, seed ${seed}`,
+      async () => {
+        for (const [drift, rot] of [...LEVELS.map((level) => [level, level]), ["high", "none"], ["none", "high"]] as [Level, Level][]) {
+          const results = await run("solver", { drift_level: drift, rot_level: rot, seed });
+          const failures = results.results
+            .filter((entry) => !entry.success)
+            .map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? entry.agent_answer : entry.error}`);
+          expect(failures, `drift ${drift}, rot ${rot}, seed ${seed}`).toEqual([]);
+          expect(results.summary.avg_score, `drift ${drift}, rot ${rot}, seed ${seed}`).toBeGreaterThanOrEqual(95);
+        }
+      },
+      300_000,
+    );
   }
 });
 

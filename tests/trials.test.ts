@@ -190,11 +190,15 @@ describe("paired robustness", () => {
     for (const figures of Object.values(robustness.by_category)) expect(figures.clean.episodes).toBe(figures.perturbed.episodes);
   }, 180_000);
 
-  it.skipIf(!SLOW_TESTS)("gives the solver a ratio of 1 (slow tier)", async () => {
-    const results = await run(solverStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
-    expect(results.robustness!.ratio).toBe(1);
-    expect(results.robustness!.lost).toBe(0);
-  }, 180_000);
+  it.skipIf(!SLOW_TESTS)(
+    "gives the solver a ratio of 1 (slow tier)",
+    async () => {
+      const results = await run(solverStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
+      expect(results.robustness!.ratio).toBe(1);
+      expect(results.robustness!.lost).toBe(0);
+    },
+    180_000,
+  );
 });
 
 describe.skipIf(!SLOW_TESTS)("sharded trials and paired runs (slow tier)", () => {

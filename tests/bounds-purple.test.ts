@@ -4,8 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPLY_JSON_DEPTH } from "../src/purple/index.js";
 import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
 
-// A purple that goes away is waited for this long (default 30 s) before its episodes fail.
+// A purple that goes away is waited for this long (default 30 s) before its episodes fail; set
+// back after the file, whose worker may run other files next (vitest.config.ts).
+const retrySeconds = process.env.ENTROPIC_PURPLE_RETRY_SECONDS;
 process.env.ENTROPIC_PURPLE_RETRY_SECONDS = "1";
+afterAll(() => {
+  if (retrySeconds === undefined) delete process.env.ENTROPIC_PURPLE_RETRY_SECONDS;
+  else process.env.ENTROPIC_PURPLE_RETRY_SECONDS = retrySeconds;
+});
 
 let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;

@@ -1,15 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { cliProcess as cli, cliInProcess } from "./cli-runner.js";
 
-const run = promisify(execFile);
-/** tsx's command line on the Node.js that runs the tests (no npx in between: one process less per call). */
-const TSX = fileURLToPath(import.meta.resolve("tsx/cli"));
-const cli = (args: string[]) => run(process.execPath, [TSX, "src/cli.ts", ...args], { cwd: new URL("..", import.meta.url).pathname, env: { ...process.env, LOG_LEVEL: "warn" } });
 /** A guard against a hung command, not a time the commands must meet (each takes seconds). */
 const HANG = 300_000;
 
@@ -26,16 +20,22 @@ describe("the command line", () => {
   it(
     "org query and org describe answer from the sample org",
     async () => {
-      const { stdout } = await cli(["org", "query", "SELECT COUNT(*) AS n FROM Issue__c", "--sql", "--json"]);
-      expect(JSON.parse(stdout)).toMatchObject({ ok: true, records: [{ n: 15 }] });
-      expect(JSON.parse((await cli(["org", "query", "SELECT COUNT() FROM Issue__c", "--json"])).stdout)).toMatchObject({ ok: true, records: [], totalSize: 15 });
-      expect(JSON.parse((await cli(["org", "query", "FIND {Login} IN NAME FIELDS RETURNING Issue__c(Name)"])).stdout)).toEqual([{ Name: "Login Problems" }]);
-      const described = JSON.parse((await cli(["org", "describe", "--json"])).stdout);
-      expect(described.objects).toHaveLength(27);
-      await expect(cli(["org", "query", "DELETE FROM Account", "--sql"])).rejects.toMatchObject({
+      const query = async (args: string[]) => {
+        const { stdout, code } = await cliInProcess(["org", "query", ...args]);
+        expect(code).toBe(0);
+        return stdout;
+      };
+      expect(JSON.parse(await query(["SELECT COUNT(*) AS n FROM Issue__c", "--sql", "--json"]))).toMatchObject({ ok: true, records: [{ n: 15 }] });
+      expect(JSON.parse(await query(["SELECT COUNT() FROM Issue__c", "--json"]))).toMatchObject({ ok: true, records: [], totalSize: 15 });
+      expect(JSON.parse(await query(["FIND {Login} IN NAME FIELDS RETURNING Issue__c(Name)"]))).toEqual([{ Name: "Login Problems" }]);
+      const described = await cliInProcess(["org", "describe", "--json"]);
+      expect(JSON.parse(described.stdout).objects).toHaveLength(27);
+      expect(await cliInProcess(["org", "query", "DELETE FROM Account", "--sql"])).toMatchObject({
+        code: 1,
         stderr: expect.stringMatching(/READ_ONLY: only SELECT or WITH queries are allowed/),
       });
-      await expect(cli(["org", "query", "SELECT Statuz FROM Case"])).rejects.toMatchObject({
+      expect(await cliInProcess(["org", "query", "SELECT Statuz FROM Case"])).toMatchObject({
+        code: 1,
         stderr: expect.stringMatching(/INVALID_FIELD: No such column 'Statuz' on entity 'Case'/),
       });
     },
@@ -46,7 +46,8 @@ describe("the command line", () => {
     "org synth writes an org and tasks that the loader accepts",
     async () => {
       const out = mkdtempSync(join(tmpdir(), "synth-"));
-      const { stdout } = await cli(["org", "synth", "--seed", "3", "--scale", "0.1", "--out", out]);
+      const { stdout, code } = await cliInProcess(["org", "synth", "--seed", "3", "--scale", "0.1", "--out", out]);
+      expect(code).toBe(0);
       expect(stdout).toMatch(/Wrote 27 objects \(\d+ rows\)/);
       expect(JSON.parse(readFileSync(join(out, "tasks.json"), "utf8"))).toHaveLength(44);
     },

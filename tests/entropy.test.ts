@@ -6,32 +6,36 @@ import { type AssessmentData, assess, parseConfig, runSpecFor } from "../src/ass
 import { naiveAllRowsStrategy, naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
 import { type EntropyPlan, LEVELS, type Level, perturbationKinds, planEntropy } from "../src/entropy/index.js";
 import type { SqliteOrgStore } from "../src/org/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
+import { A2APurpleClient, type PurpleClient } from "../src/purple/index.js";
 import { generateOrg, generateTasks } from "../src/sample/index.js";
 import { parseTasks } from "../src/tasks/load.js";
 import { OrgView } from "../src/world/index.js";
 import { entropyDigest } from "./fixtures/entropy-digest.js";
 import { STANDARD_FIELD_NAMES } from "./fixtures/standard-fields.js";
 import { calibration, rowsOf, sampleData } from "./helpers.js";
+import { inProcessPurple } from "./in-process-purple.js";
+import { SLOW_TESTS } from "./tier.js";
 
 let data: AssessmentData;
 let org: SqliteOrgStore;
 let rows: Awaited<ReturnType<typeof rowsOf>>;
-const purples: Record<string, Awaited<ReturnType<typeof servePurple>>> = {};
+/**
+ * The purples: each strategy in this process (tests/in-process-purple.ts), as the runs below
+ * measure what the world does to a purple, not the transport; the naive purple is also served
+ * over A2A, for one run of a served purple through the same checks.
+ */
+const STRATEGIES: Record<string, Strategy> = { solver: solverStrategy, naive: naiveStrategy, "naive-all-rows": naiveAllRowsStrategy };
+const purples = Object.fromEntries(Object.entries(STRATEGIES).map(([name, strategy]) => [name, inProcessPurple(strategy, `http://${name}.purple.test/`)]));
+let served: Awaited<ReturnType<typeof servePurple>>;
 
 beforeAll(async () => {
   data = await sampleData();
   org = data.org as SqliteOrgStore;
   rows = await rowsOf(org);
-  for (const [name, strategy] of [
-    ["solver", solverStrategy],
-    ["naive", naiveStrategy],
-    ["naive-all-rows", naiveAllRowsStrategy],
-  ] as [string, Strategy][])
-    purples[name] = await servePurple(name, strategy, "127.0.0.1", 0);
+  served = await servePurple("naive", naiveStrategy, "127.0.0.1", 0);
 });
 afterAll(async () => {
-  for (const purple of Object.values(purples)) purple.server.close();
+  served.server.close();
   await data.org.close();
 });
 
@@ -39,11 +43,12 @@ const plan = (seed: number, drift: Level, rot: Level): EntropyPlan =>
   planEntropy({ seed, drift, rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows });
 const kindOf = (p: EntropyPlan, name: string) => p.kinds.find((kind) => kind.kind === name)!;
 
-async function run(purple: string, config: Record<string, unknown>) {
+async function run(purple: string | PurpleClient, config: Record<string, unknown>) {
   const { config: parsed } = parseConfig({ concurrency: 8, ...config });
+  const client = typeof purple === "string" ? purples[purple]! : purple;
   return (
-    await assess(data, new A2APurpleClient(purples[purple]!.url), {
-      spec: runSpecFor({ participantUrl: purples[purple]!.url, config: parsed, tasksSource: data.sources.tasks.path }),
+    await assess(data, client, {
+      spec: runSpecFor({ participantUrl: client.url, config: parsed, tasksSource: data.sources.tasks.path }),
       calibration,
     })
   ).results;
@@ -139,23 +144,29 @@ describe("the entropy plan", () => {
 });
 
 describe("fairness: a careful agent still solves every task", () => {
+  // Seed 1 in every run of the suite; seeds 2 and 3 (other plans of the same kinds) in the slow tier.
   for (const seed of [1, 2, 3]) {
-    it(`the solver passes 100% at every level, seed ${seed}`, async () => {
-      for (const [drift, rot] of [...LEVELS.map((level) => [level, level]), ["high", "none"], ["none", "high"]] as [Level, Level][]) {
-        const results = await run("solver", { drift_level: drift, rot_level: rot, seed });
-        const failures = results.results
-          .filter((entry) => !entry.success)
-          .map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? entry.agent_answer : entry.error}`);
-        expect(failures, `drift ${drift}, rot ${rot}, seed ${seed}`).toEqual([]);
-        expect(results.summary.avg_score, `drift ${drift}, rot ${rot}, seed ${seed}`).toBeGreaterThanOrEqual(95);
-      }
-    }, 300_000);
+    it.skipIf(seed > 1 && !SLOW_TESTS)(
+      `the solver passes 100% at every level, seed ${seed}`,
+      async () => {
+        for (const [drift, rot] of [...LEVELS.map((level) => [level, level]), ["high", "none"], ["none", "high"]] as [Level, Level][]) {
+          const results = await run("solver", { drift_level: drift, rot_level: rot, seed });
+          const failures = results.results
+            .filter((entry) => !entry.success)
+            .map((entry) => `${entry.task_idx} ${entry.task_category}: ${"agent_answer" in entry ? entry.agent_answer : entry.error}`);
+          expect(failures, `drift ${drift}, rot ${rot}, seed ${seed}`).toEqual([]);
+          expect(results.summary.avg_score, `drift ${drift}, rot ${rot}, seed ${seed}`).toBeGreaterThanOrEqual(95);
+        }
+      },
+      300_000,
+    );
   }
 });
 
 describe("bite: a purple that ignores a kind of perturbation loses points", () => {
   it("drift: the naive purple (original names) loses at every level above none", async () => {
-    expect((await run("naive", { seed: 4 })).summary.total_passed).toBe(44);
+    // Served over A2A: the purple of a real run passes everything in the unperturbed world.
+    expect((await run(new A2APurpleClient(served.url), { seed: 4 })).summary.total_passed).toBe(44);
     for (const level of ["low", "medium", "high"] as const) {
       const results = await run("naive", { drift_level: level, seed: 4 });
       expect(results.summary.total_passed, `drift ${level}`).toBeLessThan(44);
@@ -178,7 +189,7 @@ describe("bite: a purple that ignores a kind of perturbation loses points", () =
         const { config: parsed } = parseConfig({ concurrency: 16, perturbations: [kind.name], drift_level: "high", rot_level: "high", seed });
         const runWith = async (purple: string) =>
           (
-            await assess(tasks, new A2APurpleClient(purples[purple]!.url), {
+            await assess(tasks, purples[purple]!, {
               spec: runSpecFor({ participantUrl: purples[purple]!.url, config: parsed, tasksSource: tasks.sources.tasks.path }),
               calibration,
             })

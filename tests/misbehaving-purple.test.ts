@@ -5,8 +5,14 @@ import { type Strategy, servePurple } from "../src/baselines/index.js";
 import { summaryText } from "../src/report/index.js";
 import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
 
-// A purple that goes away is waited for this long (default 30 s) before its episodes fail.
+// A purple that goes away is waited for this long (default 30 s) before its episodes fail; set
+// back after the file, whose worker may run other files next (vitest.config.ts).
+const retrySeconds = process.env.ENTROPIC_PURPLE_RETRY_SECONDS;
 process.env.ENTROPIC_PURPLE_RETRY_SECONDS = "1";
+afterAll(() => {
+  if (retrySeconds === undefined) delete process.env.ENTROPIC_PURPLE_RETRY_SECONDS;
+  else process.env.ENTROPIC_PURPLE_RETRY_SECONDS = retrySeconds;
+});
 
 let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;

@@ -111,7 +111,7 @@ describe("the query pool", () => {
     for (const outcome of await Promise.all(bombs)) expect(outcome).toMatchObject({ ok: false, code: "QUERY_TIMEOUT" });
     pool.release(hostile);
     pool.release(honest);
-  }, 30_000);
+  }, 120_000);
 
   // How soon they die (a second by design: the watchdog looks every 0.1 s) is measured by npm run bench.
   it("its processes die with their parent, even in the middle of a statement", async () => {

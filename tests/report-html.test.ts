@@ -1,17 +1,13 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { defaultReportPath, readReportAssets } from "../src/cli/report.js";
 import { entropyModel } from "../src/report/html/index.js";
 import { episodeViews, escapeHtml, jsonForScript, parseReportResults, renderReport, reportModel } from "../src/report/index.js";
+import { cliProcess } from "./cli-runner.js";
 import { fixtureReport, HOSTILE_MARK, RUN_B } from "./report-fixture.js";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const scripts = (page: string) => [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
 
@@ -141,11 +137,7 @@ describe("the HTML report (built without a browser)", () => {
 
   it("is written by `report` from the command line, beside the results unless --out says where", async () => {
     const out = join(process.env.ENTROPIC_OUTPUT_DIR ?? mkdtempSync(join(tmpdir(), "entropic-report-")), "test-report", "cli.html");
-    const { stdout } = await promisify(execFile)(
-      "npx",
-      ["tsx", "src/cli.ts", "report", "tests/fixtures/results/b.results.json", "tests/fixtures/results/a.results.json", "--out", out],
-      { cwd: ROOT },
-    );
+    const { stdout } = await cliProcess(["report", "tests/fixtures/results/b.results.json", "tests/fixtures/results/a.results.json", "--out", out]);
     expect(stdout.startsWith(`Report written to ${out} (`)).toBe(true);
     expect(stdout).toMatch(/ KB\)\. Full trajectory from the run log tests\/fixtures\/results\/b\.jsonl\./);
     const page = readFileSync(out, "utf8");

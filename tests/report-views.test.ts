@@ -1,18 +1,15 @@
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadResults } from "../src/cli/results-input.js";
 import { compareResults, compareText, episodeViews, parseReportResults, showText } from "../src/report/index.js";
 import { printable } from "../src/report/view/index.js";
+import { cliProcess as cli, cliInProcess } from "./cli-runner.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/results/", import.meta.url));
 const A = `${FIXTURES}a.results.json`;
 const B = `${FIXTURES}b.results.json`;
 const HOSTILE = '<script>window.__pwned = true; document.title = "pwned";</script>';
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const cli = (args: string[]) => promisify(execFile)("npx", ["tsx", "src/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn" } });
 const json = (path: string) => JSON.parse(readFileSync(path, "utf8")) as unknown;
 
 describe("show", () => {
@@ -64,16 +61,15 @@ describe("show", () => {
   });
 
   it("runs from the command line: an index without --task, one episode with it, a clear error for an unknown task", async () => {
-    const [indexRun, oneRun, unknown] = await Promise.allSettled([
-      cli(["show", "tests/fixtures/results/b.results.json"]),
-      cli(["show", "tests/fixtures/results/b.results.json", "--task", "10"]),
-      cli(["show", "tests/fixtures/results/b.results.json", "--task", "99"]),
-    ]);
-    const index = indexRun.status === "fulfilled" ? indexRun.value.stdout : "";
+    // The index as a process (what a user runs); one episode and the unknown task in process, one at a time.
+    const indexRun = cli(["show", "tests/fixtures/results/b.results.json"]);
+    const oneRun = await cliInProcess(["show", "tests/fixtures/results/b.results.json", "--task", "10"]);
+    const unknown = await cliInProcess(["show", "tests/fixtures/results/b.results.json", "--task", "99"]);
+    const index = (await indexRun).stdout;
     expect(index).toContain("4 episodes, 1 passed (25.0%); show one with --task IDX");
     expect(index).toMatch(/ 22 {2}best_region_identification +fail +0\.0 +6 {2}max_steps/);
-    expect(oneRun.status === "fulfilled" ? oneRun.value.stdout : "").toMatch(/^Task 10 · confidential_company_knowledge \(privacy_rejection\) · PASS/);
-    expect(unknown).toMatchObject({ status: "rejected", reason: { stderr: expect.stringContaining("has no task 99; its tasks are 0, 8, 10, 22") } });
+    expect(oneRun).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Task 10 · confidential_company_knowledge \(privacy_rejection\) · PASS/) });
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining("has no task 99; its tasks are 0, 8, 10, 22") });
   }, 60_000);
 });
 
@@ -151,7 +147,8 @@ describe("compare", () => {
 
   it("prints the deltas and the flipped tasks from the command line", async () => {
     const files = ["tests/fixtures/results/a.results.json", "tests/fixtures/results/b.results.json"];
-    const [{ stdout }, asJsonRun] = await Promise.all([cli(["compare", ...files]), cli(["compare", ...files, "--json"])]);
+    const [{ stdout, code }, asJsonRun] = [await cliInProcess(["compare", ...files]), await cliInProcess(["compare", ...files, "--json"])];
+    expect(code).toBe(0);
     expect(stdout).toContain("Deltas are B − A");
     expect(stdout).toMatch(/pass rate +100\.0% +25\.0% +−75\.0 pp/);
     expect(stdout).toMatch(/ERROR_RECOVERY +n\/a +0\.0 +n\/a/);

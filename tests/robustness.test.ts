@@ -12,6 +12,7 @@ import type { PurpleClient } from "../src/purple/index.js";
 import { HeuristicJudge } from "../src/scoring/index.js";
 import { ExpiringTaskStore, IN_FLIGHT_HISTORY } from "../src/server/task-store.js";
 import { fullLength } from "../src/util/index.js";
+import { cliInProcess } from "./cli-runner.js";
 import { assessmentParams, calibration, freePort, rawRpc, sampleData, startGreen } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -224,9 +225,10 @@ describe("a run survives a crash", () => {
     expect(lost).toBeGreaterThanOrEqual(5);
     expect(lost).toBeLessThan(16);
     const resumed = cli(["assess", "--agent", agent, "--out", join(crashed, "results.json"), "--resume", ...config]);
-    const uninterrupted = cli(["assess", "--agent", agent, "--out", join(whole, "results.json"), ...config]);
+    // The uninterrupted run is the same command in this process: only the crashed one and its resume need processes of their own.
+    const uninterrupted = await cliInProcess(["assess", "--agent", agent, "--out", join(whole, "results.json"), ...config]);
     expect(await exited(resumed)).toBe(0);
-    expect(await exited(uninterrupted)).toBe(0);
+    expect(uninterrupted.code).toBe(0);
     const lines = episodeLines(journal()!).map((line) => JSON.parse(line) as { position: number });
     expect(lines).toHaveLength(16);
     expect(new Set(lines.map((line) => line.position)).size).toBe(16);
@@ -293,7 +295,6 @@ describe("whole texts held for the journal", () => {
     },
   };
   const run = async (budget: WholeTextBudget, journalFile?: string) => {
-    const data = await sampleData();
     const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3, run_id: "whole-texts" });
     const journal = journalFile ? await Journal.open(journalFile, "new") : undefined;
     try {
@@ -302,7 +303,6 @@ describe("whole texts held for the journal", () => {
       return await runAssessment(data, bigQueries, journal ? { ...base, journal } : base);
     } finally {
       await journal?.close();
-      await data.org.close();
     }
   };
 
@@ -332,7 +332,6 @@ describe("whole texts held for the journal", () => {
   }, 30_000);
 
   it("stops the run with the error when the journal cannot be written, and gives the budget back", async () => {
-    const data = await sampleData();
     const { config } = parseConfig({ task_limit: 6, max_steps: 3, concurrency: 3, run_id: "full-disk" });
     const journal = await Journal.open(join(scratch(), "full.jsonl"), "new");
     journal.writeEpisode = async () => {
@@ -346,12 +345,10 @@ describe("whole texts held for the journal", () => {
       expect(budget.held).toBe(0);
     } finally {
       await journal.close();
-      await data.org.close();
     }
   }, 30_000);
 
   it("lets at most one episode per worker wait to be recorded: a slow journal slows the run, episodes do not pile up", async () => {
-    const data = await sampleData();
     const { config } = parseConfig({ task_limit: 8, max_steps: 3, concurrency: 1, run_id: "slow-journal" });
     const journal = await Journal.open(join(scratch(), "slow.jsonl"), "new");
     const write = journal.writeEpisode.bind(journal);
@@ -387,7 +384,6 @@ describe("whole texts held for the journal", () => {
       expect(mostWaiting).toBeLessThanOrEqual(2);
     } finally {
       await journal.close();
-      await data.org.close();
     }
   }, 30_000);
 

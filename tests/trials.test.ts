@@ -24,12 +24,15 @@ import {
 import { HeuristicJudge } from "../src/scoring/index.js";
 import { Random } from "../src/util/index.js";
 import { calibration, sampleData } from "./helpers.js";
+import { inProcessPurple } from "./in-process-purple.js";
 import { SLOW_TESTS } from "./tier.js";
 
 /**
- * Trials (pass^k with intervals) and paired robustness (clean versus perturbed) on the sample,
- * against purples served on loopback. Full runs, two minutes in all: the slow tier (tests/tier.ts)
- * but for pass^k's estimator.
+ * Trials (pass^k with intervals) and paired robustness (clean versus perturbed) on the sample.
+ * The purples answer in the test's process (tests/in-process-purple.ts): what is checked is the
+ * runs' arithmetic, not the transport; one run goes to a purple served on loopback. A trials run,
+ * a paired run and what the report, compare and the leaderboard show of them run in `npm test`;
+ * the rest (shards, a journal's resume, the solver's runs) in the slow tier (tests/tier.ts).
  */
 
 const data = await sampleData();
@@ -57,11 +60,15 @@ function flakySolver(): Strategy {
   };
 }
 
-async function run(strategy: Strategy, config: Record<string, unknown>): Promise<ResultsObject> {
-  const { server, url } = await servePurple("trials", strategy, "127.0.0.1", 0);
-  servers.push(server);
+async function run(strategy: Strategy, config: Record<string, unknown>, transport: "in-process" | "served" = "in-process"): Promise<ResultsObject> {
+  let purple = inProcessPurple(strategy);
+  if (transport === "served") {
+    const { server, url } = await servePurple("trials", strategy, "127.0.0.1", 0);
+    servers.push(server);
+    purple = new A2APurpleClient(url);
+  }
   const parsed = parseConfig({ task_limit: 12, seed: 7, concurrency: 4, ...config }).config;
-  const { results } = await assess(data, new A2APurpleClient(url), {
+  const { results } = await assess(data, purple, {
     spec: runSpecFor({ participantUrl: "http://purple.test/", config: parsed, tasksSource: data.sources.tasks.path }),
     calibration,
   });
@@ -94,7 +101,7 @@ describe("pass^k", () => {
   });
 });
 
-describe.skipIf(!SLOW_TESTS)("trials (slow tier)", () => {
+describe("trials", () => {
   it("run each task k times and report pass^1..k with a seeded 95% bootstrap interval", async () => {
     const results = await run(flakySolver(), { trials: 3 });
     flakyTrials = results;
@@ -146,7 +153,7 @@ describe.skipIf(!SLOW_TESTS)("trials (slow tier)", () => {
   }, 120_000);
 
   it("leave a single-trial unpaired run's results without the new keys", async () => {
-    const results = (await run(solverStrategy, {})) as Record<string, unknown>;
+    const results = (await run(solverStrategy, {}, "served")) as Record<string, unknown>;
     expect(results.trials).toBeUndefined();
     expect(results.robustness).toBeUndefined();
     expect(Object.keys(results.aggregates as object)).not.toContain("tasks");
@@ -154,7 +161,7 @@ describe.skipIf(!SLOW_TESTS)("trials (slow tier)", () => {
   }, 60_000);
 });
 
-describe.skipIf(!SLOW_TESTS)("paired robustness (slow tier)", () => {
+describe("paired robustness", () => {
   it("runs each task clean and perturbed, and reports both pass rates, their ratio and each kind's losses", async () => {
     const results = await run(naiveStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
     naivePaired = results;
@@ -183,11 +190,15 @@ describe.skipIf(!SLOW_TESTS)("paired robustness (slow tier)", () => {
     for (const figures of Object.values(robustness.by_category)) expect(figures.clean.episodes).toBe(figures.perturbed.episodes);
   }, 180_000);
 
-  it("gives the solver a ratio of 1", async () => {
-    const results = await run(solverStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
-    expect(results.robustness!.ratio).toBe(1);
-    expect(results.robustness!.lost).toBe(0);
-  }, 180_000);
+  it.skipIf(!SLOW_TESTS)(
+    "gives the solver a ratio of 1 (slow tier)",
+    async () => {
+      const results = await run(solverStrategy, { paired: true, drift_level: "high", rot_level: "high", task_limit: 44 });
+      expect(results.robustness!.ratio).toBe(1);
+      expect(results.robustness!.lost).toBe(0);
+    },
+    180_000,
+  );
 });
 
 describe.skipIf(!SLOW_TESTS)("sharded trials and paired runs (slow tier)", () => {
@@ -238,7 +249,7 @@ function reportPage(results: ResultsObject): string {
   return renderReport(reportModel({ results: parsed, label: "results.json", source: "compact", episodes: episodeViews(parsed) }), { chartJs: "" });
 }
 
-describe.skipIf(!SLOW_TESTS)("the report and compare (slow tier)", () => {
+describe("the report and compare", () => {
   it("show pass^k with its intervals, and the robustness section with each kind's losses", () => {
     const trials = flakyTrials!.trials!;
     const page = reportPage(flakyTrials!);
@@ -274,14 +285,13 @@ describe.skipIf(!SLOW_TESTS)("the report and compare (slow tier)", () => {
 
 describe.skipIf(!SLOW_TESTS)("a trials and paired run's journal (slow tier)", () => {
   it("resumes with only the missing episodes, and re-scores to the same figures", async () => {
-    const { server, url } = await servePurple("resume", flakySolver(), "127.0.0.1", 0);
-    servers.push(server);
+    const purple = inProcessPurple(flakySolver());
     const config = parseConfig({ task_limit: 10, seed: 7, concurrency: 2, trials: 2, paired: true, drift_level: "high", rot_level: "high", run_id: "trials-resume" }).config;
     const spec = runSpecFor({ participantUrl: "http://purple.test/", config, tasksSource: data.sources.tasks.path });
     const logDir = mkdtempSync(join(work, "journal-"));
     const drain = new AbortController();
     let finished = 0;
-    const first = await assess(data, new A2APurpleClient(url), {
+    const first = await assess(data, purple, {
       spec,
       calibration,
       logDir,
@@ -293,7 +303,7 @@ describe.skipIf(!SLOW_TESTS)("a trials and paired run's journal (slow tier)", ()
     expect(first.results.status).toBe("interrupted");
     expect(first.log.episodes.length).toBeLessThan(40);
     let played = 0;
-    const resumed = await assess(data, new A2APurpleClient(url), {
+    const resumed = await assess(data, purple, {
       spec,
       calibration,
       logDir,

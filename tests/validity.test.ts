@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { checkRanking, type EpisodeFigure, type Measurement, roster, runSuite, validityMarkdown } from "../src/validity/index.js";
+import { checkRanking, type EpisodeFigure, type Measurement, roster, runSuite, servedPurple, validityMarkdown } from "../src/validity/index.js";
 import { calibration, sampleData } from "./helpers.js";
+import { inProcessPurple } from "./in-process-purple.js";
 
 const data = await sampleData();
 afterAll(async () => {
@@ -22,7 +23,20 @@ describe("the validity suite (fast subset)", () => {
       ] as const,
       seeds: [5],
     };
-    measurements = await runSuite(data, calibration, purples, { ...options, levels: [...options.levels] });
+    // The purples answer in this process (the rules judge what the runs measure, not the
+    // transport), but for the one that reports token usage: it is served, as `npm run validity`
+    // serves them all, its usage read from its replies' metadata.
+    let served = 0;
+    const connect = async (entry: (typeof purples)[number]) => {
+      if (entry.options?.reportedUsage) {
+        served++;
+        return servedPurple(entry);
+      }
+      const url = `http://${entry.name}.purple.test/`;
+      return { client: () => inProcessPurple(entry.strategy, url), close: () => undefined };
+    };
+    measurements = await runSuite(data, calibration, purples, { ...options, levels: [...options.levels], connect });
+    expect(served).toBe(1);
     expect(measurements).toHaveLength(purples.length * 2);
     const checks = checkRanking(measurements);
     expect(failures(checks)).toEqual([]);

@@ -1,7 +1,7 @@
 import { type AssessmentData, assess, type Level, parseConfig, runSpecFor } from "../assessment/index.js";
 import { servePurple } from "../baselines/index.js";
 import type { Dimension } from "../log/index.js";
-import { A2APurpleClient } from "../purple/index.js";
+import { A2APurpleClient, type PurpleClient } from "../purple/index.js";
 import { type Calibration, dimensionNames } from "../scoring/index.js";
 import type { RosterEntry } from "./roster.js";
 
@@ -39,6 +39,20 @@ export interface SuiteOptions {
   readonly seeds: readonly number[];
   readonly concurrency?: number;
   readonly onProgress?: (done: number, total: number, label: string) => void;
+  /** How a roster purple is reached: served on loopback over A2A (`servedPurple`) unless a caller says otherwise. */
+  readonly connect?: (entry: RosterEntry) => Promise<ConnectedPurple>;
+}
+
+/** A roster purple ready for runs: a client for each run, and how to stop the purple. */
+export interface ConnectedPurple {
+  readonly client: () => PurpleClient;
+  readonly close: () => void;
+}
+
+/** A roster purple served on loopback as a reference purple agent, reached over A2A as any participant is. */
+export async function servedPurple(entry: RosterEntry): Promise<ConnectedPurple> {
+  const { server, url } = await servePurple(entry.name, entry.strategy, "127.0.0.1", 0, entry.options ?? {});
+  return { client: () => new A2APurpleClient(url), close: () => server.close() };
 }
 
 /** Runs every purple of the roster at every level pair and seed on the given data. */
@@ -47,7 +61,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
   const total = purples.length * options.levels.length * options.seeds.length;
   let done = 0;
   for (const entry of purples) {
-    const { server, url } = await servePurple(entry.name, entry.strategy, "127.0.0.1", 0, entry.options ?? {});
+    const purple = await (options.connect ?? servedPurple)(entry);
     try {
       for (const level of options.levels) {
         let passed = 0;
@@ -58,8 +72,9 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
         const episodes = new Map<string, EpisodeFigure>();
         for (const seed of options.seeds) {
           const { config } = parseConfig({ drift_level: level.drift, rot_level: level.rot, seed, concurrency: options.concurrency ?? 8 });
-          const { results } = await assess(data, new A2APurpleClient(url), {
-            spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
+          const client = purple.client();
+          const { results } = await assess(data, client, {
+            spec: runSpecFor({ participantUrl: client.url, config, tasksSource: data.sources.tasks.path }),
             calibration,
             // The remap keyed by the seed alone, whatever ENTROPIC_ID_SECRET the shell has: the
             // tables are the same on every machine (a key reorders records, and so what a purple
@@ -93,7 +108,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
         });
       }
     } finally {
-      server.close();
+      purple.close();
     }
   }
   return measurements;

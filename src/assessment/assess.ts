@@ -1,7 +1,18 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type AssessmentLog, hasWholeFirstLine, Journal, JournalWriteError, LOG_VERSION, LogError, readLog, type StoredLog, setAsideLines } from "../log/index.js";
+import {
+  type AssessmentLog,
+  hasWholeFirstLine,
+  Journal,
+  JournalBudgetError,
+  JournalWriteError,
+  LOG_VERSION,
+  LogError,
+  readLog,
+  type StoredLog,
+  setAsideLines,
+} from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
@@ -24,6 +35,8 @@ export interface AssessOptions extends Omit<RunContext, "judge"> {
   readonly resume?: boolean;
   /** Start over even if the run's journal exists (it is replaced). */
   readonly force?: boolean;
+  /** Bytes the run's journal may reach; ENTROPIC_JOURNAL_BUDGET_MB, else DEFAULT_JOURNAL_BUDGET_MB, by default. */
+  readonly journalBudgetBytes?: number;
   /** What was done with a journal found damaged (started afresh, lines set aside), in a sentence for the status line or the log. */
   readonly onJournalNotice?: (text: string) => void;
 }
@@ -34,6 +47,20 @@ export interface Assessed {
   readonly log: AssessmentLog;
   readonly logFile?: string;
   readonly journalFailure?: string;
+  /** With `journalFailure`: what lets the same request continue the run (`once ...`), in words for its status line. */
+  readonly journalRemedy?: string;
+}
+
+/** A run's journal budget unless ENTROPIC_JOURNAL_BUDGET_MB says otherwise: 25,000 honest episodes of about 80 KB each. */
+export const DEFAULT_JOURNAL_BUDGET_MB = 2048;
+
+/** The operator's journal budget per run, in bytes: ENTROPIC_JOURNAL_BUDGET_MB (a positive number of megabytes), else the default. */
+export function journalBudgetBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.ENTROPIC_JOURNAL_BUDGET_MB?.trim();
+  const mb = raw ? Number(raw) : DEFAULT_JOURNAL_BUDGET_MB;
+  if (!Number.isFinite(mb) || mb <= 0)
+    throw new Error(`ENTROPIC_JOURNAL_BUDGET_MB must be a positive number of megabytes (got ${JSON.stringify(raw)}); unset it for ${DEFAULT_JOURNAL_BUDGET_MB}`);
+  return Math.floor(mb * 1024 * 1024);
 }
 
 /** A run's journal that exists and was neither resumed nor forced. */
@@ -53,7 +80,7 @@ export function journalPath(logDir: string, runId: string, shardIndex = 0, numSh
  * journal that cannot be written stops the run with the results of what was recorded.
  */
 export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<Assessed> {
-  const { spec, logDir, resume, force, chosen, judge, idSecret, onJournalNotice, ...context } = options;
+  const { spec, logDir, resume, force, chosen, judge, idSecret, onJournalNotice, journalBudgetBytes: budget, ...context } = options;
   const { runId, config } = spec;
   let journal: Journal | undefined;
   let resumeFrom: StoredLog | undefined;
@@ -71,7 +98,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       else if (force) await rm(logFile);
       else throw new JournalExistsError(`${logFile} holds this run already (${runId}); pass --resume to continue it or --force to start over`);
     }
-    journal = await Journal.open(logFile, resumeFrom ? "continue" : "new");
+    journal = await Journal.open(logFile, resumeFrom ? "continue" : "new", { budgetBytes: budget ?? journalBudgetBytes() });
   }
   try {
     const secret = idSecret ?? process.env.ENTROPIC_ID_SECRET;
@@ -91,7 +118,11 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
     if (!(error instanceof RecordingFailure)) throw error;
     if (!(error.cause instanceof JournalWriteError)) throw error.cause;
     const log = error.partial;
-    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}), journalFailure: error.message };
+    const remedy =
+      error.cause.cause instanceof JournalBudgetError
+        ? "once the operator raises ENTROPIC_JOURNAL_BUDGET_MB (the journal's lines so far count)"
+        : `once ${logDir ?? "the runs folder"} has room`;
+    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}), journalFailure: error.message, journalRemedy: remedy };
   } finally {
     await journal?.close();
   }

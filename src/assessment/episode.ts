@@ -24,7 +24,7 @@ import {
 import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
 import { findTool, toolsNamed } from "../tools/index.js";
 import { MAX_USER_TURNS, type UserSimulator } from "../users/index.js";
-import { elide, idsIn, measureTokens, pieceEnd } from "../util/index.js";
+import { elide, fullLength, idsIn, measureTokens, pieceEnd } from "../util/index.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
 export interface EpisodeWorld {
@@ -53,6 +53,15 @@ export interface EpisodeOptions {
 /** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
 export const MEMORY_TEXT_CHARS = 600;
 
+/**
+ * Characters of the purple's own words an episode's journal line keeps whole: its final answer
+ * first, then its replies' texts and data and its actions, turn by turn. Beyond it each is kept as
+ * memory keeps it (its first MEMORY_TEXT_CHARS and a marker of how much was cut) and the
+ * trajectory's `journalCut` counts them: a purple sending 3.5 MB replies wrote 35 MB per episode.
+ * Scoring reads them whole (within the process's WholeTextBudget); only the journal is cut.
+ */
+export const JOURNAL_REPLY_CHARS = 1_000_000;
+
 /** One episode's share of a WholeTextBudget, given back once its journal line is written. */
 export interface TextLease {
   /**
@@ -66,8 +75,9 @@ export interface TextLease {
    * The trajectory for its journal line: each text `keep` held is put back as a value that
    * unpacks only when the line is written (JSON.stringify and the journal's pieces call its
    * toJSON), so that one whole text at a time is made, not the episode's every text at once.
+   * The purple's words are kept whole up to `replyChars` (JOURNAL_REPLY_CHARS), the rest cut.
    */
-  forJournal(trajectory: Trajectory): Trajectory;
+  forJournal(trajectory: Trajectory, replyChars?: number): Trajectory;
   release(): void;
 }
 
@@ -116,7 +126,8 @@ export class WholeTextBudget {
         return cut;
       },
       whole: (trajectory) => keptTexts(trajectory, entries(), unpack),
-      forJournal: (trajectory) => keptTexts(trajectory, entries(), (packed) => new PackedForJournal(packed) as unknown as string),
+      forJournal: (trajectory, replyChars = JOURNAL_REPLY_CHARS) =>
+        journalTexts(trajectory, replyChars, (words) => keptTexts(trajectory, entries(), (packed) => new PackedForJournal(packed) as unknown as string, words)),
       release: () => {
         this.heldChars -= mine;
         mine = 0;
@@ -178,34 +189,76 @@ class PackedForJournal implements StringInWindows {
 }
 
 /**
+ * What an episode's journal line may still keep whole of the purple's words, and what it cut:
+ * `take` says whether a text of that many characters is kept whole (and counts it), else counts its cut.
+ */
+class WordsBudget {
+  texts = 0;
+  chars = 0;
+  constructor(private left: number) {}
+
+  take(chars: number): boolean {
+    if (chars <= this.left) {
+      this.left -= chars;
+      return true;
+    }
+    this.texts++;
+    this.chars += chars - MEMORY_TEXT_CHARS;
+    return false;
+  }
+}
+
+/**
+ * The trajectory for its journal line with the purple's words kept whole up to `replyChars`: the
+ * final answer first (what a rescore reads), then each step's (`steps` walks them in order), and
+ * the cut, if any, recorded in `journalCut`.
+ */
+function journalTexts(trajectory: Trajectory, replyChars: number, steps: (words: WordsBudget) => Trajectory): Trajectory {
+  const words = new WordsBudget(replyChars);
+  const answer = trajectory.answer;
+  const keptAnswer = answer === undefined || answer.length <= MEMORY_TEXT_CHARS || words.take(answer.length) ? answer : elide(answer, MEMORY_TEXT_CHARS);
+  const journalled = steps(words);
+  return {
+    ...journalled,
+    ...(keptAnswer !== undefined ? { answer: keptAnswer } : {}),
+    ...(words.texts > 0 ? { journalCut: { texts: words.texts, chars: words.chars, limitChars: replyChars } } : {}),
+  };
+}
+
+/**
  * The trajectory with each long text a step passed through `keep` put back by `whole` when it
  * was held (`next` gives what `keep` held of each, in the order runEpisode keeps them: reply
  * text, reply data, action, observation); texts not longer than MEMORY_TEXT_CHARS were never held.
+ * With `words`, the purple's words (all but the observations) are put back only while it lasts.
  */
-function keptTexts(trajectory: Trajectory, next: (cut: string) => PackedText | undefined, whole: (packed: PackedText) => string): Trajectory {
-  const text = (kept: string) => {
+function keptTexts(trajectory: Trajectory, next: (cut: string) => PackedText | undefined, whole: (packed: PackedText) => string, words?: WordsBudget): Trajectory {
+  const held = (kept: string, purpleWords: boolean) => {
     if (kept.length <= MEMORY_TEXT_CHARS) return kept;
+    // Asked first, whatever is kept: the held texts are given in the order they were kept.
     const packed = next(kept);
-    return packed ? whole(packed) : kept;
+    if (!packed || (purpleWords && words && !words.take(fullLength(kept)))) return kept;
+    return whole(packed);
   };
+  const purple = (kept: string) => held(kept, true);
   return {
     ...trajectory,
     steps: trajectory.steps.map((step) => ({
       ...step,
-      replyText: text(step.replyText),
-      replyData: wholeData(step.replyData, next),
-      action: trimAction(step.action, text),
-      ...(step.observation ? { observation: { ...step.observation, text: text(step.observation.text) } } : {}),
+      replyText: purple(step.replyText),
+      replyData: wholeData(step.replyData, next, words),
+      action: trimAction(step.action, purple),
+      ...(step.observation ? { observation: { ...step.observation, text: held(step.observation.text, false) } } : {}),
     })),
   };
 }
 
-/** Reply data that keepData held as one note of its cut JSON: parsed back from the whole JSON when it was held. */
-function wholeData(data: readonly Record<string, unknown>[], next: (cut: string) => PackedText | undefined): Record<string, unknown>[] {
+/** Reply data that keepData held as one note of its cut JSON: parsed back from the whole JSON when it was held (and `words` lets it). */
+function wholeData(data: readonly Record<string, unknown>[], next: (cut: string) => PackedText | undefined, words?: WordsBudget): Record<string, unknown>[] {
   const note = data.length === 1 && Object.keys(data[0]!).length === 1 ? data[0]!.trimmed : undefined;
   if (typeof note !== "string" || note.length <= MEMORY_TEXT_CHARS) return [...data];
   const packed = next(note);
-  return packed ? (JSON.parse(unpack(packed)) as Record<string, unknown>[]) : [...data];
+  if (!packed || (words && !words.take(fullLength(note)))) return [...data];
+  return JSON.parse(unpack(packed)) as Record<string, unknown>[];
 }
 
 /** Keeps every text whole (for callers that hold one episode at a time). */

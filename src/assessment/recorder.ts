@@ -74,8 +74,11 @@ export class Recorder {
       // the same text as before they were held packed. The whole texts are garbage once scored.
       const { context, ...labels } = episode;
       const record = { ...(await scoreRecord(position, task, texts.whole(trajectory), this.options.judge, context ?? this.options.context)), ...labels };
-      await this.options.journal?.writeEpisode({ ...record, trajectory: texts.forJournal(trajectory) });
       const light = trimRecord(record);
+      const journalled = texts.forJournal(trajectory);
+      // An answer the journal keeps cut keeps its parsed values cut too, as memory does.
+      const answerCut = journalled.answer !== trajectory.answer;
+      await this.options.journal?.writeEpisode({ ...record, ...(answerCut ? { score: light.score } : {}), trajectory: journalled });
       this.kept.push(light);
       this.options.onRecorded(light, this.kept.length);
     } finally {

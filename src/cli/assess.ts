@@ -89,7 +89,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
         drain.abort("purple gone");
       },
     });
-    const { results, logFile, journalFailure } = await assess(data, purple, {
+    const { results, logFile, journalFailure, journalRemedy } = await assess(data, purple, {
       signal: stop.signal,
       drain: drain.signal,
       spec,
@@ -116,7 +116,7 @@ export async function runLocalAssessment(agentUrl: string, options: LocalOptions
         },
       );
     const partial = journalFailure
-      ? `\nThe run stopped after ${results.summary.total_tasks} tasks: ${journalFailure}. ${results.status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: once there is room, run the same command with --resume.`
+      ? `\nThe run stopped after ${results.summary.total_tasks} tasks: ${journalFailure}. ${results.status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: ${journalRemedy ?? "once there is room"}, run the same command with --resume.`
       : results.status === "completed"
         ? ""
         : gone

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { executeRequest, findTool, registeredTools, type ToolSpec } from "../tools/index.js";
+import { elide } from "../util/index.js";
 import type { PurpleReply } from "./reply.js";
 
 /** Where in the reply the action was found. */
@@ -69,7 +70,7 @@ export function parseAction(reply: PurpleReply, offered: readonly ToolSpec[] = r
     const action = actionFromObject(json.value, "json", offered);
     if (action) return action;
   } else if (json.error && looksLikeJsonAttempt(text)) {
-    return { kind: "invalid", reason: `the reply looks like JSON but does not parse: ${json.error}`, source: "json" };
+    return { kind: "invalid", reason: `the reply looks like JSON but does not parse: ${elide(json.error, SHOWN_CHARS)}`, source: "json" };
   }
   if (!text) return { kind: "invalid", reason: "the reply has no text and no usable data part", source: "text" };
   return { kind: "answer", answer: text, source: "text" };
@@ -101,10 +102,17 @@ function answerTool(offered: readonly ToolSpec[]): ToolSpec | undefined {
   return offered.find((spec) => spec.final);
 }
 
+/** Characters of a purple's own value a reason quotes: the reason goes back to the purple and into the log, never its megabytes. */
+const SHOWN_CHARS = 200;
+
 function callOf(name: unknown, rawArgs: unknown, source: ActionSource, offered: readonly ToolSpec[]): Action {
   const spec = offered.find((candidate) => candidate.name === name);
   if (typeof name !== "string" || !spec) {
-    return { kind: "invalid", reason: `unknown tool ${JSON.stringify(name)}; the tools are ${offered.map((candidate) => candidate.name).join(", ")}`, source };
+    return {
+      kind: "invalid",
+      reason: `unknown tool ${elide(JSON.stringify(name) ?? String(name), SHOWN_CHARS)}; the tools are ${offered.map((candidate) => candidate.name).join(", ")}`,
+      source,
+    };
   }
   let args = rawArgs;
   if (typeof args === "string") {
@@ -117,7 +125,7 @@ function callOf(name: unknown, rawArgs: unknown, source: ActionSource, offered: 
   const parsed = spec.arguments.safeParse(args ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = issue.path.length > 0 ? `argument '${issue.path.join(".")}'` : "arguments";
+    const field = issue.path.length > 0 ? `argument '${elide(issue.path.join("."), SHOWN_CHARS)}'` : "arguments";
     return { kind: "invalid", reason: `bad ${field} for ${name}: ${issue.message}`, source };
   }
   if (spec.final) return answerFrom(spec.answerOf(parsed.data), source);

@@ -179,7 +179,7 @@ export class AssessmentExecutor implements AgentExecutor {
           drain.abort(PURPLE_GONE);
         },
       });
-      const { results, journalFailure } = await assess(data, purple, {
+      const { results, journalFailure, journalRemedy } = await assess(data, purple, {
         signal: abort.signal,
         drain: drain.signal,
         spec,
@@ -216,7 +216,7 @@ export class AssessmentExecutor implements AgentExecutor {
       // A journal that cannot be written (a full disk) stops the run as a shutdown does: the client gets what was recorded.
       if (journalFailure) {
         log.error({ summary: results.summary, reason: journalFailure }, "assessment stopped: its journal cannot be written");
-        const recorded = `the same request continues it from its journal once ${this.options.runsDir ?? "the runs folder"} has room`;
+        const recorded = `the same request continues it from its journal ${journalRemedy}`;
         if (results.status === "completed")
           status(
             TaskState.TASK_STATE_COMPLETED,

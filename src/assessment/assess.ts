@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { ModelSpendExceeded } from "../llm/index.js";
 import {
   type AssessmentLog,
   hasWholeFirstLine,
@@ -19,6 +20,7 @@ import { HeuristicJudge, type Judge } from "../scoring/index.js";
 import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
 import { RecordingFailure, type RunContext, runAssessment } from "./run.js";
+import { withoutSpendCaps } from "./run-id.js";
 import type { RunSpec } from "./run-spec.js";
 import { type ChosenTasks, chooseTasks } from "./select.js";
 
@@ -41,13 +43,17 @@ export interface AssessOptions extends Omit<RunContext, "judge"> {
   readonly onJournalNotice?: (text: string) => void;
 }
 
-/** What `assess` gives: the results and their log; `journalFailure` when the journal could not be written (the results are then what was recorded). */
+/**
+ * What `assess` gives: the results and their log; `journalFailure` when the run was stopped by
+ * one of its bounds (its journal could not be written, its journal budget, its model spend cap),
+ * the results then being what was recorded.
+ */
 export interface Assessed {
   readonly results: ResultsObject;
   readonly log: AssessmentLog;
   readonly logFile?: string;
   readonly journalFailure?: string;
-  /** With `journalFailure`: what lets the same request continue the run (`once ...`), in words for its status line. */
+  /** With `journalFailure` (or the model spend cap's stop, given the same way): what lets the same request continue the run (`once ...`), in words for its status line. */
   readonly journalRemedy?: string;
 }
 
@@ -116,12 +122,16 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
   } catch (error) {
     // Only the journal's own write errors (a full disk) end with results; anything else is a failure as before.
     if (!(error instanceof RecordingFailure)) throw error;
-    if (!(error.cause instanceof JournalWriteError)) throw error.cause;
-    const log = error.partial;
     const remedy =
-      error.cause.cause instanceof JournalBudgetError
-        ? "once the operator raises ENTROPIC_JOURNAL_BUDGET_MB (the journal's lines so far count)"
-        : `once ${logDir ?? "the runs folder"} has room`;
+      error.cause instanceof ModelSpendExceeded
+        ? "with a larger max_model_calls or max_model_chars in its config (they are not part of the run's id)"
+        : error.cause instanceof JournalWriteError
+          ? error.cause.cause instanceof JournalBudgetError
+            ? "once the operator raises ENTROPIC_JOURNAL_BUDGET_MB (the journal's lines so far count)"
+            : `once ${logDir ?? "the runs folder"} has room`
+          : undefined;
+    if (remedy === undefined) throw error.cause;
+    const log = error.partial;
     return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}), journalFailure: error.message, journalRemedy: remedy };
   } finally {
     await journal?.close();
@@ -142,8 +152,8 @@ async function resumable(path: string, runId: string, config: AssessmentConfig, 
     throw new Error(
       `${path} was written in log version ${stored.writtenVersion} by an older green agent; it cannot be continued (it still reads for rescore, report and show): start the run over with --force (assess), or give the request another config.run_id (serve), or move the file away`,
     );
-  const { concurrency: _a, ...before } = stored.header.spec.config as AssessmentConfig;
-  const { concurrency: _b, ...now } = config;
+  const { concurrency: _a, ...before } = withoutSpendCaps(stored.header.spec.config as AssessmentConfig);
+  const { concurrency: _b, ...now } = withoutSpendCaps(config);
   if (JSON.stringify(before) !== JSON.stringify(now)) throw new Error(`${path} was started with another config; resume it with the same config or pass --force to start over`);
   const unreadable = stored.unreadable ?? [];
   if (unreadable.length > 0) {

@@ -239,6 +239,19 @@ export const AssessmentConfigSchema = z
       .min(1, { error: "user_model must not be empty" })
       .optional()
       .register(configFlags, value("<model>", "the simulated user's model (default: the cheap LLM provider's)")),
+    /**
+     * The run's model spend (its simulated user and its judges together): at most this many model
+     * calls (absent: DEFAULT_MAX_MODEL_CALLS), and this many characters sent (DEFAULT_MAX_MODEL_CHARS).
+     * The call that would pass either stops the run with its partial results, naming the cap. A
+     * spend limit, not what the run measures: it is not part of the run's id, and a resend with
+     * a larger one continues the run.
+     */
+    max_model_calls: integer("max_model_calls", 1, 10_000_000)
+      .optional()
+      .register(configFlags, value("<n>", "model calls the run may make, its simulated user's and judges' together (default 50000)")),
+    max_model_chars: integer("max_model_chars", 1, 10_000_000_000)
+      .optional()
+      .register(configFlags, value("<n>", "characters the run may send to models, its simulated user's and judges' together (default 200000000)")),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })

@@ -294,7 +294,8 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       opening = await conversation.open();
       userLog = { label: options.user!.label, opening, replies: 0 };
     } catch (cause) {
-      termination = "user_error";
+      // A run stopped meanwhile (its model spend cap, a cancel) refused the user's call: the episode did not finish.
+      termination = options.signal?.aborted ? "canceled" : "user_error";
       error = (cause as Error).message;
     }
   }
@@ -305,7 +306,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   // count starts again when the user speaks), the user speaking at most MAX_USER_TURNS times.
   let budgetFrom = 0;
   const lastTurn = conversation ? options.maxSteps * (MAX_USER_TURNS + 1) : options.maxSteps;
-  for (let turn = 1; turn <= lastTurn && turn - budgetFrom <= options.maxSteps && termination !== "user_error"; turn++) {
+  for (let turn = 1; turn <= lastTurn && turn - budgetFrom <= options.maxSteps && termination !== "user_error" && termination !== "canceled"; turn++) {
     if (options.signal?.aborted) {
       termination = "canceled";
       break;
@@ -360,7 +361,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
           message = userMessage(userTurn.text, turn, options.maxSteps);
         }
       } catch (cause) {
-        termination = "user_error";
+        termination = options.signal?.aborted ? "canceled" : "user_error";
         error = (cause as Error).message;
       }
     } else if (action.kind === "answer") {
@@ -407,7 +408,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       purpleMs,
       greenMs: performance.now() - greenStarted,
     });
-    if (termination === "answered" || termination === "user_error") break;
+    if (termination === "answered" || termination === "user_error" || termination === "canceled") break;
   }
   countLastReply?.();
   // CRMArena-Pro scores an interactive episode when its user stops; one that ran out of turns first has no answer.

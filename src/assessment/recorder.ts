@@ -39,6 +39,8 @@ export interface RecorderOptions {
   readonly journal?: Journal | undefined;
   /** Told of each episode once it is recorded, with the episodes recorded so far. */
   readonly onRecorded: (record: EpisodeRecord, done: number) => void;
+  /** Checked once an episode is scored, before its line is written: throwing leaves it unrecorded and stops the run. */
+  readonly beforeJournal?: () => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export class Recorder {
       // the same text as before they were held packed. The whole texts are garbage once scored.
       const { context, ...labels } = episode;
       const record = { ...(await scoreRecord(position, task, texts.whole(trajectory), this.options.judge, context ?? this.options.context)), ...labels };
+      this.options.beforeJournal?.();
       const light = trimRecord(record);
       const journalled = texts.forJournal(trajectory);
       // An answer the journal keeps cut keeps its parsed values cut too, as memory does.

@@ -213,9 +213,9 @@ export class AssessmentExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_FAILED, `Assessment ${stoppedEarly[0]!.toLowerCase()}${stoppedEarly.slice(1)} The partial results are attached (status "interrupted").`);
         return;
       }
-      // A journal that cannot be written (a full disk) stops the run as a shutdown does: the client gets what was recorded.
+      // A journal that cannot be written (a full disk, its budget) or the model spend cap stops the run as a shutdown does: the client gets what was recorded.
       if (journalFailure) {
-        log.error({ summary: results.summary, reason: journalFailure }, "assessment stopped: its journal cannot be written");
+        log.error({ summary: results.summary, reason: journalFailure }, "assessment stopped: its journal cannot be written, or its model spend cap was reached");
         const recorded = `the same request continues it from its journal ${journalRemedy}`;
         if (results.status === "completed")
           status(

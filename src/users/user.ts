@@ -1,3 +1,4 @@
+import type { ModelSpend } from "../llm/index.js";
 import type { UserTurn } from "../log/index.js";
 
 export type { UserTurn };
@@ -22,6 +23,8 @@ export interface UserSimulator {
   readonly kind: "scripted" | "llm";
   readonly label: string;
   start(brief: UserBrief): UserConversation;
+  /** The same user with its model calls charged to a run's spend (absent for a user that calls no model). */
+  withSpend?(spend: ModelSpend): UserSimulator;
 }
 
 /** A simulated user's own failure (its model unreachable, an empty reply): the episode ends as the user's fault, not the purple's. */

@@ -3,6 +3,7 @@ import { A2A_VERSION_HEADER, type AgentCard, type Message, type Part, Role, type
 import { DefaultAgentCardResolver, JsonRpcTransportFactory, type Transport } from "@a2a-js/sdk/client";
 import { z } from "zod";
 import type { OutgoingMessage, PurpleReply } from "../protocol/index.js";
+import { elide } from "../util/index.js";
 import { createCardFetch, createPurpleFetch, replyBytes } from "./fetch.js";
 import { PurpleHttpFault } from "./http.js";
 import { type A2AVersion, chooseProtocol, isVersionMismatchCode, mismatchExplanation, type ProtocolChoice } from "./protocol-version.js";
@@ -450,7 +451,7 @@ export function describeError(error: unknown): string {
   const code = rpcCode(error);
   if (code !== undefined) {
     const data = (error as { data?: unknown }).data;
-    return `JSON-RPC error ${code}: ${error.message}${data === undefined ? "" : ` (data: ${JSON.stringify(data).slice(0, 300)})`}`;
+    return `JSON-RPC error ${code}: ${elide(error.message, 300)}${data === undefined ? "" : ` (data: ${elide(JSON.stringify(data) ?? "", 300)})`}`;
   }
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${error.message}${cause}`;

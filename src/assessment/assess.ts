@@ -44,7 +44,7 @@ export interface AssessOptions extends Omit<RunContext, "judge"> {
 }
 
 /**
- * What `assess` gives: the results and their log; `journalFailure` when the run was stopped by
+ * What `assess` gives: the results (built when first read) and their log; `journalFailure` when the run was stopped by
  * one of its bounds (its journal could not be written, its journal budget, its model spend cap),
  * the results then being what was recorded.
  */
@@ -118,7 +118,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       journal,
       resumeFrom,
     });
-    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}) };
+    return assessedRun(log, logFile);
   } catch (error) {
     // Only the journal's own write errors (a full disk) end with results; anything else is a failure as before.
     if (!(error instanceof RecordingFailure)) throw error;
@@ -131,11 +131,28 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
             : `once ${logDir ?? "the runs folder"} has room`
           : undefined;
     if (remedy === undefined) throw error.cause;
-    const log = error.partial;
-    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}), journalFailure: error.message, journalRemedy: remedy };
+    return assessedRun(error.partial, logFile, { journalFailure: error.message, journalRemedy: remedy });
   } finally {
     await journal?.close();
   }
+}
+
+/**
+ * What `assess` gives, its results built when first read: a canceled run's caller reads only its
+ * log (its status and how many episodes it kept), so a cancel costs the same whatever the run's
+ * size (25,000 episodes' results are seconds of work).
+ */
+function assessedRun(log: AssessmentLog, logFile: string | undefined, failure: Pick<Assessed, "journalFailure" | "journalRemedy"> = {}): Assessed {
+  let results: ResultsObject | undefined;
+  return {
+    get results() {
+      results ??= buildResults(log, logFile ? { logFile } : {});
+      return results;
+    },
+    log,
+    ...(logFile ? { logFile } : {}),
+    ...failure,
+  };
 }
 
 /** An earlier attempt's journal, checked to be the same run with the same config, in this version's layout. */

@@ -179,7 +179,7 @@ export class AssessmentExecutor implements AgentExecutor {
           drain.abort(PURPLE_GONE);
         },
       });
-      const { results, journalFailure, journalRemedy } = await assess(data, purple, {
+      const assessed = await assess(data, purple, {
         signal: abort.signal,
         drain: drain.signal,
         spec,
@@ -201,10 +201,12 @@ export class AssessmentExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_FAILED, `Assessment stopped before any episode was scored: ${incompatible}`);
         return;
       }
-      if (results.status === "canceled") {
-        status(TaskState.TASK_STATE_CANCELED, `Assessment canceled after ${results.summary.total_tasks} of ${total} tasks.`);
+      // A canceled run's results are never sent: they are not built (seconds of work at 25,000 episodes).
+      if (assessed.log.footer.status === "canceled") {
+        status(TaskState.TASK_STATE_CANCELED, `Assessment canceled after ${assessed.log.episodes.length} of ${total} tasks.`);
         return;
       }
+      const { results, journalFailure, journalRemedy } = assessed;
       const stoppedEarly =
         results.status === "interrupted" && gone !== undefined && !journalFailure ? `Stopped early after ${results.summary.total_tasks} of ${total} tasks: ${gone}.` : undefined;
       bus.publish(AgentEvent.artifactUpdate(resultsArtifact(taskId, contextId, results, stoppedEarly)));

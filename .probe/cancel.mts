@@ -1,0 +1,17 @@
+import { chooseTasks, parseConfig, runAssessment, runSpecFor } from "../src/assessment/index.js";
+import { buildResults } from "../src/report/index.js";
+import { HeuristicJudge } from "../src/scoring/index.js";
+import { calibration, sampleData } from "../tests/helpers.js";
+const data = await sampleData();
+const purple = { url: "stub://q", send: async (_m: any, t: any) => ({ reply: { texts: [JSON.stringify({ name: "respond", arguments: { answer: "None" } })], data: [] }, contextId: t.contextId ?? "c", openTaskId: undefined, usage: undefined, bytes: 10 }) };
+const { config } = parseConfig({ trials: 2, paired: true, concurrency: 8, run_id: "x" });
+let t = performance.now();
+const log = await runAssessment(data, purple as any, { spec: runSpecFor({ participantUrl: "stub://q", config, tasksSource: data.sources.tasks.path }), chosen: await chooseTasks(data, config), judge: new HeuristicJudge(), calibration });
+console.log("episodes", log.episodes.length, "ms", performance.now() - t);
+const n = 25_000;
+const episodes = Array.from({ length: n }, (_, i) => ({ ...log.episodes[i % log.episodes.length]!, position: i + 1, trial: Math.floor(i / log.episodes.length) + 1 }));
+const big = { ...log, episodes };
+t = performance.now();
+const results = buildResults(big as any);
+console.log("buildResults 25k ms", performance.now() - t, JSON.stringify(results).length);
+await data.org.close();

@@ -317,7 +317,8 @@ describe("a purple that goes away and comes back", () => {
   const window = process.env.ENTROPIC_PURPLE_RETRY_SECONDS;
   beforeAll(async () => {
     data = await sampleData();
-    green = await startGreen(data, { heartbeatMs: 60_000 });
+    // With a runs folder, so that a resend continues the run from its journal.
+    green = await startGreen(data, { heartbeatMs: 60_000, runsDir: mkdtempSync(join(tmpdir(), "purple-gone-")) });
   });
   afterAll(async () => {
     if (window === undefined) delete process.env.ENTROPIC_PURPLE_RETRY_SECONDS;
@@ -365,10 +366,11 @@ describe("a purple that goes away and comes back", () => {
     expect(results.summary.total_passed).toBeGreaterThanOrEqual(42);
   });
 
-  it("killed for good: the run stops early, saying why, with far fewer than all tasks burnt", async () => {
+  it("killed for good: the run stops early, saying why, with no task burnt; back, the same request runs every episode it lacks", async () => {
     process.env.ENTROPIC_PURPLE_RETRY_SECONDS = "1.5";
     const purple = await solver();
-    const request = rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: purple.url }, config: { concurrency: 2 } }));
+    const params = assessmentParams({ participants: { agent: purple.url }, config: { concurrency: 2, run_id: "purple-gone-for-good" } });
+    const request = rawRpc(green.url, "message/send", params);
     await purple.answered(6);
     await purple.kill();
     const { body } = await request;
@@ -380,11 +382,18 @@ describe("a purple that goes away and comes back", () => {
     expect(status).toMatch(/ENTROPIC_PURPLE_RETRY_SECONDS\), so it is taken as gone and the assessment stops/);
     const results = resultsOf(body.result);
     expect(results.status).toBe("interrupted");
-    const burnt = results.results.filter((entry: any) => entry.termination === "purple_error");
-    // At most the episodes in flight when the window closed: concurrency 2.
-    expect(burnt.length).toBeLessThanOrEqual(2);
+    // The episodes in flight when the window closed did not fail on the purple's account: they are not recorded.
+    expect(results.results.filter((entry: any) => entry.termination === "purple_error")).toHaveLength(0);
     expect(results.summary.total_tasks).toBeLessThan(44);
     const summary = body.result.artifacts[0].parts[0].text as string;
     expect(summary).toMatch(/\nStopped early after \d+ of 44 tasks: the purple agent at .* has been unreachable/);
+    // Back on its port: the same request continues the run, and every episode is answered.
+    const back = await solver(purple.port);
+    servers.push({ close: () => void back.kill() });
+    const resend = await rawRpc(green.url, "message/send", params);
+    expect(resend.body.result.status.state).toBe("completed");
+    const whole = resultsOf(resend.body.result);
+    expect(whole.summary.total_tasks).toBe(44);
+    expect(whole.terminations).toEqual({ answered: 44 });
   });
 });

@@ -21,7 +21,7 @@ import {
   taskMessage,
   userMessage,
 } from "../protocol/index.js";
-import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
+import { type PurpleClient, PurpleError, PurpleGoneError, type PurpleTurn } from "../purple/index.js";
 import { findTool, toolsNamed } from "../tools/index.js";
 import { MAX_USER_TURNS, type UserSimulator } from "../users/index.js";
 import { elide, fullLength, idsIn, measureTokens, pieceEnd } from "../util/index.js";
@@ -322,7 +322,8 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     try {
       reply = await call;
     } catch (cause) {
-      if (options.signal?.aborted) {
+      // Canceled, or a purple gone past its retry window: the episode did not finish, and is not recorded (a resend runs it again).
+      if (options.signal?.aborted || cause instanceof PurpleGoneError) {
         termination = "canceled";
         break;
       }

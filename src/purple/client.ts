@@ -35,6 +35,17 @@ export class PurpleError extends Error {
   }
 }
 
+/**
+ * The purple has been unreachable for the whole retry window: the turn that fails with it did not
+ * fail on the purple's account, so its episode is not recorded (it runs again when the same
+ * request is sent once the purple is back), as a canceled one.
+ */
+export class PurpleGoneError extends PurpleError {
+  constructor(message: string) {
+    super("unreachable", message);
+  }
+}
+
 /** The environment variable that sets the retry window, in seconds (docs/protocol.md, section 11). */
 export const RETRY_ENV = "ENTROPIC_PURPLE_RETRY_SECONDS";
 export const DEFAULT_RETRY_SECONDS = 30;
@@ -209,7 +220,7 @@ export class A2APurpleClient implements PurpleClient {
   /** Since when every call has met a refused or reset connection (none since the last answer). */
   private unreachableSince: number | undefined;
   /** Set once the retry window expired: the error of every later turn. */
-  private gone: PurpleError | undefined;
+  private gone: PurpleGoneError | undefined;
   /** Per task left open (input-required): the keys of the artifact parts already read in its earlier turns. */
   private readonly artifactsRead = new Map<string, ReadonlySet<string>>();
 
@@ -287,10 +298,10 @@ export class A2APurpleClient implements PurpleClient {
   }
 
   /** The purple has been unreachable for the whole retry window: said once to the caller, then the error of every turn, unsent. */
-  private declareGone(last: PurpleError, seconds: number): PurpleError {
+  private declareGone(last: PurpleError, seconds: number): PurpleGoneError {
     if (!this.gone) {
       const message = `the purple agent at ${this.url} has been unreachable for ${seconds.toFixed(1)} s (${last.message}; retried with backoff for ${this.retryWindowMs / 1000} s, ${RETRY_ENV}), so it is taken as gone and the assessment stops: restart the purple and send the same request again to continue the run`;
-      this.gone = new PurpleError("unreachable", message);
+      this.gone = new PurpleGoneError(message);
       this.onGone?.(message);
     }
     return this.gone;

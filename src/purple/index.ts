@@ -8,6 +8,7 @@ export {
   type PurpleClientOptions,
   PurpleError,
   type PurpleFailureKind,
+  PurpleGoneError,
   type PurpleTurn,
   participantEndpoint,
   withTrailingSlash,

@@ -12,7 +12,14 @@ const steady: PurpleClient = {
   send: async (_message, thread, _timeout, signal) => {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, 2);
-      signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))), { once: true });
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          reject(new Error("aborted"));
+        },
+        { once: true },
+      );
     });
     return {
       reply: { texts: [JSON.stringify({ name: "respond", arguments: { answer: "None" } })], data: [] },

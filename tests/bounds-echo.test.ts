@@ -8,7 +8,10 @@ const SECRET = "SECRET-7f3a9c";
 
 const servers: Server[] = [];
 afterAll(() => {
-  for (const server of servers) server.closeAllConnections(), server.close();
+  for (const server of servers) {
+    server.closeAllConnections();
+    server.close();
+  }
 });
 
 async function answering(answer: (res: ServerResponse) => void): Promise<string> {

@@ -57,7 +57,7 @@ export interface Assessed {
   readonly journalRemedy?: string;
 }
 
-/** A run's journal budget unless ENTROPIC_JOURNAL_BUDGET_MB says otherwise: 25,000 honest episodes of about 80 KB each. */
+/** A run's journal budget unless ENTROPIC_JOURNAL_BUDGET_MB says otherwise: the largest request's 10,000 episodes at about 200 KB each. */
 export const DEFAULT_JOURNAL_BUDGET_MB = 2048;
 
 /** The operator's journal budget per run, in bytes: ENTROPIC_JOURNAL_BUDGET_MB (a positive number of megabytes), else the default. */
@@ -140,7 +140,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
 /**
  * What `assess` gives, its results built when first read: a canceled run's caller reads only its
  * log (its status and how many episodes it kept), so a cancel costs the same whatever the run's
- * size (25,000 episodes' results are seconds of work).
+ * size (10,000 episodes' results are seconds of work).
  */
 function assessedRun(log: AssessmentLog, logFile: string | undefined, failure: Pick<Assessed, "journalFailure" | "journalRemedy"> = {}): Assessed {
   let results: ResultsObject | undefined;

@@ -36,8 +36,19 @@ export const CONFIG_LIMITS = {
   perturbations: 64,
   /** Unknown keys named (with the key each likely meant) in a refusal; the rest are counted. */
   unknownKeysNamed: 5,
-  /** Episodes of one request: its tasks × `trials` × its conditions (2 when `paired`). */
-  episodes: 25_000,
+  /**
+   * Episodes of one request: its tasks × `trials` × its conditions (2 when `paired`). With `turns`,
+   * what keeps the largest request allowed within the image's 384 MB heap (npm run bench:largest):
+   * each episode costs about 4 KB of heap until the results are sent, each of its turns 4 KB more.
+   */
+  episodes: 10_000,
+  /**
+   * Turns one request may take at most: its episodes × `max_steps` (× 11 in interactive mode, a
+   * budget after each of the user's messages). A run holds each finished episode's turns, cut, until
+   * its results are built and sent: the largest request allowed stays within the image's 384 MB heap
+   * (npm run bench:largest).
+   */
+  turns: 50_000,
 } as const;
 
 /** `task_ids` as a list of numbers or digit strings, or one comma-separated string ("0,100,880"). */
@@ -344,12 +355,23 @@ export function episodeCount(config: Pick<AssessmentConfig, "trials" | "paired">
   return tasks * (config.trials ?? 1) * (config.paired ? 2 : 1);
 }
 
-/** Refuses a request of more episodes than CONFIG_LIMITS.episodes, with the count and the limit. */
-export function checkEpisodeCount(config: Pick<AssessmentConfig, "trials" | "paired">, tasks: number): void {
+/** The most turns an episode of this config may take: `max_steps`, after each user message in interactive mode (ten replies and the opening). */
+export function turnsPerEpisode(config: Pick<AssessmentConfig, "max_steps" | "mode">): number {
+  return config.max_steps * (config.mode === "interactive" ? 11 : 1);
+}
+
+/** Refuses a request of more episodes than CONFIG_LIMITS.episodes, or more turns than CONFIG_LIMITS.turns, with the count and the limit. */
+export function checkEpisodeCount(config: Pick<AssessmentConfig, "trials" | "paired" | "max_steps" | "mode">, tasks: number): void {
   const episodes = episodeCount(config, tasks);
+  const asked = `${tasks} tasks × ${config.trials ?? 1} trials${config.paired ? " × 2 conditions (paired)" : ""}`;
   if (episodes > CONFIG_LIMITS.episodes)
     throw new ConfigError(
-      `the config asks for ${episodes} episodes (${tasks} tasks × ${config.trials ?? 1} trials${config.paired ? " × 2 conditions (paired)" : ""}); at most ${CONFIG_LIMITS.episodes} are run per request: select fewer tasks (task_limit, task_categories, task_ids, num_shards) or trials`,
+      `the config asks for ${episodes} episodes (${asked}); at most ${CONFIG_LIMITS.episodes} are run per request: select fewer tasks (task_limit, task_categories, task_ids, num_shards) or trials`,
+    );
+  const turns = episodes * turnsPerEpisode(config);
+  if (turns > CONFIG_LIMITS.turns)
+    throw new ConfigError(
+      `the config allows ${turns} turns (${episodes} episodes (${asked}) × ${turnsPerEpisode(config)} turns each${config.mode === "interactive" ? " (max_steps × 11 in interactive mode)" : " (max_steps)"}); at most ${CONFIG_LIMITS.turns} are allowed per request: lower max_steps, or select fewer tasks or trials (num_shards splits a run)`,
     );
 }
 

@@ -448,26 +448,35 @@ export function failureOf(cause: unknown): { termination: Termination; error: st
 }
 
 /**
- * The trajectory as memory keeps it: every text cut to MEMORY_TEXT_CHARS (the journal has them
- * whole), as copies that keep nothing of the whole texts alive (see `detach`).
+ * The trajectory as memory keeps it: every text cut to `chars` (MEMORY_TEXT_CHARS; the journal has
+ * them whole), the reply's own text and data to `replyChars`, as copies that keep nothing of the
+ * whole texts alive (see `detach`).
  */
-export function trimForMemory(trajectory: Trajectory): Trajectory {
-  const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
+export function trimForMemory(trajectory: Trajectory, chars = MEMORY_TEXT_CHARS, replyChars = chars): Trajectory {
+  const cut = (text: string) => elide(text, chars);
+  const cutReply = (text: string) => elide(text, replyChars);
   return {
     ...trajectory,
     steps: trajectory.steps.map((step) => ({
       ...step,
-      replyText: cut(step.replyText),
-      replyData: keepData(step.replyData, JSON.stringify(step.replyData), cut),
+      replyText: cutReply(step.replyText),
+      replyData: keepData(step.replyData, JSON.stringify(step.replyData), cutReply),
       ...(step.observation
         ? { observation: { ...step.observation, text: cut(step.observation.text), ...(step.observation.message !== undefined ? { message: cut(step.observation.message) } : {}) } }
         : {}),
       action: trimAction(step.action, cut),
       ...(step.warnings ? { warnings: step.warnings.map(cut) } : {}),
+      ...(step.user ? { user: cutUserTurn(step.user, cut) } : {}),
     })),
+    ...(trajectory.user ? { user: { ...trajectory.user, opening: cutUserTurn(trajectory.user.opening, cut) } } : {}),
     ...(trajectory.answer !== undefined ? { answer: cut(trajectory.answer) } : {}),
     ...(trajectory.error !== undefined ? { error: cut(trajectory.error) } : {}),
   };
+}
+
+/** A simulated user's turn with its texts cut (a model user's prompt holds up to USER_INPUT_BUDGET of the purple's words). */
+function cutUserTurn(turn: UserTurn, cut: (text: string) => string): UserTurn {
+  return { ...turn, text: cut(turn.text), ...(turn.prompt !== undefined ? { prompt: cut(turn.prompt) } : {}) };
 }
 
 /** Reply data as kept: itself when `keep` keeps its JSON whole, else one note with the JSON as `keep` cut it. */

@@ -22,7 +22,7 @@ export {
 export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
 export { type EpisodeOptions, type EpisodeWorld, JOURNAL_REPLY_CHARS, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
 export { type FollowUp, type PoolOptions, runChains, runPool } from "./pool.js";
-export { isPurpleFailure, scoreRecord } from "./recorder.js";
+export { isPurpleFailure, scoreRecord, trimRecord } from "./recorder.js";
 export { type RecordedResults, readResults, rescore } from "./rescore.js";
 export {
   type AssessmentEvent,

@@ -2,7 +2,7 @@ import { setImmediate } from "node:timers/promises";
 import type { EpisodeRecord, EpisodeTask, Journal, LogFooter, Trajectory } from "../log/index.js";
 import { type Judge, type ScoringContext, scoreEpisode } from "../scoring/index.js";
 import { elide } from "../util/index.js";
-import { MEMORY_TEXT_CHARS, type TextLease, trimForMemory } from "./episode.js";
+import { type TextLease, trimForMemory } from "./episode.js";
 
 /** Episodes the purple agent broke off are recorded as errors and not scored, as in the 2.0.0 layout. */
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);
@@ -95,6 +95,16 @@ export class Recorder {
   }
 }
 
+/**
+ * Characters of each text a recorded episode keeps in memory until the results are built: what the
+ * results show of it (a step's action and observation, 300 characters; report/compact.ts), and of
+ * the reply's own text and data, which the results do not show, its start. Every recorded episode
+ * is held until the end of its run: at 600 characters a text, 5,000 episodes of ten turns held
+ * 155 MB, at these 81 MB (npm run bench:largest).
+ */
+const KEPT_TEXT_CHARS = 300;
+const KEPT_REPLY_CHARS = 100;
+
 /** Items of a parsed answer memory keeps (a purple may answer with a hundred thousand values). */
 const MEMORY_LIST_ITEMS = 100;
 
@@ -102,14 +112,14 @@ const MEMORY_LIST_ITEMS = 100;
  * The record as memory keeps it until the results are built: the trajectory trimmed, and the
  * texts scoring kept cut the same way (whole in the journal).
  */
-function trimRecord(record: EpisodeRecord): EpisodeRecord {
-  const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
+export function trimRecord(record: EpisodeRecord): EpisodeRecord {
+  const cut = (text: string) => elide(text, KEPT_TEXT_CHARS);
   const score = record.score;
   const parsed = score?.original.parsedAnswer ?? [];
   const judge = score?.original.judge;
   return {
     ...record,
-    trajectory: trimForMemory(record.trajectory),
+    trajectory: trimForMemory(record.trajectory, KEPT_TEXT_CHARS, KEPT_REPLY_CHARS),
     ...(record.unscored !== undefined ? { unscored: cut(record.unscored) } : {}),
     score:
       score && judge

@@ -201,7 +201,7 @@ export class AssessmentExecutor implements AgentExecutor {
         status(TaskState.TASK_STATE_FAILED, `Assessment stopped before any episode was scored: ${incompatible}`);
         return;
       }
-      // A canceled run's results are never sent: they are not built (seconds of work at 25,000 episodes).
+      // A canceled run's results are never sent: they are not built (seconds of work at 10,000 episodes).
       if (assessed.log.footer.status === "canceled") {
         status(TaskState.TASK_STATE_CANCELED, `Assessment canceled after ${assessed.log.episodes.length} of ${total} tasks.`);
         return;

@@ -448,9 +448,9 @@ export function failureOf(cause: unknown): { termination: Termination; error: st
 }
 
 /**
- * The trajectory as memory keeps it: every text cut to `chars` (MEMORY_TEXT_CHARS; the journal has
- * them whole), the reply's own text and data to `replyChars`, as copies that keep nothing of the
- * whole texts alive (see `detach`).
+ * The trajectory as memory keeps it: every text of its steps cut to `chars` (MEMORY_TEXT_CHARS; the
+ * journal has them whole), the reply's own text and data to `replyChars`, its answer and error to
+ * MEMORY_TEXT_CHARS, as copies that keep nothing of the whole texts alive (see `detach`).
  */
 export function trimForMemory(trajectory: Trajectory, chars = MEMORY_TEXT_CHARS, replyChars = chars): Trajectory {
   const cut = (text: string) => elide(text, chars);
@@ -469,8 +469,9 @@ export function trimForMemory(trajectory: Trajectory, chars = MEMORY_TEXT_CHARS,
       ...(step.user ? { user: cutUserTurn(step.user, cut) } : {}),
     })),
     ...(trajectory.user ? { user: { ...trajectory.user, opening: cutUserTurn(trajectory.user.opening, cut) } } : {}),
-    ...(trajectory.answer !== undefined ? { answer: cut(trajectory.answer) } : {}),
-    ...(trajectory.error !== undefined ? { error: cut(trajectory.error) } : {}),
+    // One answer and one error an episode: cut as memory cuts any text, whatever `chars` the steps take.
+    ...(trajectory.answer !== undefined ? { answer: elide(trajectory.answer, MEMORY_TEXT_CHARS) } : {}),
+    ...(trajectory.error !== undefined ? { error: elide(trajectory.error, MEMORY_TEXT_CHARS) } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { setImmediate } from "node:timers/promises";
 import type { EpisodeRecord, EpisodeTask, Journal, LogFooter, Trajectory } from "../log/index.js";
 import { type Judge, type ScoringContext, scoreEpisode } from "../scoring/index.js";
 import { elide } from "../util/index.js";
-import { type TextLease, trimForMemory } from "./episode.js";
+import { MEMORY_TEXT_CHARS, type TextLease, trimForMemory } from "./episode.js";
 
 /** Episodes the purple agent broke off are recorded as errors and not scored, as in the 2.0.0 layout. */
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);
@@ -96,9 +96,10 @@ export class Recorder {
 }
 
 /**
- * Characters of each text a recorded episode keeps in memory until the results are built: what the
- * results show of it (a step's action and observation, 300 characters; report/compact.ts), and of
- * the reply's own text and data, which the results do not show, its start. Every recorded episode
+ * Characters of each text of a step a recorded episode keeps in memory until the results are
+ * built: what the results show of it (a step's action and observation, 300 characters;
+ * report/compact.ts), and of the reply's own text and data, which the results do not show, its
+ * start. Its answer, error and verdict texts, one each, keep MEMORY_TEXT_CHARS. Every recorded episode
  * is held until the end of its run: at 600 characters a text, 5,000 episodes of ten turns held
  * 155 MB, at these 81 MB (npm run bench:largest).
  */
@@ -113,7 +114,7 @@ const MEMORY_LIST_ITEMS = 100;
  * texts scoring kept cut the same way (whole in the journal).
  */
 export function trimRecord(record: EpisodeRecord): EpisodeRecord {
-  const cut = (text: string) => elide(text, KEPT_TEXT_CHARS);
+  const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
   const score = record.score;
   const parsed = score?.original.parsedAnswer ?? [];
   const judge = score?.original.judge;

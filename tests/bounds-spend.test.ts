@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AssessmentEvent, assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
+import { alwaysNoneStrategy, servePurple } from "../src/baselines/index.js";
 import { MODEL_CALL_CHARS, ModelSpend, ModelSpendExceeded, OpenAiProvider } from "../src/llm/index.js";
 import type { PurpleClient } from "../src/purple/index.js";
 import { JUDGE_INPUT_BUDGET, LlmJudge } from "../src/scoring/index.js";
 import { LlmUser, USER_INPUT_BUDGET } from "../src/users/index.js";
 import { FakeChatModel, promptChars } from "./fake-chat-model.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assessmentParams, calibration, rawRpc, sampleData, startGreen } from "./helpers.js";
 
 const data = await sampleData();
 const model = new FakeChatModel(() => ({ content: "Tell me more." }));
@@ -83,4 +84,32 @@ describe("a run's model spend", () => {
     expect(stops).toHaveLength(1);
     expect(spend.calls).toBe(2);
   });
+});
+
+describe("a served run's model spend", () => {
+  it("ends the A2A task failed, naming the cap, with the partial results attached", async () => {
+    const saved = { key: process.env.OPENAI_CHEAP_API_KEY, url: process.env.LLM_CHEAP_BASE_URL };
+    process.env.OPENAI_CHEAP_API_KEY = "test";
+    process.env.LLM_CHEAP_BASE_URL = model.url;
+    const green = await startGreen(data);
+    const purple = await servePurple("none", alwaysNoneStrategy, "127.0.0.1", 0);
+    try {
+      const { body } = await rawRpc(
+        green.url,
+        "message/send",
+        assessmentParams({ participants: { agent: purple.url }, config: { task_ids: [0, 1], mode: "interactive", user_simulator: "llm", max_model_calls: 3 } }),
+      );
+      expect(body.result.status.state).toBe("failed");
+      expect(body.result.status.message.parts[0].text).toMatch(
+        /^Assessment stopped after 0 of 2 tasks: the run's model spend reached its cap, max_model_calls 3 \(the run made 3 calls\)\. The partial results are attached \(status "interrupted"\); the same request continues it from its journal with a larger max_model_calls or max_model_chars/,
+      );
+    } finally {
+      purple.server.close();
+      await green.close();
+      if (saved.key === undefined) delete process.env.OPENAI_CHEAP_API_KEY;
+      else process.env.OPENAI_CHEAP_API_KEY = saved.key;
+      if (saved.url === undefined) delete process.env.LLM_CHEAP_BASE_URL;
+      else process.env.LLM_CHEAP_BASE_URL = saved.url;
+    }
+  }, 120_000);
 });

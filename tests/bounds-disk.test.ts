@@ -13,10 +13,11 @@ import {
   runSpecFor,
   WholeTextBudget,
 } from "../src/assessment/index.js";
+import { servePurple } from "../src/baselines/index.js";
 import { Journal, readLog } from "../src/log/index.js";
 import type { PurpleClient } from "../src/purple/index.js";
 import { HeuristicJudge } from "../src/scoring/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assessmentParams, calibration, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
 
 const data = await sampleData();
 afterAll(() => data.org.close());
@@ -124,6 +125,33 @@ describe("a run's journal has a byte budget", () => {
     expect(honest.journalFailure).toBeUndefined();
     expect(honest.results.status).toBe("completed");
     expect(honest.log.episodes).toHaveLength(6);
+  }, 120_000);
+
+  it("served: the run that reaches it ends failed naming the budget, its finished episodes attached; another run on the server completes", async () => {
+    const saved = process.env.ENTROPIC_JOURNAL_BUDGET_MB;
+    // A few lines of a purple answering 200,000 characters (each line holds its answer several times: the reply, the action, the answer).
+    process.env.ENTROPIC_JOURNAL_BUDGET_MB = "2";
+    const green = await startGreen(data, { runsDir: mkdtempSync(join(tmpdir(), "bounds-budget-served-")) });
+    const verbose = await servePurple("verbose", async () => `None ${"v".repeat(200_000)}`, "127.0.0.1", 0);
+    const brief = await servePurple("brief", async () => "None", "127.0.0.1", 0);
+    try {
+      const [full, fine] = await Promise.all([
+        rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: verbose.url }, config: { task_limit: 8, concurrency: 1 } })),
+        rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: brief.url }, config: { task_limit: 8, concurrency: 1 } })),
+      ]);
+      expect(full.body.result.status.state).toBe("failed");
+      expect(full.body.result.status.message.parts[0].text).toMatch(
+        /^Assessment stopped after \d of 8 tasks: cannot write the run's journal .*: the run's journal reached its budget of 2 MB \(ENTROPIC_JOURNAL_BUDGET_MB\)\. The partial results are attached \(status "interrupted"\); the same request continues it from its journal once the operator raises ENTROPIC_JOURNAL_BUDGET_MB/,
+      );
+      expect(resultsOf(full.body.result).status).toBe("interrupted");
+      expect(fine.body.result.status.state).toBe("completed");
+    } finally {
+      verbose.server.close();
+      brief.server.close();
+      await green.close();
+      if (saved === undefined) delete process.env.ENTROPIC_JOURNAL_BUDGET_MB;
+      else process.env.ENTROPIC_JOURNAL_BUDGET_MB = saved;
+    }
   }, 120_000);
 
   it("is the operator's ENTROPIC_JOURNAL_BUDGET_MB, else the default, and refuses a value that is no positive number", () => {

@@ -12,6 +12,7 @@
  *   npm run bench:largest [-- --steps 10 --episodes 5000 --heap-mb 384]
  */
 import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { getHeapStatistics } from "node:v8";
@@ -22,14 +23,18 @@ import { buildResults } from "../src/report/index.js";
 import { HeuristicJudge } from "../src/scoring/index.js";
 import { calibration, sampleData } from "../tests/helpers.js";
 
-const { values } = parseArgs({
-  options: {
-    episodes: { type: "string" },
-    steps: { type: "string" },
-    "heap-mb": { type: "string", default: "384" },
-    child: { type: "boolean", default: false },
-  },
-});
+/** Options of a child (the measuring process) or of `npm run bench:largest`; none when imported (npm run bench's `largest` part). */
+const invoked = fileURLToPath(import.meta.url) === resolve(process.argv[1] ?? "");
+const { values } = invoked
+  ? parseArgs({
+      options: {
+        episodes: { type: "string" },
+        steps: { type: "string" },
+        "heap-mb": { type: "string", default: "384" },
+        child: { type: "boolean", default: false },
+      },
+    })
+  : { values: { episodes: undefined, steps: undefined, "heap-mb": "384", child: false } as { episodes?: string; steps?: string; "heap-mb": string; child: boolean } };
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
@@ -112,18 +117,29 @@ async function recordLog(_record: EpisodeRecord) {
   return log;
 }
 
-if (values.child) await child();
-else {
-  // The corners of the largest request: the most episodes (short ones), the default max_steps, the longest episodes.
-  const shapes = values.steps ? [Number(values.steps)] : [Math.ceil(CONFIG_LIMITS.turns / CONFIG_LIMITS.episodes), 10, 100];
+/**
+ * Measures the largest request at its corners (the most episodes, short ones; the default
+ * max_steps; the longest episodes), each in a child process under the image's heap limit, and
+ * prints each stage's heap. Returns whether every shape fitted.
+ */
+export async function largest(out: (line?: string) => void, heapMb = values["heap-mb"], only?: number): Promise<boolean> {
+  const shapes = only !== undefined ? [only] : [Math.ceil(CONFIG_LIMITS.turns / CONFIG_LIMITS.episodes), 10, 100];
   const script = fileURLToPath(import.meta.url);
+  let fitted = true;
+  out();
+  out(`The largest request allowed (${CONFIG_LIMITS.episodes} episodes, ${CONFIG_LIMITS.turns} turns) in memory (bench/largest.ts), under --max-old-space-size=${heapMb} (the image's):`);
   for (const steps of shapes) {
-    const args = ["--expose-gc", `--max-old-space-size=${values["heap-mb"]}`, "--import", "tsx", script, "--child", "--episodes", String(episodesAt(steps)), "--steps", String(steps)];
-    console.log(`\nThe largest request at ${steps} turns an episode: ${episodesAt(steps)} episodes, under --max-old-space-size=${values["heap-mb"]} (the image's)`);
-    const run = spawnSync(process.execPath, args, { stdio: "inherit" });
+    const args = ["--expose-gc", `--max-old-space-size=${heapMb}`, "--import", "tsx", script, "--child", "--episodes", String(episodesAt(steps)), "--steps", String(steps)];
+    out(`- ${episodesAt(steps)} episodes of ${steps} turns:`);
+    const run = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    for (const line of (run.stdout ?? "").split("\n").filter(Boolean)) out(`    ${line}`);
     if (run.status !== 0) {
-      console.log(`FAILED: the process ended with ${run.status ?? run.signal} (out of heap?)`);
-      process.exitCode = 1;
+      out(`    FAILED: the process ended with ${run.status ?? run.signal}${/heap out of memory/.test(run.stderr ?? "") ? " (out of heap)" : `: ${(run.stderr ?? "").trim().split("\n").slice(-3).join(" ")}`}`);
+      fitted = false;
     }
   }
+  return fitted;
 }
+
+if (invoked && values.child) await child();
+else if (invoked && !(await largest((line = "") => console.log(line), values["heap-mb"], values.steps ? Number(values.steps) : undefined))) process.exitCode = 1;

@@ -38,7 +38,7 @@ export const CONFIG_LIMITS = {
   unknownKeysNamed: 5,
   /**
    * Episodes of one request: its tasks × `trials` × its conditions (2 when `paired`). With `turns`,
-   * what keeps the largest request allowed within the image's 384 MB heap (npm run bench:largest):
+   * what keeps the largest request allowed within the image's 384 MB heap (npm run bench: its `largest` part):
    * each episode costs about 4 KB of heap until the results are sent, each of its turns 4 KB more.
    */
   episodes: 10_000,
@@ -46,7 +46,7 @@ export const CONFIG_LIMITS = {
    * Turns one request may take at most: its episodes × `max_steps` (× 11 in interactive mode, a
    * budget after each of the user's messages). A run holds each finished episode's turns, cut, until
    * its results are built and sent: the largest request allowed stays within the image's 384 MB heap
-   * (npm run bench:largest).
+   * (npm run bench: its `largest` part).
    */
   turns: 50_000,
 } as const;

@@ -101,7 +101,7 @@ export class Recorder {
  * report/compact.ts), and of the reply's own text and data, which the results do not show, its
  * start. Its answer, error and verdict texts, one each, keep MEMORY_TEXT_CHARS. Every recorded episode
  * is held until the end of its run: at 600 characters a text, 5,000 episodes of ten turns held
- * 155 MB, at these 81 MB (npm run bench:largest).
+ * 155 MB, at these 81 MB (npm run bench: its `largest` part).
  */
 const KEPT_TEXT_CHARS = 300;
 const KEPT_REPLY_CHARS = 100;

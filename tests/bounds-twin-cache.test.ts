@@ -84,6 +84,12 @@ describe.skipIf(!existsSync(REAL_TASKS))("twin sets in a bounded cache", () => {
     expect(rebuilt.cached).toBe(false);
     expect(existsSync(join(rebuilt.orgPath, "half.csv"))).toBe(false);
     expect(JSON.parse(readFileSync(rebuilt.tasksPath, "utf8"))).toHaveLength(3);
+    // A cache folder that cannot hold sets (a file in its place): refused with its path and the fix, not a runtime text.
+    const blocked = join(work, "blocked");
+    writeFileSync(blocked, "");
+    await expect(twinSet(source, 3, "config.dataset", { ...options(3), cacheDir: blocked })).rejects.toThrow(
+      /^config\.dataset: dataset 'twins' cannot be cached in .*blocked \(ENOTDIR\): make it a writable folder, or set ENTROPIC_TWINS_CACHE to one$/,
+    );
     rmSync(work, { recursive: true, force: true });
   }, 120_000);
 });

@@ -118,7 +118,13 @@ export async function twinSet(given: string | undefined, seed: number, field = "
     );
   // Written beside, then moved in whole: a crash or a second process never leaves a half set under the key.
   const staging = `${dir}.building-${process.pid}-${Date.now()}`;
-  await mkdir(staging, { recursive: true });
+  // A cache folder that cannot be written (read-only, a file in its place) is the operator's to fix: said with its path.
+  await mkdir(staging, { recursive: true }).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new DatasetChoiceError(
+      `${field}: dataset '${TWINS.name}' cannot be cached in ${resolve(cacheDir)} (${code}): make it a writable folder, or set ENTROPIC_TWINS_CACHE to one`,
+    );
+  });
   try {
     await writeTasksJson(set.tasks, join(staging, "tasks.json"));
     for (const trial of later) await writeTasksJson(set.trials[trial - 1]!, join(staging, trialFile(trial)));

@@ -110,11 +110,12 @@ COPY NOTICE /app/node_modules/entropic-crmarena/data/cache/NOTICE
 COPY --from=build /app /app
 # What the agent may write, and nothing else: the run journals (a restarted container with the
 # same volume continues an interrupted assessment when the same request comes again), the judges'
-# verdict cache, and the installation's Id remap secret (kept with the journals it remaps, so a
-# resumed run keeps its Ids). Mount a volume here (docker run -v entropic:/var/lib/entropic);
+# verdict cache, the installation's Id remap secret (kept with the journals it remaps, so a
+# resumed run keeps its Ids) and the twin sets built per seed (evicted by size,
+# ENTROPIC_TWINS_CACHE_MB). Mount a volume here (docker run -v entropic:/var/lib/entropic);
 # without one, Docker makes an anonymous one, which `docker restart` keeps.
-RUN mkdir -p /var/lib/entropic/runs /var/lib/entropic/judgements && chown -R 1000:1000 /var/lib/entropic
-ENV ENTROPIC_RUNS_DIR=/var/lib/entropic/runs ENTROPIC_JUDGE_CACHE=/var/lib/entropic/judgements ENTROPIC_ID_SECRET_FILE=/var/lib/entropic/id-secret
+RUN mkdir -p /var/lib/entropic/runs /var/lib/entropic/judgements /var/lib/entropic/twins && chown -R 1000:1000 /var/lib/entropic
+ENV ENTROPIC_RUNS_DIR=/var/lib/entropic/runs ENTROPIC_JUDGE_CACHE=/var/lib/entropic/judgements ENTROPIC_ID_SECRET_FILE=/var/lib/entropic/id-secret ENTROPIC_TWINS_CACHE=/var/lib/entropic/twins
 VOLUME ["/var/lib/entropic"]
 # A heap cap makes V8 collect garbage before the heap balloons: measured with npm run bench, RSS
 # over 10 full runs in one process then stays within about 50 MB of its first run. A young

@@ -24,8 +24,11 @@
  *  admission     through the linear-time paths, the twins' build, the query pool's shares and
  *  neighbours    orphans; a full-size admission's event-loop gaps; an honest run beside hostile
  *                purples against alone. Each beside the target its test used to assert.
+ *  largest       The largest request allowed (CONFIG_LIMITS: episodes and turns) held, its results
+ *                built, copied and serialised under the image's --max-old-space-size=384, at its
+ *                corners (bench/largest.ts; alone: npm run bench:largest).
  *
- *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours --tasks FILE --org PATH
+ *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours,largest --tasks FILE --org PATH
  *                     --lean-concurrency 64 --lean-requests 3 --green-semi-space-mb 16
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
@@ -44,10 +47,11 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { largest } from "./largest.js";
 import { admission, neighbours, timings } from "./timings.js";
 import { assess, cpuMs, greenCpu, MB, memoryOf, probe, purpleStats, resetPeak, sampleRss, sleep, startBenchPurple, startGreen, startOracle, type ProbeReport, type Started } from "./harness.js";
 
-const PARTS = ["lean", "throughput", "memory", "heap", "observations", "timings", "admission", "neighbours"] as const;
+const PARTS = ["lean", "throughput", "memory", "heap", "observations", "timings", "admission", "neighbours", "largest"] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({
@@ -476,6 +480,9 @@ async function main(): Promise<void> {
     timings: () => timings(out, tasksFile),
     admission: () => admission(out),
     neighbours: () => neighbours(out),
+    largest: async () => {
+      await largest(out);
+    },
   };
   try {
     for (const part of PARTS) if (only.has(part)) await run[part]();

@@ -69,11 +69,22 @@ describe("config limits", () => {
 
   it("refuses more episodes per request than the limit, with the number and the limit", () => {
     expect(episodeCount({ trials: 100, paired: true }, 2_140)).toBe(428_000);
-    expect(() => checkEpisodeCount({ trials: 100, paired: true }, 2_140)).toThrow(ConfigError);
-    expect(() => checkEpisodeCount({ trials: 100, paired: true }, 2_140)).toThrow(
+    expect(() => checkEpisodeCount({ trials: 100, paired: true, max_steps: 1 }, 2_140)).toThrow(ConfigError);
+    expect(() => checkEpisodeCount({ trials: 100, paired: true, max_steps: 1 }, 2_140)).toThrow(
       `the config asks for 428000 episodes (2140 tasks × 100 trials × 2 conditions (paired)); at most ${CONFIG_LIMITS.episodes} are run per request`,
     );
-    expect(() => checkEpisodeCount({ trials: 5, paired: true }, 2_140)).not.toThrow();
+    expect(() => checkEpisodeCount({ trials: 2, paired: true, max_steps: 5 }, 2_140)).not.toThrow();
+  });
+
+  it("refuses more turns per request than the limit (episodes × max_steps, × 11 in interactive mode), with the number and the limit", () => {
+    // The leaderboard's run (every task, max_steps 10) and two trials of it fit; three do not.
+    expect(() => checkEpisodeCount({ max_steps: 10 }, 2_140)).not.toThrow();
+    expect(() => checkEpisodeCount({ trials: 2, max_steps: 10 }, 2_140)).not.toThrow();
+    expect(() => checkEpisodeCount({ trials: 3, max_steps: 10 }, 2_140)).toThrow(
+      `the config allows 64200 turns (6420 episodes (2140 tasks × 3 trials) × 10 turns each (max_steps)); at most ${CONFIG_LIMITS.turns} are allowed per request`,
+    );
+    expect(() => checkEpisodeCount({ max_steps: 10, mode: "interactive" }, 2_140)).toThrow(/× 110 turns each \(max_steps × 11 in interactive mode\)/);
+    expect(() => checkEpisodeCount({ max_steps: 2, mode: "interactive" }, 2_140)).not.toThrow();
   });
 });
 

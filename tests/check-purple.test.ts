@@ -229,7 +229,7 @@ describe("check-purple", () => {
     expect(result.exitCode).toBe(1);
     expect(result.verdict.gateway.works).toBe(false);
     expect(result.verdict.gateway.why).toContain("the green cannot speak to the purple");
-    expect(result.taskFailure).toContain("is not JSON (text/plain: ok!!)");
+    expect(result.taskFailure).toContain("is not JSON (text/plain, 4 bytes)");
     expect(result.output).toContain("the sample task did not run to an answer");
   });
 });

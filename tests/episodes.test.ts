@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { assess, chooseTasks, episodePlan, laterEpisode, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import type { AssessmentLog } from "../src/log/index.js";
+import { type AssessmentLog, readLog } from "../src/log/index.js";
 import { A2APurpleClient, type PurpleClient, type PurpleTurn } from "../src/purple/index.js";
-import { IdRemap, idsIn, isCaseSafeId, Random } from "../src/util/index.js";
+import { elide, IdRemap, idsIn, isCaseSafeId, Random } from "../src/util/index.js";
 import { OrgView } from "../src/world/index.js";
 import { calibration, sampleData } from "./helpers.js";
 
@@ -25,8 +27,12 @@ afterAll(async () => {
 const GOLDEN = fileURLToPath(new URL("./fixtures/episodes-golden.json", import.meta.url));
 const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
-/** What a single-trial unpaired run showed and scored, episode by episode (no timings). */
-function episodesOf(log: AssessmentLog, taskIds: ReadonlyMap<string, Set<string>>) {
+/**
+ * What a single-trial unpaired run showed and scored, episode by episode (no timings), read from
+ * its journal (the texts whole) with each text cut to 600 characters, as the golden file was made.
+ */
+function episodesOf(log: Pick<AssessmentLog, "episodes">, taskIds: ReadonlyMap<string, Set<string>>) {
+  const cut = (text: string) => elide(text, 600);
   return log.episodes.map((record) => ({
     position: record.position,
     idx: record.task.idx,
@@ -34,9 +40,9 @@ function episodesOf(log: AssessmentLog, taskIds: ReadonlyMap<string, Set<string>
     taskIds: [...(taskIds.get(`${record.task.query}\n${record.task.requiredContext}`) ?? [])].sort(),
     query: record.task.query,
     truth: record.task.answer,
-    answer: record.trajectory.answer ?? null,
-    replies: sha(record.trajectory.steps.map((step) => step.replyText).join("\n")),
-    observations: sha(record.trajectory.steps.map((step) => step.observation?.text ?? "").join("\n")),
+    answer: record.trajectory.answer === undefined ? null : cut(record.trajectory.answer),
+    replies: sha(record.trajectory.steps.map((step) => cut(step.replyText)).join("\n")),
+    observations: sha(record.trajectory.steps.map((step) => cut(step.observation?.text ?? "")).join("\n")),
     passed: record.score?.success?.passed ?? null,
   }));
 }
@@ -52,12 +58,13 @@ describe("a single-trial unpaired run", () => {
     const { server, url } = await servePurple("golden", strategy, "127.0.0.1", 0);
     servers.push(server);
     const { config } = parseConfig({ task_limit: 24, seed: 11, concurrency: 4, drift_level: "high", rot_level: "high" });
-    const { log } = await assess(data, new A2APurpleClient(url), {
+    const { logFile } = await assess(data, new A2APurpleClient(url), {
       spec: runSpecFor({ participantUrl: url, config, tasksSource: data.sources.tasks.path }),
       calibration,
       idSecret: "",
+      logDir: mkdtempSync(join(tmpdir(), "episodes-golden-")),
     });
-    const episodes = episodesOf(log, taskIds);
+    const episodes = episodesOf(await readLog(logFile!), taskIds);
     if (process.env.UPDATE_GOLDEN === "1") writeFileSync(GOLDEN, `${JSON.stringify(episodes, null, 1)}\n`);
     const golden = JSON.parse(readFileSync(GOLDEN, "utf8")) as unknown[];
     expect(episodes).toEqual(golden);

@@ -1,14 +1,27 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type AssessmentLog, hasWholeFirstLine, Journal, JournalWriteError, LOG_VERSION, LogError, readLog, type StoredLog, setAsideLines } from "../log/index.js";
+import { ModelSpendExceeded } from "../llm/index.js";
+import {
+  type AssessmentLog,
+  hasWholeFirstLine,
+  Journal,
+  JournalBudgetError,
+  JournalWriteError,
+  LOG_VERSION,
+  LogError,
+  readLog,
+  type StoredLog,
+  setAsideLines,
+} from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
-import { EntropicError, type ErrorDetails } from "../util/index.js";
+import { EntropicError, type ErrorDetails, environment } from "../util/index.js";
 import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
 import { RecordingFailure, type RunContext, runAssessment } from "./run.js";
+import { withoutSpendCaps } from "./run-id.js";
 import type { RunSpec } from "./run-spec.js";
 import { type ChosenTasks, chooseTasks } from "./select.js";
 
@@ -25,16 +38,36 @@ export interface AssessOptions extends Omit<RunContext, "judge"> {
   readonly resume?: boolean;
   /** Start over even if the run's journal exists (it is replaced). */
   readonly force?: boolean;
+  /** Bytes the run's journal may reach; ENTROPIC_JOURNAL_BUDGET_MB, else DEFAULT_JOURNAL_BUDGET_MB, by default. */
+  readonly journalBudgetBytes?: number;
   /** What was done with a journal found damaged (started afresh, lines set aside), in a sentence for the status line or the log. */
   readonly onJournalNotice?: (text: string) => void;
 }
 
-/** What `assess` gives: the results and their log; `journalFailure` when the journal could not be written (the results are then what was recorded). */
+/**
+ * What `assess` gives: the results (built when first read) and their log; `journalFailure` when the run was stopped by
+ * one of its bounds (its journal could not be written, its journal budget, its model spend cap),
+ * the results then being what was recorded.
+ */
 export interface Assessed {
   readonly results: ResultsObject;
   readonly log: AssessmentLog;
   readonly logFile?: string;
   readonly journalFailure?: string;
+  /** With `journalFailure` (or the model spend cap's stop, given the same way): what lets the same request continue the run (`once ...`), in words for its status line. */
+  readonly journalRemedy?: string;
+}
+
+/** A run's journal budget unless ENTROPIC_JOURNAL_BUDGET_MB says otherwise: the largest request's 10,000 episodes at about 200 KB each. */
+export const DEFAULT_JOURNAL_BUDGET_MB = 2048;
+
+/** The operator's journal budget per run, in bytes: ENTROPIC_JOURNAL_BUDGET_MB (a positive number of megabytes), else the default. */
+export function journalBudgetBytes(env: NodeJS.ProcessEnv = environment()): number {
+  const raw = env.ENTROPIC_JOURNAL_BUDGET_MB?.trim();
+  const mb = raw ? Number(raw) : DEFAULT_JOURNAL_BUDGET_MB;
+  if (!Number.isFinite(mb) || mb <= 0)
+    throw new Error(`ENTROPIC_JOURNAL_BUDGET_MB must be a positive number of megabytes (got ${JSON.stringify(raw)}); unset it for ${DEFAULT_JOURNAL_BUDGET_MB}`);
+  return Math.floor(mb * 1024 * 1024);
 }
 
 /** A run's journal that exists and was neither resumed nor forced. */
@@ -57,7 +90,7 @@ export function journalPath(logDir: string, runId: string, shardIndex = 0, numSh
  * journal that cannot be written stops the run with the results of what was recorded.
  */
 export async function assess(data: AssessmentData, purple: PurpleClient, options: AssessOptions): Promise<Assessed> {
-  const { spec, logDir, resume, force, chosen, judge, idSecret, onJournalNotice, ...context } = options;
+  const { spec, logDir, resume, force, chosen, judge, idSecret, onJournalNotice, journalBudgetBytes: budget, ...context } = options;
   const { runId, config } = spec;
   let journal: Journal | undefined;
   let resumeFrom: StoredLog | undefined;
@@ -75,7 +108,7 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       else if (force) await rm(logFile);
       else throw new JournalExistsError(`${logFile} holds this run already (${runId}); pass --resume to continue it or --force to start over`);
     }
-    journal = await Journal.open(logFile, resumeFrom ? "continue" : "new");
+    journal = await Journal.open(logFile, resumeFrom ? "continue" : "new", { budgetBytes: budget ?? journalBudgetBytes() });
   }
   try {
     const log = await runAssessment(data, purple, {
@@ -88,16 +121,41 @@ export async function assess(data: AssessmentData, purple: PurpleClient, options
       journal,
       resumeFrom,
     });
-    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}) };
+    return assessedRun(log, logFile);
   } catch (error) {
     // Only the journal's own write errors (a full disk) end with results; anything else is a failure as before.
     if (!(error instanceof RecordingFailure)) throw error;
-    if (!(error.cause instanceof JournalWriteError)) throw error.cause;
-    const log = error.partial;
-    return { results: buildResults(log, logFile ? { logFile } : {}), log, ...(logFile ? { logFile } : {}), journalFailure: error.message };
+    const remedy =
+      error.cause instanceof ModelSpendExceeded
+        ? "with a larger max_model_calls or max_model_chars in its config (they are not part of the run's id)"
+        : error.cause instanceof JournalWriteError
+          ? error.cause.cause instanceof JournalBudgetError
+            ? "once the operator raises ENTROPIC_JOURNAL_BUDGET_MB (the journal's lines so far count)"
+            : `once ${logDir ?? "the runs folder"} has room`
+          : undefined;
+    if (remedy === undefined) throw error.cause;
+    return assessedRun(error.partial, logFile, { journalFailure: error.message, journalRemedy: remedy });
   } finally {
     await journal?.close();
   }
+}
+
+/**
+ * What `assess` gives, its results built when first read: a canceled run's caller reads only its
+ * log (its status and how many episodes it kept), so a cancel costs the same whatever the run's
+ * size (10,000 episodes' results are seconds of work).
+ */
+function assessedRun(log: AssessmentLog, logFile: string | undefined, failure: Pick<Assessed, "journalFailure" | "journalRemedy"> = {}): Assessed {
+  let results: ResultsObject | undefined;
+  return {
+    get results() {
+      results ??= buildResults(log, logFile ? { logFile } : {});
+      return results;
+    },
+    log,
+    ...(logFile ? { logFile } : {}),
+    ...failure,
+  };
 }
 
 /** An earlier attempt's journal, checked to be the same run with the same config, in this version's layout. */
@@ -114,8 +172,8 @@ async function resumable(path: string, runId: string, config: AssessmentConfig, 
     throw new Error(
       `${path} was written in log version ${stored.writtenVersion} by an older green agent; it cannot be continued (it still reads for rescore, report and show): start the run over with --force (assess), or give the request another config.run_id (serve), or move the file away`,
     );
-  const { concurrency: _a, ...before } = stored.header.spec.config as AssessmentConfig;
-  const { concurrency: _b, ...now } = config;
+  const { concurrency: _a, ...before } = withoutSpendCaps(stored.header.spec.config as AssessmentConfig);
+  const { concurrency: _b, ...now } = withoutSpendCaps(config);
   if (JSON.stringify(before) !== JSON.stringify(now)) throw new Error(`${path} was started with another config; resume it with the same config or pass --force to start over`);
   const unreadable = stored.unreadable ?? [];
   if (unreadable.length > 0) {

@@ -40,8 +40,19 @@ export const CONFIG_LIMITS = {
   perturbations: 64,
   /** Unknown keys named (with the key each likely meant) in a refusal; the rest are counted. */
   unknownKeysNamed: 5,
-  /** Episodes of one request: its tasks × `trials` × its conditions (2 when `paired`). */
-  episodes: 25_000,
+  /**
+   * Episodes of one request: its tasks × `trials` × its conditions (2 when `paired`). With `turns`,
+   * what keeps the largest request allowed within the image's 384 MB heap (npm run bench: its `largest` part):
+   * each episode costs about 4 KB of heap until the results are sent, each of its turns 4 KB more.
+   */
+  episodes: 10_000,
+  /**
+   * Turns one request may take at most: its episodes × `max_steps` (× 11 in interactive mode, a
+   * budget after each of the user's messages). A run holds each finished episode's turns, cut, until
+   * its results are built and sent: the largest request allowed stays within the image's 384 MB heap
+   * (npm run bench: its `largest` part).
+   */
+  turns: 50_000,
 } as const;
 
 /** `task_ids` as a list of numbers or digit strings, or one comma-separated string ("0,100,880"). */
@@ -249,6 +260,19 @@ export const AssessmentConfigSchema = z
       .min(1, { error: "user_model must not be empty" })
       .optional()
       .register(configFlags, value("<model>", "the simulated user's model (default: the cheap LLM provider's)")),
+    /**
+     * The run's model spend (its simulated user and its judges together): at most this many model
+     * calls (absent: DEFAULT_MAX_MODEL_CALLS), and this many characters sent (DEFAULT_MAX_MODEL_CHARS).
+     * The call that would pass either stops the run with its partial results, naming the cap. A
+     * spend limit, not what the run measures: it is not part of the run's id, and a resend with
+     * a larger one continues the run.
+     */
+    max_model_calls: integer("max_model_calls", 1, 10_000_000)
+      .optional()
+      .register(configFlags, value("<n>", "model calls the run may make, its simulated user's and judges' together (default 50000)")),
+    max_model_chars: integer("max_model_chars", 1, 10_000_000_000)
+      .optional()
+      .register(configFlags, value("<n>", "characters the run may send to models, its simulated user's and judges' together (default 200000000)")),
     run_id: z
       .string({ error: (issue) => `run_id must be a string (got ${JSON.stringify(issue.input)})` })
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, { error: (issue) => `run_id must be 1-80 letters, digits, '.', '_' or '-' (got ${JSON.stringify(issue.input)})` })
@@ -341,12 +365,23 @@ export function episodeCount(config: Pick<AssessmentConfig, "trials" | "paired">
   return tasks * (config.trials ?? 1) * (config.paired ? 2 : 1);
 }
 
-/** Refuses a request of more episodes than CONFIG_LIMITS.episodes, with the count and the limit. */
-export function checkEpisodeCount(config: Pick<AssessmentConfig, "trials" | "paired">, tasks: number): void {
+/** The most turns an episode of this config may take: `max_steps`, after each user message in interactive mode (ten replies and the opening). */
+export function turnsPerEpisode(config: Pick<AssessmentConfig, "max_steps" | "mode">): number {
+  return config.max_steps * (config.mode === "interactive" ? 11 : 1);
+}
+
+/** Refuses a request of more episodes than CONFIG_LIMITS.episodes, or more turns than CONFIG_LIMITS.turns, with the count and the limit. */
+export function checkEpisodeCount(config: Pick<AssessmentConfig, "trials" | "paired" | "max_steps" | "mode">, tasks: number): void {
   const episodes = episodeCount(config, tasks);
+  const asked = `${tasks} tasks × ${config.trials ?? 1} trials${config.paired ? " × 2 conditions (paired)" : ""}`;
   if (episodes > CONFIG_LIMITS.episodes)
     throw new ConfigError(
-      `the config asks for ${episodes} episodes (${tasks} tasks × ${config.trials ?? 1} trials${config.paired ? " × 2 conditions (paired)" : ""}); at most ${CONFIG_LIMITS.episodes} are run per request: select fewer tasks (task_limit, task_categories, task_ids, num_shards) or trials`,
+      `the config asks for ${episodes} episodes (${asked}); at most ${CONFIG_LIMITS.episodes} are run per request: select fewer tasks (task_limit, task_categories, task_ids, num_shards) or trials`,
+    );
+  const turns = episodes * turnsPerEpisode(config);
+  if (turns > CONFIG_LIMITS.turns)
+    throw new ConfigError(
+      `the config allows ${turns} turns (${episodes} episodes (${asked}) × ${turnsPerEpisode(config)} turns each${config.mode === "interactive" ? " (max_steps × 11 in interactive mode)" : " (max_steps)"}); at most ${CONFIG_LIMITS.turns} are allowed per request: lower max_steps, or select fewer tasks or trials (num_shards splits a run)`,
     );
 }
 

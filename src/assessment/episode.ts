@@ -22,10 +22,10 @@ import {
   taskMessage,
   userMessage,
 } from "../protocol/index.js";
-import { type PurpleClient, PurpleError, type PurpleTurn } from "../purple/index.js";
+import { type PurpleClient, PurpleError, PurpleGoneError, type PurpleTurn } from "../purple/index.js";
 import { findTool, toolsNamed } from "../tools/index.js";
 import { MAX_USER_TURNS, type UserSimulator } from "../users/index.js";
-import { elide, idsIn, measureTokens, pieceEnd } from "../util/index.js";
+import { elide, fullLength, idsIn, measureTokens, pieceEnd } from "../util/index.js";
 import { SideCalls, type ToolChannel } from "./side-calls.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
@@ -57,6 +57,15 @@ export interface EpisodeOptions {
 /** Keeps the trajectory in memory small: whole texts go to the journal, memory keeps their start. */
 export const MEMORY_TEXT_CHARS = 600;
 
+/**
+ * Characters of the purple's own words an episode's journal line keeps whole: its final answer
+ * first, then its replies' texts and data and its actions, turn by turn. Beyond it each is kept as
+ * memory keeps it (its first MEMORY_TEXT_CHARS and a marker of how much was cut) and the
+ * trajectory's `journalCut` counts them: a purple sending 3.5 MB replies wrote 35 MB per episode.
+ * Scoring reads them whole (within the process's WholeTextBudget); only the journal is cut.
+ */
+export const JOURNAL_REPLY_CHARS = 1_000_000;
+
 /** One episode's share of a WholeTextBudget, given back once its journal line is written. */
 export interface TextLease {
   /**
@@ -70,8 +79,9 @@ export interface TextLease {
    * The trajectory for its journal line: each text `keep` held is put back as a value that
    * unpacks only when the line is written (JSON.stringify and the journal's pieces call its
    * toJSON), so that one whole text at a time is made, not the episode's every text at once.
+   * The purple's words are kept whole up to `replyChars` (JOURNAL_REPLY_CHARS), the rest cut.
    */
-  forJournal(trajectory: Trajectory): Trajectory;
+  forJournal(trajectory: Trajectory, replyChars?: number): Trajectory;
   release(): void;
 }
 
@@ -120,7 +130,8 @@ export class WholeTextBudget {
         return cut;
       },
       whole: (trajectory) => keptTexts(trajectory, entries(), unpack),
-      forJournal: (trajectory) => keptTexts(trajectory, entries(), (packed) => new PackedForJournal(packed) as unknown as string),
+      forJournal: (trajectory, replyChars = JOURNAL_REPLY_CHARS) =>
+        journalTexts(trajectory, replyChars, (words) => keptTexts(trajectory, entries(), (packed) => new PackedForJournal(packed) as unknown as string, words)),
       release: () => {
         this.heldChars -= mine;
         mine = 0;
@@ -182,34 +193,76 @@ class PackedForJournal implements StringInWindows {
 }
 
 /**
+ * What an episode's journal line may still keep whole of the purple's words, and what it cut:
+ * `take` says whether a text of that many characters is kept whole (and counts it), else counts its cut.
+ */
+class WordsBudget {
+  texts = 0;
+  chars = 0;
+  constructor(private left: number) {}
+
+  take(chars: number): boolean {
+    if (chars <= this.left) {
+      this.left -= chars;
+      return true;
+    }
+    this.texts++;
+    this.chars += chars - MEMORY_TEXT_CHARS;
+    return false;
+  }
+}
+
+/**
+ * The trajectory for its journal line with the purple's words kept whole up to `replyChars`: the
+ * final answer first (what a rescore reads), then each step's (`steps` walks them in order), and
+ * the cut, if any, recorded in `journalCut`.
+ */
+function journalTexts(trajectory: Trajectory, replyChars: number, steps: (words: WordsBudget) => Trajectory): Trajectory {
+  const words = new WordsBudget(replyChars);
+  const answer = trajectory.answer;
+  const keptAnswer = answer === undefined || answer.length <= MEMORY_TEXT_CHARS || words.take(answer.length) ? answer : elide(answer, MEMORY_TEXT_CHARS);
+  const journalled = steps(words);
+  return {
+    ...journalled,
+    ...(keptAnswer !== undefined ? { answer: keptAnswer } : {}),
+    ...(words.texts > 0 ? { journalCut: { texts: words.texts, chars: words.chars, limitChars: replyChars } } : {}),
+  };
+}
+
+/**
  * The trajectory with each long text a step passed through `keep` put back by `whole` when it
  * was held (`next` gives what `keep` held of each, in the order runEpisode keeps them: reply
  * text, reply data, action, observation); texts not longer than MEMORY_TEXT_CHARS were never held.
+ * With `words`, the purple's words (all but the observations) are put back only while it lasts.
  */
-function keptTexts(trajectory: Trajectory, next: (cut: string) => PackedText | undefined, whole: (packed: PackedText) => string): Trajectory {
-  const text = (kept: string) => {
+function keptTexts(trajectory: Trajectory, next: (cut: string) => PackedText | undefined, whole: (packed: PackedText) => string, words?: WordsBudget): Trajectory {
+  const held = (kept: string, purpleWords: boolean) => {
     if (kept.length <= MEMORY_TEXT_CHARS) return kept;
+    // Asked first, whatever is kept: the held texts are given in the order they were kept.
     const packed = next(kept);
-    return packed ? whole(packed) : kept;
+    if (!packed || (purpleWords && words && !words.take(fullLength(kept)))) return kept;
+    return whole(packed);
   };
+  const purple = (kept: string) => held(kept, true);
   return {
     ...trajectory,
     steps: trajectory.steps.map((step) => ({
       ...step,
-      replyText: text(step.replyText),
-      replyData: wholeData(step.replyData, next),
-      action: trimAction(step.action, text),
-      ...(step.observation ? { observation: { ...step.observation, text: text(step.observation.text) } } : {}),
+      replyText: purple(step.replyText),
+      replyData: wholeData(step.replyData, next, words),
+      action: trimAction(step.action, purple),
+      ...(step.observation ? { observation: { ...step.observation, text: held(step.observation.text, false) } } : {}),
     })),
   };
 }
 
-/** Reply data that keepData held as one note of its cut JSON: parsed back from the whole JSON when it was held. */
-function wholeData(data: readonly Record<string, unknown>[], next: (cut: string) => PackedText | undefined): Record<string, unknown>[] {
+/** Reply data that keepData held as one note of its cut JSON: parsed back from the whole JSON when it was held (and `words` lets it). */
+function wholeData(data: readonly Record<string, unknown>[], next: (cut: string) => PackedText | undefined, words?: WordsBudget): Record<string, unknown>[] {
   const note = data.length === 1 && Object.keys(data[0]!).length === 1 ? data[0]!.trimmed : undefined;
   if (typeof note !== "string" || note.length <= MEMORY_TEXT_CHARS) return [...data];
   const packed = next(note);
-  return packed ? (JSON.parse(unpack(packed)) as Record<string, unknown>[]) : [...data];
+  if (!packed || (words && !words.take(fullLength(note)))) return [...data];
+  return JSON.parse(unpack(packed)) as Record<string, unknown>[];
 }
 
 /** Keeps every text whole (for callers that hold one episode at a time). */
@@ -245,7 +298,8 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       opening = await conversation.open();
       userLog = { label: options.user!.label, opening, replies: 0 };
     } catch (cause) {
-      termination = "user_error";
+      // A run stopped meanwhile (its model spend cap, a cancel) refused the user's call: the episode did not finish.
+      termination = options.signal?.aborted ? "canceled" : "user_error";
       error = (cause as Error).message;
     }
   }
@@ -278,7 +332,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   let message: OutgoingMessage = first;
 
   const lastTurn = conversation ? options.maxSteps * (MAX_USER_TURNS + 1) : options.maxSteps;
-  for (let exchange = 1; steps.length < lastTurn && steps.length - budgetFrom < options.maxSteps && termination !== "user_error"; exchange++) {
+  for (let exchange = 1; steps.length < lastTurn && steps.length - budgetFrom < options.maxSteps && termination !== "user_error" && termination !== "canceled"; exchange++) {
     if (options.signal?.aborted) {
       termination = "canceled";
       break;
@@ -295,7 +349,8 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     try {
       reply = await call;
     } catch (cause) {
-      if (options.signal?.aborted) {
+      // Canceled, or a purple gone past its retry window: the episode did not finish, and is not recorded (a resend runs it again).
+      if (options.signal?.aborted || cause instanceof PurpleGoneError) {
         termination = "canceled";
         break;
       }
@@ -338,7 +393,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
           message = userMessage(userTurn.text, turn, options.maxSteps);
         }
       } catch (cause) {
-        termination = "user_error";
+        termination = options.signal?.aborted ? "canceled" : "user_error";
         error = (cause as Error).message;
       }
     } else if (action.kind === "answer") {
@@ -385,7 +440,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       purpleMs,
       greenMs: performance.now() - greenStarted,
     });
-    if (termination === "answered" || termination === "user_error") break;
+    if (termination === "answered" || termination === "user_error" || termination === "canceled") break;
   }
   // Closed before the trajectory is made: later calls are refused, those in flight are recorded.
   door?.close();
@@ -431,26 +486,36 @@ export function failureOf(cause: unknown): { termination: Termination; error: st
 }
 
 /**
- * The trajectory as memory keeps it: every text cut to MEMORY_TEXT_CHARS (the journal has them
- * whole), as copies that keep nothing of the whole texts alive (see `detach`).
+ * The trajectory as memory keeps it: every text of its steps cut to `chars` (MEMORY_TEXT_CHARS; the
+ * journal has them whole), the reply's own text and data to `replyChars`, its answer and error to
+ * MEMORY_TEXT_CHARS, as copies that keep nothing of the whole texts alive (see `detach`).
  */
-export function trimForMemory(trajectory: Trajectory): Trajectory {
-  const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
+export function trimForMemory(trajectory: Trajectory, chars = MEMORY_TEXT_CHARS, replyChars = chars): Trajectory {
+  const cut = (text: string) => elide(text, chars);
+  const cutReply = (text: string) => elide(text, replyChars);
   return {
     ...trajectory,
     steps: trajectory.steps.map((step) => ({
       ...step,
-      replyText: cut(step.replyText),
-      replyData: keepData(step.replyData, JSON.stringify(step.replyData), cut),
+      replyText: cutReply(step.replyText),
+      replyData: keepData(step.replyData, JSON.stringify(step.replyData), cutReply),
       ...(step.observation
         ? { observation: { ...step.observation, text: cut(step.observation.text), ...(step.observation.message !== undefined ? { message: cut(step.observation.message) } : {}) } }
         : {}),
       action: trimAction(step.action, cut),
       ...(step.warnings ? { warnings: step.warnings.map(cut) } : {}),
+      ...(step.user ? { user: cutUserTurn(step.user, cut) } : {}),
     })),
-    ...(trajectory.answer !== undefined ? { answer: cut(trajectory.answer) } : {}),
-    ...(trajectory.error !== undefined ? { error: cut(trajectory.error) } : {}),
+    ...(trajectory.user ? { user: { ...trajectory.user, opening: cutUserTurn(trajectory.user.opening, cut) } } : {}),
+    // One answer and one error an episode: cut as memory cuts any text, whatever `chars` the steps take.
+    ...(trajectory.answer !== undefined ? { answer: elide(trajectory.answer, MEMORY_TEXT_CHARS) } : {}),
+    ...(trajectory.error !== undefined ? { error: elide(trajectory.error, MEMORY_TEXT_CHARS) } : {}),
   };
+}
+
+/** A simulated user's turn with its texts cut (a model user's prompt holds up to USER_INPUT_BUDGET of the purple's words). */
+function cutUserTurn(turn: UserTurn, cut: (text: string) => string): UserTurn {
+  return { ...turn, text: cut(turn.text), ...(turn.prompt !== undefined ? { prompt: cut(turn.prompt) } : {}) };
 }
 
 /** Reply data as kept: itself when `keep` keeps its JSON whole, else one note with the JSON as `keep` cut it. */

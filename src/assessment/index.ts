@@ -1,4 +1,4 @@
-export { type Assessed, type AssessOptions, assess, JournalExistsError, journalPath } from "./assess.js";
+export { type Assessed, type AssessOptions, assess, DEFAULT_JOURNAL_BUDGET_MB, JournalExistsError, journalBudgetBytes, journalPath } from "./assess.js";
 export type { AssessmentData } from "./assessment-data.js";
 export {
   type AssessmentConfig,
@@ -20,10 +20,10 @@ export {
   unknownKeysMessage,
 } from "./config.js";
 export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
-export { type EpisodeOptions, type EpisodeWorld, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
+export { type EpisodeOptions, type EpisodeWorld, JOURNAL_REPLY_CHARS, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
 export { incompatibleWords, type OutcomeKind, outcomeOf, type RunEnd, type SessionOutcome, statusWords, terminalWords } from "./outcome.js";
 export { type FollowUp, type PoolOptions, runChains, runPool } from "./pool.js";
-export { isPurpleFailure, scoreRecord } from "./recorder.js";
+export { isPurpleFailure, scoreRecord, trimRecord } from "./recorder.js";
 export { type RecordedResults, readResults, rescore } from "./rescore.js";
 export {
   type AssessmentEvent,

@@ -19,37 +19,52 @@ export type SessionOutcome =
   | (Recorded & { readonly kind: "interrupted" })
   | (Recorded & { readonly kind: "stopped_early"; readonly reason: string })
   | (Recorded & { readonly kind: "incompatible"; readonly reason: string })
-  | (Recorded & { readonly kind: "journal_failed"; readonly reason: string });
+  | (Recorded & { readonly kind: "journal_failed"; readonly reason: string; readonly remedy?: string | undefined });
 
 export type OutcomeKind = SessionOutcome["kind"];
 
+/**
+ * What a run recorded. `results` is built when first read (`assess` gives it so): a canceled
+ * run's are never sent, and 10,000 episodes' results are seconds of work, so nothing here reads
+ * them unless the outcome's words or the door need them.
+ */
 interface Recorded {
   readonly results: ResultsObject;
   readonly log: AssessmentLog;
   readonly logFile?: string | undefined;
 }
 
+/** An outcome's own fields, each kind's (what it says beside the record). */
+type OutcomeFields = SessionOutcome extends infer O ? (O extends SessionOutcome ? Omit<O, keyof Recorded> : never) : never;
+
 /** What a run left behind, and what its purple client and journal said while it ran. */
 export interface RunEnd extends Recorded {
   readonly incompatible?: string | undefined;
   readonly gone?: string | undefined;
   readonly journalFailure?: string | undefined;
+  /** With `journalFailure`: what lets the same request continue the run ("once ... has room", "with a larger max_model_calls ..."). */
+  readonly journalRemedy?: string | undefined;
 }
 
 /**
  * The outcome of a run, in one order for both doors: an incompatible purple first (nothing it
  * answered counts), then a cancel, a journal that could not be written, a whole run, a purple
- * gone, and what is left (a shutdown, Ctrl-C).
+ * gone, and what is left (a shutdown, Ctrl-C). Reads the run's status from its log's footer, and
+ * passes `results` on unread (a getter, never a spread, which would build them).
  */
 export function outcomeOf(end: RunEnd): SessionOutcome {
-  const recorded: Recorded = { results: end.results, log: end.log, ...(end.logFile ? { logFile: end.logFile } : {}) };
-  const { status } = end.results;
-  if (end.incompatible !== undefined) return { ...recorded, kind: "incompatible", reason: end.incompatible };
-  if (status === "canceled") return { ...recorded, kind: "canceled" };
-  if (end.journalFailure !== undefined) return { ...recorded, kind: "journal_failed", reason: end.journalFailure };
-  if (status === "completed") return { ...recorded, kind: "completed" };
-  if (end.gone !== undefined) return { ...recorded, kind: "stopped_early", reason: end.gone };
-  return { ...recorded, kind: "interrupted" };
+  const status = end.log.footer.status;
+  const outcome = (fields: OutcomeFields): SessionOutcome =>
+    Object.defineProperty({ ...fields, log: end.log, ...(end.logFile ? { logFile: end.logFile } : {}) }, "results", {
+      get: () => end.results,
+      enumerable: true,
+    }) as SessionOutcome;
+  if (end.incompatible !== undefined) return outcome({ kind: "incompatible", reason: end.incompatible });
+  if (status === "canceled") return outcome({ kind: "canceled" });
+  if (end.journalFailure !== undefined) return outcome({ kind: "journal_failed", reason: end.journalFailure, remedy: end.journalRemedy });
+  if (status === "completed") return outcome({ kind: "completed" });
+  if (end.gone !== undefined) return outcome({ kind: "stopped_early", reason: end.gone });
+  return outcome({ kind: "interrupted" });
 }
 
 // The words of each outcome, for both doors, side by side: a change of wording is made here once.
@@ -62,20 +77,19 @@ export function statusWords(
   /** Where journals go, when the server keeps them. */
   runsDir: string | undefined,
 ): { readonly status: string; readonly artifactNote?: string } {
+  // A canceled or incompatible run's results are never built for its words.
+  if (outcome.kind === "incompatible") return { status: `Assessment stopped before any episode was scored: ${outcome.reason}` };
+  if (outcome.kind === "canceled") return { status: `Assessment canceled after ${outcome.log.episodes.length} of ${total} tasks.` };
   const { summary, status } = outcome.results;
   const ran = `${summary.total_tasks} of ${total} tasks`;
   const complete = `Assessment complete: ${summary.total_passed}/${summary.total_tasks} passed.`;
   switch (outcome.kind) {
-    case "incompatible":
-      return { status: `Assessment stopped before any episode was scored: ${outcome.reason}` };
-    case "canceled":
-      return { status: `Assessment canceled after ${ran}.` };
     case "stopped_early": {
       const note = `Stopped early after ${ran}: ${outcome.reason}.`;
       return { status: `Assessment ${note[0]!.toLowerCase()}${note.slice(1)} The partial results are attached (status "interrupted").`, artifactNote: note };
     }
     case "journal_failed": {
-      const recorded = `the same request continues it from its journal once ${runsDir ?? "the runs folder"} has room`;
+      const recorded = `the same request continues it from its journal ${outcome.remedy ?? `once ${runsDir ?? "the runs folder"} has room`}`;
       return {
         status:
           status === "completed"
@@ -97,7 +111,7 @@ export function terminalWords(outcome: Exclude<SessionOutcome, { kind: "incompat
   const { summary, status } = outcome.results;
   switch (outcome.kind) {
     case "journal_failed":
-      return `\nThe run stopped after ${summary.total_tasks} tasks: ${outcome.reason}. ${status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: once there is room, run the same command with --resume.`;
+      return `\nThe run stopped after ${summary.total_tasks} tasks: ${outcome.reason}. ${status === "completed" ? "Its results are whole; its journal lacks its last line" : "These results are partial"}: ${outcome.remedy ?? "once there is room"}, run the same command with --resume.`;
     case "completed":
       return "";
     case "stopped_early":

@@ -39,6 +39,8 @@ export interface RecorderOptions {
   readonly journal?: Journal | undefined;
   /** Told of each episode once it is recorded, with the episodes recorded so far. */
   readonly onRecorded: (record: EpisodeRecord, done: number) => void;
+  /** Checked once an episode is scored, before its line is written: throwing leaves it unrecorded and stops the run. */
+  readonly beforeJournal?: () => void;
 }
 
 /**
@@ -74,8 +76,12 @@ export class Recorder {
       // the same text as before they were held packed. The whole texts are garbage once scored.
       const { context, ...labels } = episode;
       const record = { ...(await scoreRecord(position, task, texts.whole(trajectory), this.options.judge, context ?? this.options.context)), ...labels };
-      await this.options.journal?.writeEpisode({ ...record, trajectory: texts.forJournal(trajectory) });
+      this.options.beforeJournal?.();
       const light = trimRecord(record);
+      const journalled = texts.forJournal(trajectory);
+      // An answer the journal keeps cut keeps its parsed values cut too, as memory does.
+      const answerCut = journalled.answer !== trajectory.answer;
+      await this.options.journal?.writeEpisode({ ...record, ...(answerCut ? { score: light.score } : {}), trajectory: journalled });
       this.kept.push(light);
       this.options.onRecorded(light, this.kept.length);
     } finally {
@@ -89,6 +95,17 @@ export class Recorder {
   }
 }
 
+/**
+ * Characters of each text of a step a recorded episode keeps in memory until the results are
+ * built: what the results show of it (a step's action and observation, 300 characters;
+ * report/compact.ts), and of the reply's own text and data, which the results do not show, its
+ * start. Its answer, error and verdict texts, one each, keep MEMORY_TEXT_CHARS. Every recorded episode
+ * is held until the end of its run: at 600 characters a text, 5,000 episodes of ten turns held
+ * 155 MB, at these 81 MB (npm run bench: its `largest` part).
+ */
+const KEPT_TEXT_CHARS = 300;
+const KEPT_REPLY_CHARS = 100;
+
 /** Items of a parsed answer memory keeps (a purple may answer with a hundred thousand values). */
 const MEMORY_LIST_ITEMS = 100;
 
@@ -96,14 +113,14 @@ const MEMORY_LIST_ITEMS = 100;
  * The record as memory keeps it until the results are built: the trajectory trimmed, and the
  * texts scoring kept cut the same way (whole in the journal).
  */
-function trimRecord(record: EpisodeRecord): EpisodeRecord {
+export function trimRecord(record: EpisodeRecord): EpisodeRecord {
   const cut = (text: string) => elide(text, MEMORY_TEXT_CHARS);
   const score = record.score;
   const parsed = score?.original.parsedAnswer ?? [];
   const judge = score?.original.judge;
   return {
     ...record,
-    trajectory: trimForMemory(record.trajectory),
+    trajectory: trimForMemory(record.trajectory, KEPT_TEXT_CHARS, KEPT_REPLY_CHARS),
     ...(record.unscored !== undefined ? { unscored: cut(record.unscored) } : {}),
     score:
       score && judge

@@ -24,7 +24,7 @@ export function purpleIdentityOf(card: Readonly<Record<string, unknown>>): strin
  */
 export function runIdFor(input: { participantUrl: string; purpleIdentity?: string; config: AssessmentConfig; tasksSource: string; greenVersion: string }): string {
   if (input.config.run_id) return input.config.run_id;
-  const { shard_index: _index, num_shards: _shards, concurrency: _concurrency, ...rest } = input.config;
+  const { shard_index: _index, num_shards: _shards, concurrency: _concurrency, ...rest } = withoutSpendCaps(input.config);
   const material = JSON.stringify({
     purple: input.purpleIdentity ?? input.participantUrl,
     config: sortKeys(rest),
@@ -32,6 +32,14 @@ export function runIdFor(input: { participantUrl: string; purpleIdentity?: strin
     green: input.greenVersion,
   });
   return `run-${createHash("sha256").update(material).digest("hex").slice(0, 16)}`;
+}
+
+/** The config less its model spend caps: how much a run may spend is not what it measures, so a larger cap continues the same run. */
+export function withoutSpendCaps<T extends { max_model_calls?: number | undefined; max_model_chars?: number | undefined }>(
+  config: T,
+): Omit<T, "max_model_calls" | "max_model_chars"> {
+  const { max_model_calls: _calls, max_model_chars: _chars, ...rest } = config;
+  return rest;
 }
 
 function sortKeys(value: unknown): unknown {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { getHeapStatistics } from "node:v8";
 import type { TaskText } from "../entropy/index.js";
+import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MAX_MODEL_CHARS, ModelSpend, type SpendLimits } from "../llm/index.js";
 import type { AssessmentLog, EpisodeCondition, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog } from "../log/index.js";
 import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, driftExposure, type Judge, optimumFor, type ScoringContext } from "../scoring/index.js";
@@ -101,13 +102,21 @@ let runsStarted = 0;
  * reported) as it ends, then the footer. Episode failures are recorded, never thrown.
  */
 export async function runAssessment(data: AssessmentData, purple: PurpleClient, options: RunOptions): Promise<AssessmentLog> {
-  const { spec, chosen, judge, signal, drain, journal, resumeFrom } = options;
+  const { spec, chosen, signal, drain, journal, resumeFrom } = options;
   const { config } = spec;
   const onEvent = options.onEvent ?? (() => undefined);
   const now = options.clock ?? (() => new Date());
+  // A failure to record an episode (the journal's disk, say) or the model spend cap stops the
+  // run: no new episode starts, those in flight are aborted (they could not be recorded either),
+  // and it is thrown with what was recorded.
+  const halt = new AbortController();
+  // Every model call of the run, its user's and its judges', is charged to one meter: the call past the cap stops the run.
+  const spend = new ModelSpend(spendLimits(config), (error) => halt.abort(error));
+  const judge = options.judge.withSpend?.(spend) ?? options.judge;
   // Before anything is opened or written: a user that cannot be had (no model key) fails the request at once.
   const mode = modeNamed(config.mode);
-  const user = mode?.user ? (options.user ?? mode.user(config, (choice) => userSimulatorFor(choice, {}))) : undefined;
+  const chosenUser = mode?.user ? (options.user ?? mode.user(config, (choice) => userSimulatorFor(choice, {}))) : undefined;
+  const user = chosenUser?.withSpend?.(spend) ?? chosenUser;
   // The purple acts in one view of the org: the base org with the run's entropy plan applied to a copy.
   // After the data check, which read the dataset's own Ids: from here on the run sees only remapped ones.
   const remap = runRemap(config, options.idSecret, resumeFrom?.header);
@@ -147,12 +156,21 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const started = performance.now();
   const plan = episodePlan(chosen.selection.tasks, config);
   const total = plan.length;
-  const recorder = new Recorder({ judge, context, journal, onRecorded: (record, done) => onEvent({ kind: "task_finished", done, total, record }) }, resumeFrom?.episodes ?? []);
+  const recorder = new Recorder(
+    {
+      judge,
+      context,
+      journal,
+      onRecorded: (record, done) => onEvent({ kind: "task_finished", done, total, record }),
+      // An episode scored after the cap was reached had its model verdicts refused: it is not recorded, and runs again on a resend.
+      beforeJournal: () => {
+        if (spend.exceeded) throw spend.exceeded;
+      },
+    },
+    resumeFrom?.episodes ?? [],
+  );
   onEvent({ kind: "started", total, resumed: recorder.count, selection: chosen.selection });
   const kept = recorder.positions();
-  // A failure to record an episode (the journal's disk, say) stops the run: the episodes in flight
-  // are aborted (they could not be recorded either), and it is thrown with what was recorded.
-  const halt = new AbortController();
   const episodeSignal = signal ? AbortSignal.any([signal, halt.signal]) : halt.signal;
   // Every episode in flight listens to it (its purple call, its HTTP request) and removes its
   // listeners when done: more than Node's default of 10 is the concurrency, not a leak.
@@ -214,7 +232,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   try {
     // A task's episodes one after another, so that none is in flight while another of its task
     // is (a purple could wait for its sibling and copy it); different tasks `concurrency` at a time.
-    await runChains(taskChains(queue), { concurrency: config.concurrency, signal, drain }, playEpisode);
+    await runChains(taskChains(queue), { concurrency: config.concurrency, signal: episodeSignal, drain }, playEpisode);
+    if (spend.exceeded) throw spend.exceeded;
   } catch (error) {
     recordFailure = { error };
   } finally {
@@ -235,6 +254,11 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     throw new RecordingFailure(error, log);
   });
   return log;
+}
+
+/** The run's model spend limits: its config's, else the defaults. */
+export function spendLimits(config: Pick<AssessmentConfig, "max_model_calls" | "max_model_chars">): SpendLimits {
+  return { calls: config.max_model_calls ?? DEFAULT_MAX_MODEL_CALLS, chars: config.max_model_chars ?? DEFAULT_MAX_MODEL_CHARS };
 }
 
 /** One episode of the run's plan: a task, which of its trials, in which view; `position` numbers it in the plan. */

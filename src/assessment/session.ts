@@ -224,7 +224,18 @@ export async function runSession(plan: SessionPlan, deps: RunDeps, controls: Ses
     ...(controls.resume ? { resume: true } : {}),
     ...(controls.force ? { force: true } : {}),
   });
-  return outcomeOf({ ...assessed, incompatible, gone });
+  // No spread of `assessed`: its results are built when first read, and a canceled run's never are.
+  return outcomeOf({
+    get results() {
+      return assessed.results;
+    },
+    log: assessed.log,
+    logFile: assessed.logFile,
+    journalFailure: assessed.journalFailure,
+    journalRemedy: assessed.journalRemedy,
+    incompatible,
+    gone,
+  });
 }
 
 /** Interactive mode's user without a model provider: the config's choice, offline (`auto` is the scripted user). */

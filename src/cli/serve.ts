@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { parseConfig } from "../assessment/index.js";
-import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, loadTwins, resolveIdSecret, twinSourceFile } from "../data/index.js";
+import { journalBudgetBytes, parseConfig } from "../assessment/index.js";
+import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, loadTwins, resolveIdSecret, twinCacheBudgetBytes, twinSourceFile } from "../data/index.js";
 import { datasetNamed, datasets, TWINS } from "../datasets/index.js";
 import { collectGarbage, serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
@@ -39,6 +39,9 @@ export function registerServe(program: Command): void {
       const logger = createLogger();
       // Before anything is loaded: a runs folder that cannot hold journals would fail every request.
       if (options.runsDir) checkRunsDir(options.runsDir);
+      // A journal budget or twin cache size the operator mistyped is refused at start, not at every request.
+      journalBudgetBytes();
+      twinCacheBudgetBytes();
       const data = await startingData(options, logger);
       const green = await serve({
         host: options.host,

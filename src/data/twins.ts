@@ -9,6 +9,7 @@ import { parseTasks } from "../tasks/index.js";
 import { type BuildTwinsOptions, buildTwins, TwinKey } from "../twins/index.js";
 import { environment } from "../util/index.js";
 import { resolveIdSecret } from "./id-secret.js";
+import { evictTwinSets, touchTwinSet, twinCacheBudgetBytes } from "./twin-cache.js";
 
 /** A built twin set on disk: its task file (the first trial's twins), its later trials' task files, its org folder, and what it was built from. */
 export interface BuiltTwins {
@@ -28,6 +29,8 @@ export interface BuiltTwins {
  */
 export interface TwinSetOptions {
   readonly cacheDir?: string;
+  /** Bytes the cache folder may hold (its least recently used sets evicted); ENTROPIC_TWINS_CACHE_MB by default. */
+  readonly cacheBytes?: number;
   readonly build?: Pick<BuildTwinsOptions, "makers" | "scale">;
   /** The set's key; default `twinKeyFor(seed)`, the operator's secret's. */
   readonly key?: TwinKey;
@@ -44,8 +47,13 @@ export function twinKeyFor(seed: number, secret: string = resolveIdSecret()): Tw
   return TwinKey.forRun(seed, secret);
 }
 
-/** The twin cache: ENTROPIC_CACHE_DIR's twins/ (the dataset's name) when it is set (as `data fetch` honours it), else data/cache/twins/. */
-export const twinCacheDir = (env: NodeJS.ProcessEnv = environment()) => (env.ENTROPIC_CACHE_DIR ? join(env.ENTROPIC_CACHE_DIR, TWINS.name) : TWINS_CACHE_DIR);
+/**
+ * The twin cache: ENTROPIC_TWINS_CACHE when it is set (the image sets /var/lib/entropic/twins, on
+ * its volume), else ENTROPIC_CACHE_DIR's twins/ (the dataset's name; as `data fetch` honours it),
+ * else data/cache/twins/ in the installation. Bounded by ENTROPIC_TWINS_CACHE_MB (twin-cache.ts).
+ */
+export const twinCacheDir = (env: NodeJS.ProcessEnv = environment()) =>
+  env.ENTROPIC_TWINS_CACHE ? env.ENTROPIC_TWINS_CACHE : env.ENTROPIC_CACHE_DIR ? join(env.ENTROPIC_CACHE_DIR, TWINS.name) : TWINS_CACHE_DIR;
 
 /** The file beside a built set's tasks.json and org/ that says what it was built from; written last, so its presence means the set is whole. */
 const BUILT_FROM_FILE = "built-from.json";
@@ -85,13 +93,17 @@ export async function twinSet(given: string | undefined, seed: number, field = "
   const key = options.key ?? twinKeyFor(seed);
   const trials = options.trials ?? 1;
   const folder = createHash("sha256").update(`${sha256}\n${key.digest}\n${TWINS_VERSION}\n${variant}\n${trials}`).digest("hex").slice(0, 24);
-  const dir = join(options.cacheDir ?? twinCacheDir(), folder);
+  const cacheDir = options.cacheDir ?? twinCacheDir();
+  const dir = join(cacheDir, folder);
   const trialFile = (trial: number) => `tasks.trial-${trial}.json`;
   const later = Array.from({ length: trials - 1 }, (_, i) => i + 2);
   const paths = { tasksPath: join(dir, "tasks.json"), trialPaths: later.map((trial) => join(dir, trialFile(trial))), orgPath: join(dir, "org") };
   const cached = await readBuiltFrom(join(dir, BUILT_FROM_FILE));
   // The source path is where the file is now: the cache is keyed by content, so a moved file reuses its set.
-  if (cached) return { ...paths, builtFrom: { ...cached, source: { path: sourcePath, sha256 } }, cached: true };
+  if (cached) {
+    await touchTwinSet(join(dir, BUILT_FROM_FILE));
+    return { ...paths, builtFrom: { ...cached, source: { path: sourcePath, sha256 } }, cached: true };
+  }
 
   let source: ReturnType<typeof parseTasks>;
   try {
@@ -107,7 +119,13 @@ export async function twinSet(given: string | undefined, seed: number, field = "
     );
   // Written beside, then moved in whole: a crash or a second process never leaves a half set under the key.
   const staging = `${dir}.building-${process.pid}-${Date.now()}`;
-  await mkdir(staging, { recursive: true });
+  // A cache folder that cannot be written (read-only, a file in its place) is the operator's to fix: said with its path.
+  await mkdir(staging, { recursive: true }).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new DatasetChoiceError(
+      `${field}: dataset '${TWINS.name}' cannot be cached in ${resolve(cacheDir)} (${code}): make it a writable folder, or set ENTROPIC_TWINS_CACHE to one`,
+    );
+  });
   try {
     await writeTasksJson(set.tasks, join(staging, "tasks.json"));
     for (const trial of later) await writeTasksJson(set.trials[trial - 1]!, join(staging, trialFile(trial)));
@@ -116,12 +134,18 @@ export async function twinSet(given: string | undefined, seed: number, field = "
     try {
       await rename(staging, dir);
     } catch (error) {
-      // Another process built the same key first: its set is the same set.
-      if (!(await readBuiltFrom(join(dir, BUILT_FROM_FILE)))) throw error;
+      // Another process built the same key first: its set is the same set. A folder there without
+      // its marker is a set never finished (a crash mid-copy, a damaged disk): replaced by this one.
+      if (!(await readBuiltFrom(join(dir, BUILT_FROM_FILE)))) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOTEMPTY" && (error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        await rm(dir, { recursive: true, force: true });
+        await rename(staging, dir);
+      }
     }
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+  await evictTwinSets(cacheDir, options.cacheBytes ?? twinCacheBudgetBytes(), dir, BUILT_FROM_FILE);
   return { ...paths, builtFrom, cached: false };
 }
 

@@ -13,6 +13,18 @@ export class JournalWriteError extends Error {
   }
 }
 
+/** A run's journal would grow past its byte budget: the run stops as on a full disk, and only it. */
+export class JournalBudgetError extends Error {
+  override readonly name = "JournalBudgetError";
+  constructor(readonly budgetBytes: number) {
+    super(`the run's journal reached its budget of ${formatBytes(budgetBytes)} (ENTROPIC_JOURNAL_BUDGET_MB)`);
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`;
+}
+
 /**
  * Appends an assessment log to disk as it happens: the header first, each episode as it ends,
  * the footer last. `append` resolves only once the line is on disk (fsync), so an episode that
@@ -21,6 +33,8 @@ export class JournalWriteError extends Error {
  * A write that fails (ENOSPC) leaves the file as it was before the failed lines, cut back to the
  * last whole line, and the journal refuses every later line with the same error: what is on disk
  * is always whole lines that were reported, so the run resumes from it once the disk has room.
+ * A journal with a byte budget refuses the line that would take the file past it the same way
+ * (the error's cause a JournalBudgetError): one run cannot fill the disk for the others.
  */
 export class Journal {
   private pending: { value: LogHeader | EpisodeRecord | LogFooter; done: () => void; failed: (error: Error) => void }[] = [];
@@ -34,13 +48,18 @@ export class Journal {
     private readonly file: FileHandle,
     /** Bytes of whole, durable lines: where the file is cut back to after a failed write. */
     private size: number,
+    /** Bytes the file may reach (its earlier attempts' lines included). */
+    readonly budgetBytes: number,
   ) {}
 
-  /** Starts a new journal (`wx`: never over another run's file) or continues one (`a`). */
-  static async open(path: string, mode: "new" | "continue"): Promise<Journal> {
+  /** Bytes written since the last durable line (the lines of the batch being written). */
+  private unsynced = 0;
+
+  /** Starts a new journal (`wx`: never over another run's file) or continues one (`a`), with a byte budget (none by default). */
+  static async open(path: string, mode: "new" | "continue", options: { budgetBytes?: number } = {}): Promise<Journal> {
     if (mode === "continue") await dropTornLine(path);
     const file = await open(path, mode === "new" ? "wx" : "a");
-    return new Journal(path, file, mode === "new" ? 0 : (await file.stat()).size);
+    return new Journal(path, file, mode === "new" ? 0 : (await file.stat()).size, options.budgetBytes ?? Number.POSITIVE_INFINITY);
   }
 
   writeHeader(header: LogHeader): Promise<void> {
@@ -92,6 +111,8 @@ export class Journal {
   /** A write can be short (a disk that is filling up takes part of it): the rest is written, or its error thrown. */
   private async writeAll(text: string): Promise<number> {
     const bytes = Buffer.from(text, "utf8");
+    if (this.size + this.unsynced + bytes.length > this.budgetBytes) throw new JournalBudgetError(this.budgetBytes);
+    this.unsynced += bytes.length;
     for (let offset = 0; offset < bytes.length; ) offset += (await this.file.write(bytes, offset, bytes.length - offset, null)).bytesWritten;
     return bytes.length;
   }
@@ -103,6 +124,7 @@ export class Journal {
         for (const entry of batch) entry.failed(this.broken);
         continue;
       }
+      this.unsynced = 0;
       try {
         const written = await this.writeLines(batch.map((entry) => entry.value));
         await this.file.sync();

@@ -135,6 +135,12 @@ export const TrajectorySchema = z.object({
   user: z.object({ label: z.string(), opening: UserTurnSchema, replies: z.number().int().nonnegative() }).optional(),
   /** The A2A protocol version the episode's turns were sent in; absent in logs written before the green spoke more than 0.3. */
   a2aVersion: z.enum(["0.3", "1.0"]).optional(),
+  /**
+   * The purple's words this journal line keeps cut (its answer, reply texts and data, actions
+   * past the episode's JOURNAL_REPLY_CHARS): how many texts, the characters cut, the limit. Scoring
+   * read them whole; each cut text ends with its marker `… (+N chars)`.
+   */
+  journalCut: z.object({ texts: z.number().int().positive(), chars: z.number().int().nonnegative(), limitChars: z.number().int().nonnegative() }).optional(),
 });
 export type Trajectory = z.infer<typeof TrajectorySchema>;
 

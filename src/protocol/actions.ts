@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { executeRequest, findTool, registeredTools, type ToolSpec } from "../tools/index.js";
-import { firstIssue } from "../util/index.js";
+import { elide, firstIssue } from "../util/index.js";
 import type { PurpleReply } from "./reply.js";
 
 /** Where in the reply the action was found; `mcp`: not in a reply, a call over the episode's MCP endpoint. */
@@ -70,7 +70,7 @@ export function parseAction(reply: PurpleReply, offered: readonly ToolSpec[] = r
     const action = actionFromObject(json.value, "json", offered);
     if (action) return action;
   } else if (json.error && looksLikeJsonAttempt(text)) {
-    return { kind: "invalid", reason: `the reply looks like JSON but does not parse: ${json.error}`, source: "json" };
+    return { kind: "invalid", reason: `the reply looks like JSON but does not parse: ${elide(json.error, SHOWN_CHARS)}`, source: "json" };
   }
   if (!text) return { kind: "invalid", reason: "the reply has no text and no usable data part", source: "text" };
   return { kind: "answer", answer: text, source: "text" };
@@ -102,6 +102,9 @@ function answerTool(offered: readonly ToolSpec[]): ToolSpec | undefined {
   return offered.find((spec) => spec.final);
 }
 
+/** Characters of a purple's own value a reason quotes: the reason goes back to the purple and into the log, never its megabytes. */
+const SHOWN_CHARS = 200;
+
 /**
  * A call of a tool by name with its arguments, read as a reply's tool call is: a tool not offered
  * or arguments its schema refuses make an invalid action (which costs its step), never a throw.
@@ -109,7 +112,11 @@ function answerTool(offered: readonly ToolSpec[]): ToolSpec | undefined {
 export function callOf(name: unknown, rawArgs: unknown, source: ActionSource, offered: readonly ToolSpec[]): Action {
   const spec = offered.find((candidate) => candidate.name === name);
   if (typeof name !== "string" || !spec) {
-    return { kind: "invalid", reason: `unknown tool ${JSON.stringify(name)}; the tools are ${offered.map((candidate) => candidate.name).join(", ")}`, source };
+    return {
+      kind: "invalid",
+      reason: `unknown tool ${elide(JSON.stringify(name) ?? String(name), SHOWN_CHARS)}; the tools are ${offered.map((candidate) => candidate.name).join(", ")}`,
+      source,
+    };
   }
   let args = rawArgs;
   if (typeof args === "string") {
@@ -122,7 +129,7 @@ export function callOf(name: unknown, rawArgs: unknown, source: ActionSource, of
   const parsed = spec.arguments.safeParse(args ?? {});
   if (!parsed.success) {
     const issue = firstIssue(parsed.error);
-    const field = issue.path ? `argument '${issue.path}'` : "arguments";
+    const field = issue.path ? `argument '${elide(issue.path, SHOWN_CHARS)}'` : "arguments";
     return { kind: "invalid", reason: `bad ${field} for ${name}: ${issue.message}`, source };
   }
   if (spec.final) return answerFrom(spec.answerOf(parsed.data), source);

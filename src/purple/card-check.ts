@@ -3,6 +3,7 @@ import { STATUS_CODES } from "node:http";
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { z } from "zod";
 import { describeError, fetchAgentCard, type PurpleCard, withTrailingSlash } from "./client.js";
+import { shownBody } from "./echo.js";
 import { exchange } from "./http.js";
 import { type A2AVersion, chooseProtocol, isVersionMismatchCode } from "./protocol-version.js";
 
@@ -102,7 +103,7 @@ export async function readCardAsGateway(url: string, timeoutMs = 10_000): Promis
       if (typeof card === "object" && card !== null && !Array.isArray(card)) return { card: card as Record<string, unknown> };
       return { failure: `GET ${where.href} answered JSON that is not an object` };
     } catch {
-      return { failure: `GET ${where.href} answered something that is not JSON (${String(reply.headers["content-type"] ?? "no content-type")}, ${reply.body.byteLength} bytes)` };
+      return { failure: `GET ${where.href} answered something that is not JSON (${shownBody(reply.headers, reply.body)})` };
     }
   } catch (error) {
     return { failure: `GET ${where.href} failed: ${describeError(error)}` };
@@ -160,8 +161,7 @@ export async function probeMethods(url: string, version: A2AVersion, timeoutMs =
   } catch {
     json = undefined;
   }
-  const type = String(reply.headers["content-type"] ?? "no content-type");
-  if (typeof json !== "object" || json === null) return probe("unusable", `HTTP ${reply.status}, not a JSON-RPC response (${type}, ${reply.body.byteLength} bytes)`);
+  if (typeof json !== "object" || json === null) return probe("unusable", `HTTP ${reply.status}, not a JSON-RPC response (${shownBody(reply.headers, reply.body)})`);
   const error = json.error;
   if (typeof error === "object" && error !== null && typeof error.code === "number") {
     const said = `JSON-RPC ${error.code}${typeof error.message === "string" ? ` ${JSON.stringify(error.message.replaceAll(taskId, "<id>").slice(0, 120))}` : ""}`;

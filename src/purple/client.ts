@@ -3,6 +3,7 @@ import { A2A_VERSION_HEADER, type AgentCard, type Message, type Part, Role, type
 import { DefaultAgentCardResolver, JsonRpcTransportFactory, type Transport } from "@a2a-js/sdk/client";
 import { z } from "zod";
 import type { OutgoingMessage, PurpleReply } from "../protocol/index.js";
+import { elide } from "../util/index.js";
 import { createCardFetch, createPurpleFetch, replyBytes } from "./fetch.js";
 import { PurpleHttpFault } from "./http.js";
 import { type A2AVersion, chooseProtocol, isVersionMismatchCode, mismatchExplanation, type ProtocolChoice } from "./protocol-version.js";
@@ -31,6 +32,17 @@ export class PurpleError extends Error {
     readonly retryable = false,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The purple has been unreachable for the whole retry window: the turn that fails with it did not
+ * fail on the purple's account, so its episode is not recorded (it runs again when the same
+ * request is sent once the purple is back), as a canceled one.
+ */
+export class PurpleGoneError extends PurpleError {
+  constructor(message: string) {
+    super("unreachable", message);
   }
 }
 
@@ -219,7 +231,7 @@ export class A2APurpleClient implements PurpleClient {
   /** Since when every call has met a refused or reset connection (none since the last answer). */
   private unreachableSince: number | undefined;
   /** Set once the retry window expired: the error of every later turn. */
-  private gone: PurpleError | undefined;
+  private gone: PurpleGoneError | undefined;
   /** Per task left open (input-required): the keys of the artifact parts already read in its earlier turns. */
   private readonly artifactsRead = new Map<string, ReadonlySet<string>>();
 
@@ -297,10 +309,10 @@ export class A2APurpleClient implements PurpleClient {
   }
 
   /** The purple has been unreachable for the whole retry window: said once to the caller, then the error of every turn, unsent. */
-  private declareGone(last: PurpleError, seconds: number): PurpleError {
+  private declareGone(last: PurpleError, seconds: number): PurpleGoneError {
     if (!this.gone) {
       const message = `the purple agent at ${this.url} has been unreachable for ${seconds.toFixed(1)} s (${last.message}; retried with backoff for ${this.retryWindowMs / 1000} s, ${RETRY_ENV}), so it is taken as gone and the assessment stops: restart the purple and send the same request again to continue the run`;
-      this.gone = new PurpleError("unreachable", message);
+      this.gone = new PurpleGoneError(message);
       this.onGone?.(message);
     }
     return this.gone;
@@ -461,7 +473,7 @@ export function describeError(error: unknown): string {
   const code = rpcCode(error);
   if (code !== undefined) {
     const data = (error as { data?: unknown }).data;
-    return `JSON-RPC error ${code}: ${error.message}${data === undefined ? "" : ` (data: ${JSON.stringify(data).slice(0, 300)})`}`;
+    return `JSON-RPC error ${code}: ${elide(error.message, 300)}${data === undefined ? "" : ` (data: ${elide(JSON.stringify(data) ?? "", 300)})`}`;
   }
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${error.message}${cause}`;

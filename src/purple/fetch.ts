@@ -1,5 +1,6 @@
 import { type IncomingHttpHeaders, STATUS_CODES } from "node:http";
 import { scanJson } from "../util/index.js";
+import { shownBody } from "./echo.js";
 import { exchange, type HttpReply, PurpleHttpFault } from "./http.js";
 import { checkRpcReply, rpcCallOf } from "./wire.js";
 
@@ -68,7 +69,7 @@ export function createCardFetch(maxBytes: number): typeof fetch {
     try {
       JSON.parse(reply.body.toString("utf8"));
     } catch {
-      throw new PurpleHttpFault("protocol", `the card is not JSON (${String(reply.headers["content-type"] ?? "no content-type")}, ${reply.body.byteLength} bytes)`);
+      throw new PurpleHttpFault("protocol", `the card is not JSON (${shownBody(reply.headers, reply.body)})`);
     }
     return toResponse(reply.status, reply.headers, reply.body);
   };
@@ -82,7 +83,7 @@ function refuseRedirect(reply: HttpReply, what: string): void {
   throw new PurpleHttpFault(
     "protocol",
     `the purple agent answered ${what} with HTTP ${reply.status} ${STATUS_CODES[reply.status] ?? ""}`.trimEnd() +
-      `, a redirect to ${location ? JSON.stringify(location) : "nowhere (no Location header)"}: redirects are not followed, the green reaches the purple only at the URL the assessment request gives; serve the agent there`,
+      `, a redirect${location ? "" : " without a Location header"} (where it points is not repeated: the green repeats only a reply's status and content type): redirects are not followed, the green reaches the purple only at the URL the assessment request gives; serve the agent there`,
   );
 }
 

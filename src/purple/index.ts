@@ -11,6 +11,7 @@ export {
   type PurpleClientOptions,
   PurpleError,
   type PurpleFailureKind,
+  PurpleGoneError,
   type PurpleTurn,
   participantEndpoint,
   RETRY_ENV,

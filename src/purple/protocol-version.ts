@@ -93,8 +93,8 @@ export function chooseProtocol(card: unknown): ProtocolChoice | ProtocolRefusal 
   }
   const offered =
     interfaces.length > 0
-      ? interfaces.map((entry) => `${String(entry.protocolBinding ?? "no binding")} ${String(entry.protocolVersion ?? "(no version)")}`)
-      : [`${transports.map(String).join("/") || "JSONRPC"} ${String(topLevel)}`];
+      ? interfaces.map((entry) => `${shownToken(entry.protocolBinding, "no binding")} ${shownToken(entry.protocolVersion, "(no version)")}`)
+      : [`${transports.map((transport) => shownToken(transport, "")).join("/") || "JSONRPC"} ${shownToken(topLevel, "(no version)")}`];
   return {
     refusal: `the purple agent's card offers A2A ${[...new Set(offered)].join(", ")}; this green agent speaks A2A 1.0 and 0.3 over JSONRPC only. Fix on the purple's side: ${CARD_FIX}`,
   };
@@ -122,4 +122,14 @@ export function mismatchExplanation(refusals: ReadonlyMap<A2AVersion, string>): 
     return `the purple agent answered the first SendMessage (A2A-Version: 1.0) with ${error}: its card lists a JSONRPC interface of A2A 1.0, but the server does not answer A2A 1.0. Fix on the purple's side: serve A2A 1.0 at the participant URL (@a2a-js/sdk 1.x jsonRpcHandler, a2a-python 1.x), or list only the versions it speaks in the card (an A2A 0.3 server: "protocolVersion": "0.3.0", no 1.0 entry in supportedInterfaces)`;
   }
   return `the purple agent answered the first message/send (A2A 0.3: no A2A-Version header) with ${error}: its card does not list A2A 1.0, so the green spoke A2A 0.3, which the server does not answer. Fix on the purple's side: make the card list what the server speaks, "supportedInterfaces": [{"url": "<your URL>", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}] (@a2a-js/sdk 1.x serves an AgentCard with supportedInterfaces as it is; an A2A 0.3 card kept from before an upgrade says 0.3), or enable the server's A2A 0.3 compatibility (@a2a-js/sdk 1.x: legacyCompat: {enabled: true} on jsonRpcHandler and agentCardHandler, and duplicateInterfacesForLegacy in the card; a2a-python 1.x: enable_v0_3_compat=True)`;
+}
+
+/**
+ * A value of the card a refusal repeats: a short token (a binding, a version) as it is, anything
+ * else only as being something else. A participant URL may name any address: the green repeats
+ * no free text of what it answered (src/purple/echo.ts).
+ */
+function shownToken(value: unknown, missing: string): string {
+  if (value === undefined || value === null) return missing;
+  return typeof value === "string" && /^[\w.+-]{1,24}$/.test(value) ? value : "(an unrecognised value)";
 }

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
+import { shownBody } from "./echo.js";
 import { type HttpReply, PurpleHttpFault } from "./http.js";
 
 /**
@@ -72,21 +73,22 @@ export function rpcCallOf(body: string): { method: string; id: unknown } | undef
   }
 }
 
-/** A short, printable start of a body, for messages. */
-function excerpt(body: Buffer): string {
-  const text = body.subarray(0, 200).toString("utf8").replace(/\s+/g, " ").trim();
-  return body.byteLength > 200 ? `${text}…` : text;
+/** A JSON-RPC id as a message shows it: a number or a short token (the ids clients write), else only that it is another. */
+function shownId(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (typeof value === "number" || (typeof value === "string" && /^[\w-]{0,36}$/.test(value))) return JSON.stringify(value);
+  return "another value";
 }
 
 function protocolFault(method: string, what: string): PurpleHttpFault {
   return new PurpleHttpFault("protocol", `the purple agent's reply to ${method} ${what}`);
 }
 
-/** The first issue of a failed check, as `field: problem`. */
+/** The first issue of a failed check, as `field: problem` (a path of the reply's own keys, cut: the keys are its content). */
 function issueText(error: z.ZodError, root: string): string {
   const issue = error.issues[0]!;
   const path = [root, ...issue.path.map(String)].join(".");
-  return `${path} ${issue.message}`;
+  return `${path.length > 100 ? `${path.slice(0, 100)}…` : path} ${issue.message}`;
 }
 
 /**
@@ -95,7 +97,8 @@ function issueText(error: z.ZodError, root: string): string {
  */
 export function checkRpcReply(method: string, id: unknown, reply: HttpReply): void {
   const { status, body } = reply;
-  const type = String(reply.headers["content-type"] ?? "no content-type");
+  // Its status and content type only (echo.ts): the participant URL may be any address the green reaches.
+  const shown = shownBody(reply.headers, body);
   let json: unknown;
   let parsed = false;
   if (body.byteLength > 0) {
@@ -113,20 +116,21 @@ export function checkRpcReply(method: string, id: unknown, reply: HttpReply): vo
       checkError(method, json as { error: unknown });
       return;
     }
-    throw protocolFault(method, `is HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() + (body.byteLength > 0 ? ` (${type}: ${excerpt(body)})` : " with no body"));
+    throw protocolFault(method, `is HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() + (body.byteLength > 0 ? ` (${shown})` : " with no body"));
   }
   if (body.byteLength === 0) throw protocolFault(method, `is empty (HTTP ${status}, no body): a JSON-RPC response was expected`);
-  if (!parsed) throw protocolFault(method, `is not JSON (${type}: ${excerpt(body)})`);
-  if (typeof json !== "object" || json === null || Array.isArray(json)) throw protocolFault(method, `is not a JSON-RPC response object (${excerpt(body)})`);
+  if (!parsed) throw protocolFault(method, `is not JSON (${shown})`);
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw protocolFault(method, `is not a JSON-RPC response object (${Array.isArray(json) ? "an array" : json === null ? "null" : `a ${typeof json}`}, ${shown})`);
   const envelope = json as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
   // A2A 1.0's transport requires the version member; 0.3 purples have long been read without it.
   if (envelope.jsonrpc !== "2.0" && V10_METHODS.has(method))
-    throw protocolFault(method, `is not a JSON-RPC 2.0 response: "jsonrpc" must be "2.0" (got ${JSON.stringify(envelope.jsonrpc) ?? "nothing"})`);
+    throw protocolFault(method, `is not a JSON-RPC 2.0 response: "jsonrpc" must be "2.0" (${envelope.jsonrpc === undefined ? "it is missing" : "it is something else"})`);
   if (isError) {
     checkError(method, envelope);
     return;
   }
-  if (envelope.id !== id) throw protocolFault(method, `answers another request: its "id" is ${JSON.stringify(envelope.id) ?? "missing"}, the request's was ${JSON.stringify(id)}`);
+  if (envelope.id !== id) throw protocolFault(method, `answers another request: its "id" is ${shownId(envelope.id)}, the request's was ${JSON.stringify(id)}`);
   if (envelope.result === undefined || envelope.result === null)
     throw protocolFault(method, `has neither a "result" nor an "error": a JSON-RPC response carries one of them (here the result is the A2A Message or Task)`);
   const schema = RESULTS[method];

@@ -25,6 +25,6 @@ export { type ChanceFloorPlan, ChanceFloorPlanSchema, type FloorTask, floorAnswe
 export { createJudge, HeuristicJudge, type Judge, LlmJudge, OfflineProvider, offlineJudge, type Verdict } from "./judge.js";
 export { normalizeAnswer, pythonSplit, tokenF1 } from "./normalize.js";
 export { FUZZY_PASS_F1, groundTruth, type ScoredTask, scoreOriginal } from "./original.js";
-export { disclosurePrompt, extractionPrompt, parseDisclosure, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
+export { disclosurePrompt, extractionPrompt, JUDGE_INPUT_BUDGET, parseDisclosure, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
 export { dataIn, isPrivacyRefusal } from "./refusal.js";
 export { episodePassed, type SuccessEvidence, type SuccessMethod, SuccessMethodSchema, type SuccessVerdict, SuccessVerdictSchema, scoreSuccess } from "./success.js";

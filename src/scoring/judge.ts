@@ -1,5 +1,5 @@
 import type { LlmConfig, ProviderRole } from "../llm/index.js";
-import { type ChatMessage, JudgementCache, type LlmProvider, OpenAiProvider, type ProviderUsage } from "../llm/index.js";
+import { type ChatMessage, JudgementCache, type LlmProvider, type ModelSpend, OpenAiProvider, type ProviderUsage } from "../llm/index.js";
 import { entityKindFor, extractAnswers } from "./extract.js";
 import { type FuzzyContext, paraphraseVerdict } from "./normalize.js";
 import { disclosurePrompt, equivalencePrompt, extractionPrompt, parseDisclosure, parseEquivalence, parseExtraction, parsePrivacy, privacyPrompt } from "./prompts.js";
@@ -43,6 +43,8 @@ export interface Judge {
    */
   equivalent(answer: string, truth: string, context: FuzzyContext): Promise<Verdict<boolean>>;
   usage(): Readonly<Record<ProviderRole, ProviderUsage>> | null;
+  /** The same judge with its model calls charged to a run's spend (a judge that calls no model is itself). */
+  withSpend?(spend: ModelSpend): Judge;
 }
 
 /** The longest answer, and the most of the task's text, an equivalence question sends the model. */
@@ -72,6 +74,10 @@ export class HeuristicJudge implements Judge {
 
   usage(): null {
     return null;
+  }
+
+  withSpend(): Judge {
+    return this;
   }
 }
 
@@ -134,6 +140,10 @@ export class LlmJudge implements Judge {
 
   usage(): Record<ProviderRole, ProviderUsage> {
     return { primary: { ...this.providers.primary.usage }, cheap: { ...this.providers.cheap.usage } };
+  }
+
+  withSpend(spend: ModelSpend): Judge {
+    return new LlmJudge({ primary: spend.wrap(this.providers.primary), cheap: spend.wrap(this.providers.cheap) }, this.cache);
   }
 
   /** Identical questions in flight at once (tasks with the same trajectory) share one model call. */

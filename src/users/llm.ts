@@ -1,4 +1,4 @@
-import type { ChatMessage, LlmProvider } from "../llm/index.js";
+import type { ChatMessage, LlmProvider, ModelSpend } from "../llm/index.js";
 import { boundedAgentText, MAX_USER_TURNS, STOP_MARKER, type UserBrief, type UserConversation, type UserSimulator, UserSimulatorError, type UserTurn } from "./user.js";
 
 /**
@@ -36,6 +36,10 @@ export class LlmUser implements UserSimulator {
 
   constructor(private readonly provider: LlmProvider) {
     this.label = `llm:${provider.model}`;
+  }
+
+  withSpend(spend: ModelSpend): UserSimulator {
+    return new LlmUser(spend.wrap(this.provider));
   }
 
   start(brief: UserBrief): UserConversation {

@@ -1,3 +1,4 @@
+import type { ModelSpend } from "../llm/index.js";
 import type { UserTurn } from "../log/index.js";
 
 export type { UserTurn };
@@ -23,6 +24,8 @@ export interface UserSimulator {
   readonly kind: string;
   readonly label: string;
   start(brief: UserBrief): UserConversation;
+  /** The same user with its model calls charged to a run's spend (absent for a user that calls no model). */
+  withSpend?(spend: ModelSpend): UserSimulator;
 }
 
 /** A simulated user's own failure (its model unreachable, an empty reply): the episode ends as the user's fault, not the purple's. */

@@ -209,6 +209,19 @@ describe("the section's reading of results", () => {
     expect(once).toBe(`# Validity\n\nrest\n\n${section.join("\n")}`);
     expect(spliceAdversary(once, adversarySection({ missing: "again" }))).toBe(`# Validity\n\nrest\n\n${adversarySection({ missing: "again" }).join("\n")}`);
   });
+
+  it("moves the file's count of checks by what the new section holds against the old one's", () => {
+    const report = (held: number, total: number) =>
+      adversarySection({
+        rows: [],
+        checks: Array.from({ length: total }, (_, i) => ({ rule: `rule ${i}`, where: "here", ok: i < held, detail: "" })) as never,
+        purples: [],
+        skipped: [],
+      });
+    const file = spliceAdversary("# Validity\n\n## Checks: 380 of 390 hold\n\nrest\n", report(24, 31));
+    expect(file).toContain("## Checks: 404 of 421 hold");
+    expect(spliceAdversary(file, report(32, 32))).toContain("## Checks: 412 of 422 hold");
+  });
 });
 
 describe("the sandbag family on the sample", () => {

@@ -45,9 +45,23 @@ export function adversarySection(report: AdversaryReport): string[] {
   return lines;
 }
 
-/** The adversary section put into an existing validity file in place of its own (the last section), the other sections as they were. */
+const SECTION_COUNT = /^(\d+) of (\d+) adversary checks hold\.$/m;
+const FILE_COUNT = /^## Checks: (\d+) of (\d+) hold$/m;
+
+/**
+ * The adversary section put into an existing validity file in place of its own (the last section),
+ * the other sections as they were, and the file's count of checks moved by what the new section
+ * holds against the old one's.
+ */
 export function spliceAdversary(existing: string, section: readonly string[]): string {
   const start = existing.indexOf(section[0]!);
-  const kept = start >= 0 ? existing.slice(0, start) : existing.trim() === "" ? "" : `${existing.trimEnd()}\n\n`;
+  let kept = start >= 0 ? existing.slice(0, start) : existing.trim() === "" ? "" : `${existing.trimEnd()}\n\n`;
+  const before = start >= 0 ? SECTION_COUNT.exec(existing.slice(start)) : null;
+  const after = SECTION_COUNT.exec(section.join("\n"));
+  const file = FILE_COUNT.exec(kept);
+  if (file && after) {
+    const [held, total] = [Number(file[1]) - Number(before?.[1] ?? 0) + Number(after[1]), Number(file[2]) - Number(before?.[2] ?? 0) + Number(after[2])];
+    kept = kept.replace(FILE_COUNT, `## Checks: ${held} of ${total} hold`);
+  }
   return `${kept}${section.join("\n")}`;
 }

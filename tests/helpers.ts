@@ -10,6 +10,7 @@ import { a2aPurpleClients, retryWindowFromEnv } from "../src/purple/index.js";
 import { serve } from "../src/server/app.js";
 import type { TaskRecord } from "../src/tasks/index.js";
 import { loadTaskFile } from "../src/tasks/load.js";
+import { userSimulatorFor } from "../src/users/index.js";
 import { createLogger } from "../src/util/logger.js";
 
 export const SAMPLE_ORG = fileURLToPath(new URL("../data/sample/org", import.meta.url));
@@ -51,7 +52,9 @@ export async function startGreen(
 ): Promise<{ url: string; server: Server; close: () => Promise<void>; shutdown: (graceMs: number) => Promise<void> }> {
   // As `serve` on the command line: the purple's retry window from ENTROPIC_PURPLE_RETRY_SECONDS, read per assessment (tests set it).
   const createPurple = a2aPurpleClients(() => ({ retryWindowMs: retryWindowFromEnv(process.env) }));
-  const { server, url, shutdown } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, createPurple, ...options });
+  // Likewise interactive mode's user, with a model when the test has set the LLM_* variables.
+  const createUser = (choice: Parameters<typeof userSimulatorFor>[0]) => userSimulatorFor(choice, process.env);
+  const { server, url, shutdown } = await serve({ host: "127.0.0.1", port: 0, data, logger: quietLogger(), calibration, createPurple, createUser, ...options });
   return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())), shutdown };
 }
 

@@ -78,7 +78,7 @@ describe("the Dockerfile", () => {
     const green = stage("green").join("\n");
     expect(green).toMatch(/^VOLUME \["\/var\/lib\/entropic"\]$/m);
     expect(green).toMatch(
-      /^ENV ENTROPIC_RUNS_DIR=\/var\/lib\/entropic\/runs ENTROPIC_JUDGE_CACHE=\/var\/lib\/entropic\/judgements ENTROPIC_ID_SECRET_FILE=\/var\/lib\/entropic\/id-secret$/m,
+      /^ENV ENTROPIC_RUNS_DIR=\/var\/lib\/entropic\/runs ENTROPIC_JUDGE_CACHE=\/var\/lib\/entropic\/judgements ENTROPIC_ID_SECRET_FILE=\/var\/lib\/entropic\/id-secret ENTROPIC_TWINS_CACHE=\/var\/lib\/entropic\/twins$/m,
     );
     expect(green).toMatch(/chown -R 1000:1000 \/var\/lib\/entropic$/m);
   });

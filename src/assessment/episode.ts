@@ -26,7 +26,7 @@ import { type PurpleClient, PurpleError, PurpleGoneError, type PurpleTurn } from
 import { findTool, toolsNamed } from "../tools/index.js";
 import { MAX_USER_TURNS, type UserSimulator } from "../users/index.js";
 import { elide, fullLength, idsIn, measureTokens, pieceEnd } from "../util/index.js";
-import { SideCalls, type ToolChannel } from "./side-calls.js";
+import { observationRecordOf, SideCalls, type ToolChannel } from "./side-calls.js";
 
 /** The world an episode acts in: the org's tools as the purple sees them, and what the org knows of an Id. */
 export interface EpisodeWorld {
@@ -405,14 +405,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     } else {
       const outcome = await world.runTool({ tool: action.tool, ...action.args }, today);
       message = observationMessage(outcome, turn, remaining);
-      observation = outcome.ok
-        ? {
-            ok: true,
-            rowCount: outcome.kind === "records" ? outcome.records.length : outcome.objects.length,
-            truncated: outcome.kind === "records" && outcome.truncated,
-            text: message.text,
-          }
-        : { ok: false, code: outcome.code, message: outcome.message, text: message.text };
+      observation = observationRecordOf(outcome, message.text);
       for (const id of idsIn(message.text)) if (world.idStatus(id) === "distractor") distractorsSeen.add(id);
     }
     const received: TrajectoryStep["received"] = { chars: replyText.length, tokens: 0, bytes: reply.bytes };

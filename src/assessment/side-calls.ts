@@ -126,14 +126,7 @@ export class SideCalls implements ChannelEpisode {
     const turn = this.host.nextTurn();
     const remaining = this.host.maxSteps - (this.host.used() + 1);
     const message = observationMessage(outcome, turn, remaining);
-    const observation: ObservationRecord = outcome.ok
-      ? {
-          ok: true,
-          rowCount: outcome.kind === "records" ? outcome.records.length : outcome.objects.length,
-          truncated: outcome.kind === "records" && outcome.truncated,
-          text: message.text,
-        }
-      : { ok: false, code: outcome.code, message: outcome.message, text: message.text };
+    const observation = observationRecordOf(outcome, message.text);
     for (const id of idsIn(message.text)) if (this.host.world.idStatus(id) === "distractor") this.host.distractorsSeen.add(id);
     const callText = JSON.stringify({ name, arguments: args ?? {} });
     const sent = measureTokens(message.text);
@@ -186,4 +179,11 @@ export class SideCalls implements ChannelEpisode {
 function trimArgs(action: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> }, keep: (text: string) => string): Record<string, unknown> {
   const spec = findTool(action.tool);
   return spec && !spec.final ? spec.trim(action.args, keep) : { ...action.args };
+}
+
+/** What the log keeps of a tool's outcome: its size or its error, and the text the purple was shown. One form for either channel. */
+export function observationRecordOf(outcome: ToolOutcome | { readonly ok: false; readonly code: string; readonly message: string }, text: string): ObservationRecord {
+  return outcome.ok
+    ? { ok: true, rowCount: outcome.kind === "records" ? outcome.records.length : outcome.objects.length, truncated: outcome.kind === "records" && outcome.truncated, text }
+    : { ok: false, code: outcome.code, message: outcome.message, text };
 }

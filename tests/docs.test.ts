@@ -26,6 +26,8 @@ const DOCUMENTS = [
   "docs/llm-purple.md",
   "docs/scoring.md",
   "docs/architecture.md",
+  "docs/extending.md",
+  "docs/design.md",
   "docs/validity.md",
 ];
 

@@ -41,7 +41,7 @@ export function chooseDataset(config: { readonly dataset?: string | undefined; r
   if (!candidate) {
     const types = [...new Set(datasets().map((spec) => spec.orgType))];
     throw new DatasetChoiceError(
-      `config.org_type: no dataset of org type '${config.org_type}' is hosted by this green agent (the org types are ${types.join(", ")}); a new one is a folder under src/datasets/ (docs/architecture.md)`,
+      `config.org_type: no dataset of org type '${config.org_type}' is hosted by this green agent (the org types are ${types.join(", ")}); a new one is a folder under src/datasets/ (docs/extending.md)`,
     );
   }
   return candidate.name;

@@ -9,6 +9,8 @@ import { REAL_TASKS } from "./helpers.js";
 
 const MARKER = "built-from.json";
 const MB = 1024 * 1024;
+/** The clock the eviction is asked at: the sets' ages count back from it. */
+const NOW = Date.parse("2026-06-01T12:00:00Z");
 
 /** A cache folder of sets of `mb` megabytes each, last used `ageSeconds` ago. */
 function cacheOf(sets: Record<string, { mb: number; ageSeconds: number; marker?: boolean }>): string {
@@ -18,7 +20,7 @@ function cacheOf(sets: Record<string, { mb: number; ageSeconds: number; marker?:
     writeFileSync(join(dir, name, "org", "Account.csv"), Buffer.alloc(set.mb * MB));
     if (set.marker === false) continue;
     writeFileSync(join(dir, name, MARKER), "{}");
-    const at = new Date(Date.now() - set.ageSeconds * 1000);
+    const at = new Date(NOW - set.ageSeconds * 1000);
     utimesSync(join(dir, name, MARKER), at, at);
   }
   return dir;
@@ -35,12 +37,12 @@ describe("the twin cache is bounded", () => {
       current: { mb: 1, ageSeconds: 5_000 },
       "abc.building-1-2": { mb: 1, ageSeconds: 9_000, marker: false },
     });
-    const removed = await evictTwinSets(dir, 3.5 * MB, join(dir, "current"), MARKER);
+    const removed = await evictTwinSets(dir, 3.5 * MB, join(dir, "current"), MARKER, NOW);
     // 6 MB of sets (one being built is not counted, nor touched): the unfinished set (no marker, the oldest of all), the oldest and the older go.
     expect(removed.map((path) => path.slice(dir.length + 1))).toEqual(["unfinished", "oldest", "older"]);
     expect(readdirSync(dir).sort()).toEqual(["abc.building-1-2", "current", "old", "recent"]);
     // At a size below what must stay, the set in use and the one used in the last minute still stay.
-    await evictTwinSets(dir, 0, join(dir, "current"), MARKER);
+    await evictTwinSets(dir, 0, join(dir, "current"), MARKER, NOW);
     expect(readdirSync(dir).sort()).toEqual(["abc.building-1-2", "current", "recent"]);
   });
 
@@ -71,8 +73,8 @@ describe.skipIf(!existsSync(REAL_TASKS))("twin sets in a bounded cache", () => {
     const cacheDir = join(work, "cache");
     const options = (seed: number) => ({ cacheDir, build: { makers: [maker], scale: 0.05 }, key: TwinKey.forRun(seed, "operator secret") });
     const first = await twinSet(source, 1, "config.dataset", options(1));
-    // A cache of one byte: the next seed's set evicts every set not in use and not used in the last minute (the first, aged an hour).
-    const aged = new Date(Date.now() - 3_600_000);
+    // A cache of one byte: the next seed's set evicts every set not in use and not used in the last minute (the first, last used years ago).
+    const aged = new Date("2000-01-01T00:00:00Z");
     utimesSync(join(cacheDir, readdirSync(cacheDir)[0]!, MARKER), aged, aged);
     await twinSet(source, 2, "config.dataset", { ...options(2), cacheBytes: 1 });
     expect(readdirSync(cacheDir)).toHaveLength(1);

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { nearestConfigKey, unknownKeysMessage } from "../src/assessment/index.js";
+import { CONFIG_KEYS, nearestConfigKey, unknownKeysMessage } from "../src/assessment/index.js";
 import { servePurple, solverStrategy } from "../src/baselines/index.js";
 import { runLocalAssessment } from "../src/cli/assess.js";
 import { HeuristicJudge } from "../src/scoring/index.js";
@@ -62,4 +62,15 @@ describe("unknown config keys", () => {
       await green.close();
     }
   }, 60_000);
+});
+
+describe("docs/reference.md's config table", () => {
+  it("names every config key of the schema, and no key the schema lacks", () => {
+    const doc = readFileSync(new URL("../docs/reference.md", import.meta.url), "utf8");
+    const section = doc.slice(doc.indexOf("## Config reference"), doc.indexOf("## Results reference"));
+    // A row may name several keys in its first cell ("`drift_level`, `rot_level`").
+    const documented = [...section.matchAll(/^\| ((?:`[a-z_0-9]+`(?:, )?)+) \|/gm)].flatMap((match) => [...match[1]!.matchAll(/`([a-z_0-9]+)`/g)].map((key) => key[1]!));
+    expect(new Set(documented).size).toBe(documented.length);
+    expect([...documented].sort()).toEqual([...CONFIG_KEYS].sort());
+  });
 });

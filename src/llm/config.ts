@@ -33,6 +33,7 @@ const LlmEnvSchema = z.object({
   LLM_MAX_RETRIES: optionalNumber("LLM_MAX_RETRIES", 0, 10, true),
   LLM_CONCURRENCY: optionalNumber("LLM_CONCURRENCY", 1, 64, true),
   ENTROPIC_JUDGE_CACHE: optionalText,
+  ENTROPIC_JUDGE_CACHE_MB: optionalNumber("ENTROPIC_JUDGE_CACHE_MB", 1, 10_000_000),
 });
 
 /** How to reach one provider. `apiKey` undefined means the provider is not configured. */
@@ -50,6 +51,8 @@ export interface LlmConfig {
   readonly primary: ProviderConfig;
   readonly cheap: ProviderConfig;
   readonly cacheDir: string | undefined;
+  /** The judgement cache's bound (ENTROPIC_JUDGE_CACHE_MB); the cache's default when unset. */
+  readonly cacheBytes?: number | undefined;
 }
 
 /** Reads the providers from the environment: the cheap key falls back to the primary one. */
@@ -68,5 +71,6 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = environment()): LlmCon
       ...common,
     },
     cacheDir: e.ENTROPIC_JUDGE_CACHE,
+    cacheBytes: e.ENTROPIC_JUDGE_CACHE_MB === undefined ? undefined : Math.floor(e.ENTROPIC_JUDGE_CACHE_MB * 1024 * 1024),
   };
 }

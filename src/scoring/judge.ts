@@ -178,7 +178,10 @@ export class LlmJudge implements Judge {
 export function createJudge(config: LlmConfig, options: { cacheDir?: string } = {}): Judge {
   const cacheDir = options.cacheDir ?? config.cacheDir;
   if (!config.primary.apiKey) return new HeuristicJudge();
-  return new LlmJudge({ primary: new OpenAiProvider(config.primary), cheap: new OpenAiProvider(config.cheap) }, cacheDir ? new JudgementCache(cacheDir) : undefined);
+  return new LlmJudge(
+    { primary: new OpenAiProvider(config.primary), cheap: new OpenAiProvider(config.cheap) },
+    cacheDir ? new JudgementCache(cacheDir, config.cacheBytes) : undefined,
+  );
 }
 
 /**

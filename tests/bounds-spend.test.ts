@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentEvent, assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
+import { type AssessmentEvent, assess, checkRequest, parseConfig, runSpecFor } from "../src/assessment/index.js";
 import { alwaysNoneStrategy, servePurple } from "../src/baselines/index.js";
+import { spendCeilingFromEnv } from "../src/cli/deps-from-env.js";
 import { MODEL_CALL_CHARS, ModelSpend, ModelSpendExceeded, OpenAiProvider } from "../src/llm/index.js";
 import type { PurpleClient } from "../src/purple/index.js";
 import { JUDGE_INPUT_BUDGET, LlmJudge } from "../src/scoring/index.js";
@@ -112,4 +113,32 @@ describe("a served run's model spend", () => {
       else process.env.LLM_CHEAP_BASE_URL = saved.url;
     }
   }, 120_000);
+});
+
+describe("the operator's ceiling on a request's spend caps", () => {
+  const dataFor = async () => data;
+  const request = (config: Record<string, unknown>, door: "a2a" | "cli" = "a2a") => ({ door, participantUrl: "http://127.0.0.1:1/", config: { task_limit: 2, ...config } });
+
+  it("refuses a cap asked above it over A2A, naming the key and the ceiling, and lowers a cap not asked for", async () => {
+    const spendCeiling = { calls: 100, chars: 1_000_000 };
+    await expect(checkRequest(request({ max_model_calls: 101 }), { dataFor, spendCeiling })).rejects.toMatchObject({
+      field: "config.max_model_calls",
+      message: expect.stringMatching(/^max_model_calls 101 is above this green agent's ceiling of 100 \(its operator's ENTROPIC_MAX_MODEL_CALLS\)/),
+    });
+    await expect(checkRequest(request({ max_model_chars: 2_000_000 }), { dataFor, spendCeiling })).rejects.toMatchObject({ field: "config.max_model_chars" });
+    const lowered = await checkRequest(request({}), { dataFor, spendCeiling });
+    expect([lowered.config.max_model_calls, lowered.config.max_model_chars]).toEqual([100, 1_000_000]);
+    const within = await checkRequest(request({ max_model_calls: 7 }), { dataFor, spendCeiling });
+    expect([within.config.max_model_calls, within.config.max_model_chars]).toEqual([7, 1_000_000]);
+  });
+
+  it("leaves the config as asked without a ceiling, and on the operator's own command line", async () => {
+    expect((await checkRequest(request({}), { dataFor })).config.max_model_calls).toBeUndefined();
+    expect((await checkRequest(request({ max_model_calls: 500 }, "cli"), { dataFor, spendCeiling: { calls: 100 } })).config.max_model_calls).toBe(500);
+  });
+
+  it("is read from ENTROPIC_MAX_MODEL_CALLS and ENTROPIC_MAX_MODEL_CHARS, a value that is no whole number refused naming the variable", () => {
+    expect(spendCeilingFromEnv({ ENTROPIC_MAX_MODEL_CALLS: "300" })).toEqual({ calls: 300, chars: undefined });
+    expect(() => spendCeilingFromEnv({ ENTROPIC_MAX_MODEL_CHARS: "1e3.5" })).toThrow(/^ENTROPIC_MAX_MODEL_CHARS must be a whole number of at least 1/);
+  });
 });

@@ -59,5 +59,6 @@ export {
   type SessionPlan,
   SessionRejection,
   type SessionRequest,
+  type SpendCeiling,
 } from "./session.js";
 export { type ChannelAnswer, type ChannelDoor, type ChannelEpisode, REFUSAL_PAUSE_MS, SIDE_CALLS_IN_FLIGHT, SideCalls, type ToolChannel } from "./side-calls.js";

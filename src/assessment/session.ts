@@ -6,7 +6,7 @@ import { assess } from "./assess.js";
 import type { AssessmentData } from "./assessment-data.js";
 import { type AssessmentConfig, checkEpisodeCount, parseConfig, unknownKeysMessage } from "./config.js";
 import { outcomeOf, type SessionOutcome } from "./outcome.js";
-import { type AssessmentEvent, CANCELED } from "./run.js";
+import { type AssessmentEvent, CANCELED, spendLimits } from "./run.js";
 import { purpleIdentityOf } from "./run-id.js";
 import { type RunSpec, runSpecFor } from "./run-spec.js";
 import { type ChosenTasks, chooseTasks } from "./select.js";
@@ -19,6 +19,12 @@ import type { ToolChannel } from "./side-calls.js";
  * the tasks, without the network), admits it (`admitSession`: the purple's card and version, the
  * run spec), runs it (`runSession`), then reports the `SessionOutcome` in its own terms. Nothing here reads the environment.
  */
+
+/** The most a request may ask of `max_model_calls` and `max_model_chars`, each when set. */
+export interface SpendCeiling {
+  readonly calls?: number | undefined;
+  readonly chars?: number | undefined;
+}
 
 /** What a door received, checked as far as its own format goes. */
 export interface SessionRequest {
@@ -55,6 +61,8 @@ export interface SessionDeps {
   readonly fetchCard: (endpoint: string) => Promise<PurpleCard>;
   /** Where episodes also take tool calls over MCP (the server's endpoint); none: in-message tools only. */
   readonly toolChannel?: ToolChannel | undefined;
+  /** The operator's ceiling on a request's model spend caps (`serve`: ENTROPIC_MAX_MODEL_CALLS, ENTROPIC_MAX_MODEL_CHARS); none: the config's range. */
+  readonly spendCeiling?: SpendCeiling | undefined;
   /** The green's clock, for the log's timestamps. */
   readonly clock?: (() => Date) | undefined;
   /** Progress, and what was done with a damaged journal (`journal_notice`). */
@@ -97,11 +105,13 @@ export const PROTOCOL_FIELD = "participant.protocol";
  * here, once, with the data check) and, for a request from the network, its bounds. Throws a
  * SessionRejection that names the field; data loaded for a refused request is handed back.
  */
-export async function checkRequest(request: SessionRequest, deps: Pick<SessionDeps, "dataFor" | "doneWith">): Promise<CheckedRequest> {
-  const { config, ignoredKeys } = rejectAs("config", () => parseConfig(request.config));
+export async function checkRequest(request: SessionRequest, deps: Pick<SessionDeps, "dataFor" | "doneWith" | "spendCeiling">): Promise<CheckedRequest> {
+  const parsed = rejectAs("config", () => parseConfig(request.config));
+  const { ignoredKeys } = parsed;
   // A typo in a key would run the whole assessment without it: refused before any work unless asked for.
-  if (ignoredKeys.length > 0 && !config.allow_unknown_config)
+  if (ignoredKeys.length > 0 && !parsed.config.allow_unknown_config)
     throw new SessionRejection("invalid_request", unknownKeysMessage(ignoredKeys), { field: "config.allow_unknown_config" });
+  const config = request.door === "a2a" && deps.spendCeiling ? withinSpendCeiling(parsed.config, deps.spendCeiling) : parsed.config;
   const data = await rejectAsync("data", () => deps.dataFor(config));
   try {
     const chosen = await rejectAsync("config", () => chooseTasks(data, config));
@@ -114,6 +124,29 @@ export async function checkRequest(request: SessionRequest, deps: Pick<SessionDe
     await deps.doneWith?.(data);
     throw error;
   }
+}
+
+/**
+ * A request's model spend within the operator's ceiling: a cap asked above it is refused, naming
+ * the key and the ceiling; a cap not asked for is the default, lowered to the ceiling when the
+ * ceiling is below it (the caps are not part of the run's id, so the run is the same).
+ */
+function withinSpendCeiling(config: AssessmentConfig, ceiling: SpendCeiling): AssessmentConfig {
+  const limits = spendLimits(config);
+  const keys = [
+    ["max_model_calls", config.max_model_calls, limits.calls, ceiling.calls, "ENTROPIC_MAX_MODEL_CALLS"],
+    ["max_model_chars", config.max_model_chars, limits.chars, ceiling.chars, "ENTROPIC_MAX_MODEL_CHARS"],
+  ] as const;
+  let within = config;
+  for (const [key, asked, effective, most, variable] of keys) {
+    if (most === undefined || effective <= most) continue;
+    if (asked !== undefined)
+      throw new SessionRejection("config", `${key} ${asked} is above this green agent's ceiling of ${most} (its operator's ${variable}); ask for at most ${most}`, {
+        field: `config.${key}`,
+      });
+    within = { ...within, [key]: most };
+  }
+  return within;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
+import type { SpendCeiling } from "../assessment/index.js";
 import { CACHE_DIR } from "../data/index.js";
 import { llmConfigFromEnv } from "../llm/index.js";
 import { a2aPurpleClients, type PurpleClientFactory, retryWindowFromEnv } from "../purple/index.js";
@@ -29,4 +30,20 @@ export function usersFromEnv(env: NodeJS.ProcessEnv = process.env): (choice: Use
 /** A2A clients to purples with the retry window of ENTROPIC_PURPLE_RETRY_SECONDS, read as each is built (a wrong value fails that assessment, naming the variable). */
 export function purplesFromEnv(env: NodeJS.ProcessEnv = process.env): PurpleClientFactory {
   return a2aPurpleClients(() => ({ retryWindowMs: retryWindowFromEnv(env) }));
+}
+
+/**
+ * The operator's ceiling on what a request may ask of its model spend caps: ENTROPIC_MAX_MODEL_CALLS
+ * and ENTROPIC_MAX_MODEL_CHARS (whole numbers of at least 1), each when set. A value that is no such
+ * number is refused at start, naming the variable.
+ */
+export function spendCeilingFromEnv(env: NodeJS.ProcessEnv = process.env): SpendCeiling {
+  const read = (name: string) => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got ${JSON.stringify(raw)}); unset it for no ceiling`);
+    return value;
+  };
+  return { calls: read("ENTROPIC_MAX_MODEL_CALLS"), chars: read("ENTROPIC_MAX_MODEL_CHARS") };
 }

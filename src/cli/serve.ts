@@ -4,7 +4,7 @@ import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, load
 import { datasetNamed, datasets, TWINS } from "../datasets/index.js";
 import { collectGarbage, serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
-import { judgeFactoryFromEnv, purplesFromEnv, usersFromEnv } from "./deps-from-env.js";
+import { judgeFactoryFromEnv, purplesFromEnv, spendCeilingFromEnv, usersFromEnv } from "./deps-from-env.js";
 import { dataOptions, int } from "./options.js";
 import { checkRunsDir } from "./runs-dir.js";
 
@@ -39,9 +39,10 @@ export function registerServe(program: Command): void {
       const logger = createLogger();
       // Before anything is loaded: a runs folder that cannot hold journals would fail every request.
       if (options.runsDir) checkRunsDir(options.runsDir);
-      // A journal budget or twin cache size the operator mistyped is refused at start, not at every request.
+      // A journal budget, twin cache size or spend ceiling the operator mistyped is refused at start, not at every request.
       journalBudgetBytes();
       twinCacheBudgetBytes();
+      const spendCeiling = spendCeilingFromEnv();
       const data = await startingData(options, logger);
       const green = await serve({
         host: options.host,
@@ -55,6 +56,7 @@ export function registerServe(program: Command): void {
         idSecret: resolveIdSecret(),
         createUser: usersFromEnv(),
         createPurple: purplesFromEnv(),
+        spendCeiling,
         ...(options.cardUrl ? { cardUrl: options.cardUrl } : {}),
         ...(options.runsDir ? { runsDir: options.runsDir } : {}),
         ...(options.proxyUrl ? { proxyUrl: options.proxyUrl } : {}),

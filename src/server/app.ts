@@ -4,7 +4,7 @@ import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
-import type { AssessmentData } from "../assessment/index.js";
+import type { AssessmentData, SpendCeiling } from "../assessment/index.js";
 import { calibrationFor, DatasetShelf, twinSourceFile } from "../data/index.js";
 import { datasetNamed } from "../datasets/index.js";
 import { McpHub } from "../mcp/index.js";
@@ -41,6 +41,8 @@ export interface ServeOptions {
   readonly createJudge?: () => Judge;
   /** The operator's secret in the Id remap's key, resolved at the edge (cli/serve.ts); none: the seed alone keys it. */
   readonly idSecret?: string | undefined;
+  /** The operator's ceiling on a request's model spend caps (ENTROPIC_MAX_MODEL_CALLS, ENTROPIC_MAX_MODEL_CHARS). */
+  readonly spendCeiling?: SpendCeiling | undefined;
   /** Interactive mode's simulated user (with the model the command line configured); the offline choice when absent. */
   readonly createUser?: ((choice: UserChoice) => UserSimulator) | undefined;
   /** The client each assessment speaks to its purple through (its retry window); A2A with the default window when absent. */
@@ -104,6 +106,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
     logger: options.logger,
     createJudge: options.createJudge ?? (() => new HeuristicJudge()),
     idSecret: options.idSecret,
+    spendCeiling: options.spendCeiling,
     createUser: options.createUser,
     createPurple: options.createPurple,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),

@@ -13,6 +13,7 @@ import {
   type SessionDeps,
   type SessionEvent,
   type SessionOutcome,
+  type SpendCeiling,
   statusWords,
   type ToolChannel,
   unknownKeysMessage,
@@ -50,6 +51,8 @@ export interface ExecutorOptions {
   readonly createJudge: () => Judge;
   /** The operator's secret in the Id remap's key (resolved by the command line); none: the seed alone keys it. */
   readonly idSecret?: string | undefined;
+  /** The operator's ceiling on a request's model spend caps; none: the config's range. */
+  readonly spendCeiling?: SpendCeiling | undefined;
   /** Interactive mode's simulated user (with its model); the offline choice when absent. */
   readonly createUser?: ((choice: UserChoice) => UserSimulator) | undefined;
   /** The client each assessment speaks to its purple through; A2A with the default retry window when absent. */
@@ -238,7 +241,7 @@ export class AssessmentExecutor implements AgentExecutor {
     let request: AssessmentRequest | undefined;
     let endpoint: string | undefined;
     try {
-      request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor, this.options.doneWith);
+      request = await validateRequest(requestDocument(context.userMessage), this.options.dataFor, this.options.doneWith, this.options.spendCeiling);
       endpoint = participantEndpoint(request.participantUrl, this.options.proxyUrl);
       // The session hands the data back on a rejection of the purple: the slot's release must not again.
       const admission = await admitSession({ ...request, request: { ...request.request, endpoint } }, { fetchCard: this.fetchCard, doneWith: this.options.doneWith });

@@ -1,6 +1,15 @@
 import type { Message } from "@a2a-js/sdk";
 import { z } from "zod";
-import { type AssessmentConfig, type AssessmentData, type CheckedRequest, checkRequest, PARTICIPANT_FIELD, PROTOCOL_FIELD, SessionRejection } from "../assessment/index.js";
+import {
+  type AssessmentConfig,
+  type AssessmentData,
+  type CheckedRequest,
+  checkRequest,
+  PARTICIPANT_FIELD,
+  PROTOCOL_FIELD,
+  SessionRejection,
+  type SpendCeiling,
+} from "../assessment/index.js";
 import { EntropicError, type ErrorDetails, firstIssue, JsonBoundsError, parseBoundedJson } from "../util/index.js";
 import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
 
@@ -49,7 +58,7 @@ export function requestDocument(message: Message): unknown {
 }
 
 /** Validates everything that can be checked without the network, and loads the data the config chooses if it is not yet. */
-export async function validateRequest(document: unknown, dataFor: DataForConfig, doneWith: DoneWithData = () => {}): Promise<AssessmentRequest> {
+export async function validateRequest(document: unknown, dataFor: DataForConfig, doneWith: DoneWithData = () => {}, spendCeiling?: SpendCeiling): Promise<AssessmentRequest> {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw new RequestRejection(`the request must be a JSON object: ${REQUEST_SHAPE}`);
   }
@@ -73,7 +82,7 @@ export async function validateRequest(document: unknown, dataFor: DataForConfig,
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new RequestRejection(`participants.agent must be an http:// or https:// URL (got ${JSON.stringify(agent)})`);
   }
-  const checked = await checkRequest({ door: "a2a", participantUrl: agent, config: parsed.data.config }, { dataFor, doneWith }).catch((error: unknown) => {
+  const checked = await checkRequest({ door: "a2a", participantUrl: agent, config: parsed.data.config }, { dataFor, doneWith, spendCeiling }).catch((error: unknown) => {
     throw rejectionOf(error);
   });
   return { ...checked, participantUrl: agent };

@@ -18,7 +18,7 @@ export interface SeenTask {
   readonly prompt: string;
   readonly requiredContext: string;
   readonly optionalContext: string;
-  /** The assessment seed the crm_task shows (`entropy.seed`). */
+  /** The assessment seed, as a purple knows or guesses it (the crm_task does not show it; the default is public). */
   readonly seed: number;
 }
 
@@ -175,7 +175,7 @@ export const textLookup: GamingStrategy = (seen, { key }) => {
 };
 
 /**
- * Replays the public code on the seed the crm_task shows: with no operator secret the remap's key
+ * Replays the public code on the run's seed (known or guessed: the default is public): with no operator secret the remap's key
  * is the seed alone, so the purple recomputes every episode id and every new Id and answers the
  * dataset answer remapped. With a secret nothing matches and it falls back to the text lookup.
  */
@@ -290,7 +290,8 @@ export function gamingRoster(): GamingEntry[] {
     {
       name: "seed-replay",
       kind: "lookup",
-      description: "runs the public code on the seed the crm_task shows to recompute the remap (episode ids, new Ids); without a match, the index lookup",
+      description:
+        "runs the public code on the run's seed (known or guessed; the default is public) to recompute the remap (episode ids, new Ids); without a match, the index lookup",
       strategy: seedReplay(),
     },
     {

@@ -175,7 +175,7 @@ function realFindings(measurements: readonly RealMeasurement[]): string[] {
   if (replay) {
     const all = figure(replay.outcomes, "success");
     lines.push(
-      `- **The key.** With the seed alone keying the remap, a purple that runs this repository's public code on the seed the crm_task shows recomputes every episode id and every new Id: it passes ${pct(all.pass)}%.`,
+      `- **The key.** With the seed alone keying the remap, a purple that runs this repository's public code on the run's seed (the crm_task does not show it, but the default is public and a seed can be guessed) recomputes every episode id and every new Id: it passes ${pct(all.pass)}%.`,
       "  So the key also takes a secret the purple never sees: the operator's `ENTROPIC_ID_SECRET`, or else the installation's own, which `serve`, `assess`,",
       "  `org` and the oracle purple make on first use (32 random bytes in `data/cache/id-secret`, or `ENTROPIC_ID_SECRET_FILE`). Only in-process runs that",
       '  pass no secret (tests, this suite\'s "no secret" mode) key it by the seed alone.',

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import { Agent, fetch } from "undici";
 import type { AssessmentData } from "../src/assessment/index.js";
-import { loadCalibration } from "../src/data/load.js";
+import { loadCalibration } from "../src/data/calibration.js";
 import { type OpenOrgOptions, type OrgBackend, type OrgRow, openBackend, SqliteOrgStore } from "../src/org/index.js";
 import { a2aPurpleClients, retryWindowFromEnv } from "../src/purple/index.js";
 import { serve } from "../src/server/app.js";

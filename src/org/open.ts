@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseOrThrow } from "../util/index.js";
+import { NamedRegistry, parseOrThrow } from "../util/index.js";
 import type { OrgBackend } from "./backend.js";
 import { sqliteBackend } from "./store.js";
 
@@ -29,17 +29,10 @@ export interface BackendKind {
 /** The built-in backends, one line each. */
 const BUILT_IN_BACKENDS: readonly BackendKind[] = [sqliteBackend];
 
-const registry: BackendKind[] = [...BUILT_IN_BACKENDS];
+const registry = new NamedRegistry<BackendKind>("backend", BUILT_IN_BACKENDS);
 
 /** Adds a backend; the returned function removes it again. */
-export function registerBackend(kind: BackendKind): () => void {
-  if (registry.some((known) => known.name === kind.name)) throw new Error(`a backend named ${kind.name} is registered already`);
-  registry.push(kind);
-  return () => {
-    const index = registry.indexOf(kind);
-    if (index >= 0) registry.splice(index, 1);
-  };
-}
+export const registerBackend = (kind: BackendKind): (() => void) => registry.register(kind);
 
 /** Schemes of two or more characters, so a Windows drive (`C:\orgs`) stays a path. */
 const URI = /^([a-z][a-z0-9+.-]+):(?!\\)(.*)$/i;
@@ -61,7 +54,7 @@ function uriSpec(uri: string): OrgSpecInput {
  */
 export async function openBackend(spec: string | OrgSpecInput, overrides: Pick<OrgSpecInput, "workers" | "limits"> = {}): Promise<OrgBackend> {
   const parsed = parseOrgSpec(typeof spec === "string" ? { ...uriSpec(spec), ...overrides } : { ...spec, ...overrides });
-  const kind = registry.find((candidate) => candidate.name === parsed.backend);
-  if (!kind) throw new Error(`bad org spec: field 'backend': no backend named ${parsed.backend}; the backends are ${registry.map((candidate) => candidate.name).join(", ")}`);
+  const kind = registry.named(parsed.backend);
+  if (!kind) throw new Error(`bad org spec: field 'backend': no backend named ${parsed.backend}; the backends are ${registry.names().join(", ")}`);
   return kind.open(parsed);
 }

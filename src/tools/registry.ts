@@ -1,40 +1,33 @@
-import { firstIssue } from "../util/index.js";
+import { firstIssue, NamedRegistry } from "../util/index.js";
 import { BUILT_IN_TOOLS } from "./builtin.js";
 import { type ToolDefinition, toolDefinition } from "./json-schema.js";
 import type { Capability, QueryContext, ToolOutcome, ToolPort } from "./port.js";
 import type { OrgToolSpec, ToolSpec } from "./spec.js";
 
-const registry: ToolSpec[] = [...BUILT_IN_TOOLS];
+const registry = new NamedRegistry<ToolSpec>("tool", BUILT_IN_TOOLS);
 
 /** Adds a tool (after the built-in ones); the returned function removes it again. */
-export function registerTool(spec: ToolSpec): () => void {
-  if (registry.some((known) => known.name === spec.name)) throw new Error(`a tool named ${spec.name} is registered already`);
-  registry.push(spec);
-  return () => {
-    const index = registry.indexOf(spec);
-    if (index >= 0) registry.splice(index, 1);
-  };
-}
+export const registerTool = (spec: ToolSpec): (() => void) => registry.register(spec);
 
 /** Every registered tool, in the order the purple is shown them. */
 export function registeredTools(): readonly ToolSpec[] {
-  return [...registry];
+  return registry.all();
 }
 
 export function findTool(name: string): ToolSpec | undefined {
-  return registry.find((spec) => spec.name === name);
+  return registry.named(name);
 }
 
 /** The tools a backend with these capabilities can run, plus the answer tool. */
 export function offeredTools(capabilities: ReadonlySet<Capability>): readonly ToolSpec[] {
-  return registry.filter((spec) => spec.final || spec.requires.every((capability) => capabilities.has(capability)));
+  return registry.all().filter((spec) => spec.final || spec.requires.every((capability) => capabilities.has(capability)));
 }
 
 /** The tools of these names, in registry order; a name no tool has is an error. */
 export function toolsNamed(names: readonly string[]): readonly ToolSpec[] {
   const unknown = names.filter((name) => !findTool(name));
-  if (unknown.length > 0) throw new Error(`unknown tools ${unknown.join(", ")}; the tools are ${registry.map((spec) => spec.name).join(", ")}`);
-  return registry.filter((spec) => names.includes(spec.name));
+  if (unknown.length > 0) throw new Error(`unknown tools ${unknown.join(", ")}; the tools are ${registry.names().join(", ")}`);
+  return registry.all().filter((spec) => names.includes(spec.name));
 }
 
 export function toolDefinitions(tools: readonly ToolSpec[]): ToolDefinition[] {
@@ -53,7 +46,10 @@ export async function runTool(port: ToolPort, request: ToolRequest, context: Que
   const { tool, ...args } = request;
   const spec = findTool(tool);
   if (!spec || spec.final) {
-    const known = registry.filter((candidate): candidate is OrgToolSpec => !candidate.final).map((candidate) => candidate.name);
+    const known = registry
+      .all()
+      .filter((candidate): candidate is OrgToolSpec => !candidate.final)
+      .map((candidate) => candidate.name);
     return { ok: false, code: "INVALID_TOOL", message: `unknown tool ${JSON.stringify(tool)}; the org's tools are ${known.join(", ")}`, elapsedMs: 0 };
   }
   const missing = spec.requires.filter((capability) => !port.capabilities.has(capability));

@@ -1,3 +1,4 @@
+import { NamedRegistry } from "../util/index.js";
 import type { UserChoice } from "./choose.js";
 import type { UserSimulator } from "./user.js";
 
@@ -31,23 +32,16 @@ export const INTERACTIVE: ModeSpec = {
 
 export const BUILT_IN_MODES: readonly ModeSpec[] = [SINGLE_TURN, INTERACTIVE];
 
-const registry: ModeSpec[] = [...BUILT_IN_MODES];
+const registry = new NamedRegistry<ModeSpec>("mode", BUILT_IN_MODES);
 
 /** Adds a mode after the registered ones; returns what removes it again (for tests). */
-export function registerMode(spec: ModeSpec): () => void {
-  if (registry.some((known) => known.name === spec.name)) throw new Error(`a mode named ${spec.name} is registered already`);
-  registry.push(spec);
-  return () => {
-    const at = registry.indexOf(spec);
-    if (at >= 0) registry.splice(at, 1);
-  };
-}
+export const registerMode = (spec: ModeSpec): (() => void) => registry.register(spec);
 
-export const modeNames = (): string[] => registry.map((spec) => spec.name);
+export const modeNames = (): string[] => registry.names();
 
 /** The registered mode of a config's `mode` (single-turn when absent); undefined for a name none has. */
 export function modeNamed(name: string | undefined): ModeSpec | undefined {
-  return registry.find((spec) => spec.name === (name ?? SINGLE_TURN.name));
+  return registry.named(name ?? SINGLE_TURN.name);
 }
 
 /** Whether a run of this mode speaks to a user (every mode but single-turn): a log of a mode this process does not know is read so too. */

@@ -15,6 +15,7 @@ export * from "./python-literal.js";
 export * from "./python-random.js";
 export * from "./python-round.js";
 export * from "./random.js";
+export * from "./registry.js";
 export * from "./salesforce-id.js";
 export * from "./tokens.js";
 export * from "./zod-issues.js";

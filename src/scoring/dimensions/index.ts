@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DimensionSchema, type Weights } from "../../log/index.js";
-import { parseOrThrow } from "../../util/index.js";
+import { NamedRegistry, parseOrThrow } from "../../util/index.js";
 import { driftAdaptation } from "./drift-adaptation.js";
 import { errorRecovery } from "./error-recovery.js";
 import { functional } from "./functional.js";
@@ -19,7 +19,7 @@ export { type DimensionEvidence, type DimensionSpec, type EvidenceName, efficien
  */
 const BUILT_IN: readonly DimensionSpec[] = [functional, driftAdaptation, tokenEfficiency, queryEfficiency, errorRecovery, trajectoryEfficiency, hallucinationRate];
 
-const registry: DimensionSpec[] = [...BUILT_IN];
+const registry = new NamedRegistry<DimensionSpec>("dimension", BUILT_IN);
 
 /** What a registration must hold; the scoring function itself is checked by the tests. */
 const SpecSchema = z.object({
@@ -35,31 +35,27 @@ const SpecSchema = z.object({
 /** Adds a dimension after the registered ones; returns what removes it again (for tests). */
 export function registerDimension(spec: DimensionSpec): () => void {
   parseOrThrow(SpecSchema, spec, (fault) => new Error(`dimension ${JSON.stringify(spec.name)}: ${fault}`));
-  if (registry.some((known) => known.name === spec.name)) throw new Error(`a dimension named ${spec.name} is registered already`);
+  if (registry.named(spec.name)) throw new Error(`a dimension named ${spec.name} is registered already`);
   for (const column of ["report", "validity", "leaderboard"] as const) {
-    const clash = registry.find((known) => known.columns[column] === spec.columns[column]);
+    const clash = registry.all().find((known) => known.columns[column] === spec.columns[column]);
     if (clash) throw new Error(`dimension ${spec.name}: its ${column} column title ${JSON.stringify(spec.columns[column])} is ${clash.name}'s already`);
   }
-  registry.push(spec);
-  return () => {
-    const index = registry.indexOf(spec);
-    if (index >= 0) registry.splice(index, 1);
-  };
+  return registry.register(spec);
 }
 
 /** The registered dimensions, in order. */
 export function dimensionSpecs(): readonly DimensionSpec[] {
-  return [...registry];
+  return registry.all();
 }
 
 /** The registered dimensions' names, in order. */
 export function dimensionNames(): string[] {
-  return registry.map((spec) => spec.name);
+  return registry.names();
 }
 
 /** The registered dimension of that name; undefined for one this build does not know (a log of another build may name it). */
 export function dimensionSpec(name: string): DimensionSpec | undefined {
-  return registry.find((spec) => spec.name === name);
+  return registry.named(name);
 }
 
 /**
@@ -68,7 +64,7 @@ export function dimensionSpec(name: string): DimensionSpec | undefined {
  * (config `weights`), and the weights used are written into every result.
  */
 export function defaultWeights(): Weights {
-  return Object.fromEntries(registry.map((spec) => [spec.name, spec.defaultWeight]));
+  return Object.fromEntries(registry.all().map((spec) => [spec.name, spec.defaultWeight]));
 }
 
 /**
@@ -78,7 +74,7 @@ export function defaultWeights(): Weights {
  */
 export function orderDimensions(names: Iterable<string>): string[] {
   const given = [...new Set(names)];
-  const known = registry.map((spec) => spec.name).filter((name) => given.includes(name));
+  const known = registry.names().filter((name) => given.includes(name));
   return [...known, ...given.filter((name) => !known.includes(name))];
 }
 

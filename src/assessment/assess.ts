@@ -17,7 +17,7 @@ import {
 import type { PurpleClient } from "../purple/index.js";
 import { buildResults, type ResultsObject } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
-import { EntropicError, type ErrorDetails, environment } from "../util/index.js";
+import { EntropicError, type ErrorDetails, environment, megabytesFromEnv } from "../util/index.js";
 import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
 import { RecordingFailure, type RunContext, runAssessment } from "./run.js";
@@ -62,13 +62,7 @@ export interface Assessed {
 export const DEFAULT_JOURNAL_BUDGET_MB = 2048;
 
 /** The operator's journal budget per run, in bytes: ENTROPIC_JOURNAL_BUDGET_MB (a positive number of megabytes), else the default. */
-export function journalBudgetBytes(env: NodeJS.ProcessEnv = environment()): number {
-  const raw = env.ENTROPIC_JOURNAL_BUDGET_MB?.trim();
-  const mb = raw ? Number(raw) : DEFAULT_JOURNAL_BUDGET_MB;
-  if (!Number.isFinite(mb) || mb <= 0)
-    throw new Error(`ENTROPIC_JOURNAL_BUDGET_MB must be a positive number of megabytes (got ${JSON.stringify(raw)}); unset it for ${DEFAULT_JOURNAL_BUDGET_MB}`);
-  return Math.floor(mb * 1024 * 1024);
-}
+export const journalBudgetBytes = (env: NodeJS.ProcessEnv = environment()): number => megabytesFromEnv(env, "ENTROPIC_JOURNAL_BUDGET_MB", DEFAULT_JOURNAL_BUDGET_MB);
 
 /** A run's journal that exists and was neither resumed nor forced. */
 export class JournalExistsError extends EntropicError {

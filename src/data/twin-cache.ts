@@ -1,6 +1,6 @@
 import { readdir, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { environment } from "../util/index.js";
+import { environment, megabytesFromEnv } from "../util/index.js";
 
 /** The twin cache's size unless ENTROPIC_TWINS_CACHE_MB says otherwise: a set at full size is about 9 MB, so some 50 sets. */
 export const DEFAULT_TWINS_CACHE_MB = 512;
@@ -9,13 +9,7 @@ export const DEFAULT_TWINS_CACHE_MB = 512;
 const IN_USE_MS = 60_000;
 
 /** The operator's bound on the twin cache, in bytes: ENTROPIC_TWINS_CACHE_MB (a positive number of megabytes), else the default. */
-export function twinCacheBudgetBytes(env: NodeJS.ProcessEnv = environment()): number {
-  const raw = env.ENTROPIC_TWINS_CACHE_MB?.trim();
-  const mb = raw ? Number(raw) : DEFAULT_TWINS_CACHE_MB;
-  if (!Number.isFinite(mb) || mb <= 0)
-    throw new Error(`ENTROPIC_TWINS_CACHE_MB must be a positive number of megabytes (got ${JSON.stringify(raw)}); unset it for ${DEFAULT_TWINS_CACHE_MB}`);
-  return Math.floor(mb * 1024 * 1024);
-}
+export const twinCacheBudgetBytes = (env: NodeJS.ProcessEnv = environment()): number => megabytesFromEnv(env, "ENTROPIC_TWINS_CACHE_MB", DEFAULT_TWINS_CACHE_MB);
 
 /** Marks a set as used now (its marker file's time), so that eviction takes the least recently used first. A cache it cannot touch is left as it is. */
 export async function touchTwinSet(markerPath: string): Promise<void> {

@@ -9,3 +9,14 @@
 export function environment(): NodeJS.ProcessEnv {
   return process.env;
 }
+
+/**
+ * Bytes from a variable holding a positive number of megabytes (an operator's bound on a journal or
+ * a cache), else `defaultMb`; a value that is no such number is refused, naming the variable.
+ */
+export function megabytesFromEnv(env: NodeJS.ProcessEnv, name: string, defaultMb: number): number {
+  const raw = env[name]?.trim();
+  const mb = raw ? Number(raw) : defaultMb;
+  if (!Number.isFinite(mb) || mb <= 0) throw new Error(`${name} must be a positive number of megabytes (got ${JSON.stringify(raw)}); unset it for ${defaultMb}`);
+  return Math.floor(mb * 1024 * 1024);
+}

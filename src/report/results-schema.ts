@@ -117,6 +117,20 @@ const UnscoredEntrySchema = z.object({
   trajectory: trajectoryField,
 });
 
+/** What an episode cost and how it went, as its results entry gives it. */
+export const EpisodeMetricsSchema = z.object({
+  turns: z.number(),
+  tokens_estimate: z.number(),
+  tool_calls: z.number(),
+  queries: z.number(),
+  failed_queries: z.number(),
+  invalid_actions: z.number(),
+  errors: z.number(),
+  errors_recovered: z.number(),
+  reported_tokens: z.number().nullable(),
+  answer_ids: z.object({ live: z.number(), distractor: z.number(), absent: z.number() }),
+});
+
 /** A scored episode. */
 export const ScoredEntrySchema = z.object({
   ...TaskHeadShape,
@@ -129,20 +143,7 @@ export const ScoredEntrySchema = z.object({
   agent_answer: z.string().describe("the purple's answer, cut to 500 characters"),
   expected_answer: z.string().describe("the ground truth as Python writes it, cut to 200 characters"),
   success: z.boolean().describe("the benchmark's verdict"),
-  metrics: z
-    .object({
-      turns: z.number(),
-      tokens_estimate: z.number(),
-      tool_calls: z.number(),
-      queries: z.number(),
-      failed_queries: z.number(),
-      invalid_actions: z.number(),
-      errors: z.number(),
-      errors_recovered: z.number(),
-      reported_tokens: z.number().nullable(),
-      answer_ids: z.object({ live: z.number(), distractor: z.number(), absent: z.number() }),
-    })
-    .describe("what the episode cost and how it went: turns, tokens, tool calls, queries, errors, the answer's Ids by status"),
+  metrics: EpisodeMetricsSchema.describe("what the episode cost and how it went: turns, tokens, tool calls, queries, errors, the answer's Ids by status"),
   timing: z
     .object({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number(), purple_agent_percent: z.number() })
     .describe("where the episode's time went"),

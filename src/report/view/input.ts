@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EpisodeConditionSchema } from "../../log/index.js";
 import { orderDimensions } from "../../scoring/index.js";
 import { EntropicError, type ErrorDetails, parseOrThrow } from "../../util/index.js";
-import { CategoryFiguresSchema, ResultsSchema, RunBlockSchema, RunTimingSchema, SummarySchema } from "../results-schema.js";
+import { CategoryFiguresSchema, EpisodeMetricsSchema, ResultsSchema, RunBlockSchema, RunTimingSchema, SummarySchema } from "../results-schema.js";
 import { RankingSchema } from "../track.js";
 import { RobustnessBlockSchema, TrialsBlockSchema } from "../trials.js";
 
@@ -51,20 +51,7 @@ const TaskEntrySchema = z.object({
   success: z.boolean(),
   error: z.string().optional(),
   unscored: z.string().nullable().optional(),
-  metrics: z
-    .object({
-      turns: z.number(),
-      tokens_estimate: z.number(),
-      tool_calls: z.number(),
-      queries: z.number(),
-      failed_queries: z.number(),
-      invalid_actions: z.number(),
-      errors: z.number(),
-      errors_recovered: z.number(),
-      reported_tokens: NumberOrNull,
-      answer_ids: z.object({ live: z.number(), distractor: z.number(), absent: z.number() }),
-    })
-    .optional(),
+  metrics: EpisodeMetricsSchema.optional(),
   timing: z.object({ total_seconds: z.number(), purple_agent_seconds: z.number(), green_agent_seconds: z.number() }).optional(),
   original: z.object({ reward: z.number(), parsed_answer: z.array(z.string()) }).optional(),
   termination: z.string(),

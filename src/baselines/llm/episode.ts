@@ -179,14 +179,9 @@ export class Episode {
       const reply = await this.callModel(meter, signal);
       this.conversation.add({ role: "assistant", content: reply.content, toolCalls: reply.toolCalls });
       if (reply.toolCalls.length === 0) {
-        const answer = plainAnswer(reply.content);
-        if (answer) return { text: answerText(answer), final: true };
-        if (retries++ < this.config.formatRetries) {
-          this.conversation.add({ role: "user", content: EMPTY_REPLY_REMINDER });
-          continue;
-        }
-        this.logger.warn({ taskId: this.task?.taskId }, "the model keeps replying with nothing; answering None");
-        return { text: answerText(FAILURE_ANSWER), final: true };
+        const ended = this.withoutToolCalls(reply.content, retries++ < this.config.formatRetries);
+        if (ended) return ended;
+        continue;
       }
       const invalid: { name: string; arguments: string }[] = [];
       for (const raw of reply.toolCalls) {
@@ -207,6 +202,21 @@ export class Episode {
   }
 
   /**
+   * A tool-calling reply that calls no tool: its text as the final answer when it holds one, else a
+   * reminder (undefined: ask the model again) while `retry` allows, else None.
+   */
+  private withoutToolCalls(content: string, retry: boolean): { text: string; final: true } | undefined {
+    const answer = plainAnswer(content);
+    if (answer) return { text: answerText(answer), final: true };
+    if (retry) {
+      this.conversation.add({ role: "user", content: EMPTY_REPLY_REMINDER });
+      return undefined;
+    }
+    this.logger.warn({ taskId: this.task?.taskId }, "the model keeps replying with nothing; answering None");
+    return { text: answerText(FAILURE_ANSWER), final: true };
+  }
+
+  /**
    * MCP mode: the model's tool calls run over the episode's endpoint within this one green turn,
    * their results (and the replies left, which the endpoint says) going back to the model, until it
    * answers; the answer is the turn's reply. A refused call (the budget spent) is read by the model
@@ -220,13 +230,9 @@ export class Episode {
       const reply = await this.callModel(meter, signal);
       this.conversation.add({ role: "assistant", content: reply.content, toolCalls: reply.toolCalls });
       if (reply.toolCalls.length === 0) {
-        const answer = plainAnswer(reply.content);
-        if (answer) return { text: answerText(answer), final: true };
-        if (retries++ < this.config.formatRetries) {
-          this.conversation.add({ role: "user", content: EMPTY_REPLY_REMINDER });
-          continue;
-        }
-        return { text: answerText(FAILURE_ANSWER), final: true };
+        const ended = this.withoutToolCalls(reply.content, retries++ < this.config.formatRetries);
+        if (ended) return ended;
+        continue;
       }
       let answer: string | undefined;
       for (const raw of reply.toolCalls) {

@@ -43,18 +43,23 @@ function heapUsed(): number {
   return getHeapStatistics().used_heap_size;
 }
 
-/** One episode of `steps` turns: each a query with a 2,000-character reply beside it, then an answer. */
-async function oneEpisode(steps: number): Promise<EpisodeRecord> {
+/**
+ * A run of the sample's first task at `maxSteps` against a stub purple whose reply to each turn is
+ * `texts(turn)` (`bytes` of it, as the log records a reply's size).
+ */
+async function runFirstTask(maxSteps: number, runId: string, texts: (turn: number) => string[], bytes: number) {
   const data = await sampleData();
   const purple: PurpleClient = {
     url: "stub://largest",
-    send: async (message, thread) => {
-      const turn = typeof message.data.turn === "number" ? message.data.turn + 1 : 1;
-      const action = turn < steps ? { name: "soql_query", arguments: { query: "SELECT Id, Name, Description FROM Account" } } : { name: "respond", arguments: { answer: "None" } };
-      return { reply: { texts: [JSON.stringify(action), "r".repeat(2_000)], data: [] }, contextId: thread.contextId ?? "largest", openTaskId: undefined, usage: undefined, bytes: 2_100 };
-    },
+    send: async (message, thread) => ({
+      reply: { texts: texts(typeof message.data.turn === "number" ? message.data.turn + 1 : 1), data: [] },
+      contextId: thread.contextId ?? "largest",
+      openTaskId: undefined,
+      usage: undefined,
+      bytes,
+    }),
   };
-  const { config } = parseConfig({ task_ids: [0], max_steps: steps, run_id: "largest" });
+  const { config } = parseConfig({ task_ids: [0], max_steps: maxSteps, run_id: runId });
   const log = await runAssessment(data, purple, {
     spec: runSpecFor({ participantUrl: purple.url, config, tasksSource: data.sources.tasks.path }),
     chosen: await chooseTasks(data, config),
@@ -62,6 +67,15 @@ async function oneEpisode(steps: number): Promise<EpisodeRecord> {
     calibration,
   });
   await data.org.close();
+  return log;
+}
+
+const ANSWER = JSON.stringify({ name: "respond", arguments: { answer: "None" } });
+const QUERY = JSON.stringify({ name: "soql_query", arguments: { query: "SELECT Id, Name, Description FROM Account" } });
+
+/** One episode of `steps` turns: each a query with a 2,000-character reply beside it, then an answer. */
+async function oneEpisode(steps: number): Promise<EpisodeRecord> {
+  const log = await runFirstTask(steps, "largest", (turn) => [turn < steps ? QUERY : ANSWER, "r".repeat(2_000)], 2_100);
   return log.episodes[0]!;
 }
 
@@ -95,26 +109,7 @@ async function child(): Promise<void> {
 
 /** A whole log (header and footer) of one real episode, whose episodes the caller replaces. */
 async function recordLog(_record: EpisodeRecord) {
-  const data = await sampleData();
-  const { config } = parseConfig({ task_ids: [0], max_steps: Number(values.steps), run_id: "largest-log" });
-  const purple: PurpleClient = {
-    url: "stub://largest",
-    send: async (_message, thread) => ({
-      reply: { texts: [JSON.stringify({ name: "respond", arguments: { answer: "None" } })], data: [] },
-      contextId: thread.contextId ?? "l",
-      openTaskId: undefined,
-      usage: undefined,
-      bytes: 10,
-    }),
-  };
-  const log = await runAssessment(data, purple, {
-    spec: runSpecFor({ participantUrl: purple.url, config, tasksSource: data.sources.tasks.path }),
-    chosen: await chooseTasks(data, config),
-    judge: new HeuristicJudge(),
-    calibration,
-  });
-  await data.org.close();
-  return log;
+  return runFirstTask(Number(values.steps), "largest-log", () => [ANSWER], 10);
 }
 
 /**

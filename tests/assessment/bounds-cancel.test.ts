@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { type AssessmentEvent, assess, CANCELED, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import type { PurpleClient } from "../src/purple/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { type AssessmentEvent, assess, CANCELED, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import type { PurpleClient } from "../../src/purple/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 const data = await sampleData();
 afterAll(() => data.org.close());

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, chooseTasks, episodePlan, laterEpisode, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { type AssessmentLog, readLog } from "../src/log/index.js";
-import { A2APurpleClient, type PurpleClient, type PurpleTurn } from "../src/purple/index.js";
-import { elide, IdRemap, idsIn, isCaseSafeId, Random } from "../src/util/index.js";
-import { OrgView } from "../src/world/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assess, chooseTasks, episodePlan, laterEpisode, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { type Strategy, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { type AssessmentLog, readLog } from "../../src/log/index.js";
+import { A2APurpleClient, type PurpleClient, type PurpleTurn } from "../../src/purple/index.js";
+import { elide, IdRemap, idsIn, isCaseSafeId, Random } from "../../src/util/index.js";
+import { OrgView } from "../../src/world/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 /**
  * Unlinkable episodes (issue 28): every trial and paired condition of a task is its own episode,
@@ -24,7 +24,7 @@ afterAll(async () => {
   await data.org.close();
 });
 
-const GOLDEN = fileURLToPath(new URL("./fixtures/episodes-golden.json", import.meta.url));
+const GOLDEN = fileURLToPath(new URL("../fixtures/episodes-golden.json", import.meta.url));
 const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
 /**

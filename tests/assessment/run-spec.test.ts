@@ -17,12 +17,12 @@ import {
   runPool,
   runSpecFor,
   taskChains,
-} from "../src/assessment/index.js";
-import { buildProgram } from "../src/cli/index.js";
-import { configFromOptions } from "../src/cli/options.js";
-import { loadCalibration } from "../src/data/index.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { sampleData } from "./helpers.js";
+} from "../../src/assessment/index.js";
+import { buildProgram } from "../../src/cli/index.js";
+import { configFromOptions } from "../../src/cli/options.js";
+import { loadCalibration } from "../../src/data/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { sampleData } from "../support/helpers.js";
 
 const SAMPLE_TASKS = "data/sample/tasks.json";
 const spec = (raw: Record<string, unknown>, participantUrl = "http://purple.example/", purpleIdentity?: string) =>
@@ -238,7 +238,7 @@ describe("resuming a journal", () => {
   it("refuses to continue a journal of version 1 (it would mix two layouts in one file), saying how to start over", async () => {
     const dir = mkdtempSync(join(tmpdir(), "run-spec-resume-"));
     const runSpec = spec({ task_ids: "0,18,40", drift_level: "medium", concurrency: 1, run_id: "golden-v1" });
-    copyFileSync(fileURLToPath(new URL("./fixtures/logs/golden-v1.jsonl", import.meta.url)), journalPath(dir, "golden-v1"));
+    copyFileSync(fileURLToPath(new URL("../fixtures/logs/golden-v1.jsonl", import.meta.url)), journalPath(dir, "golden-v1"));
     const data = await sampleData();
     try {
       const purple = { url: "stub://never", send: () => Promise.reject(new Error("not reached")) };

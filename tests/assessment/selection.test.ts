@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, selectTasks } from "../src/assessment/index.js";
-import { loadTaskFile } from "../src/tasks/load.js";
-import { PythonRandom } from "../src/util/python-random.js";
-import { REAL_TASKS } from "./helpers.js";
+import { ConfigError, parseConfig, selectTasks } from "../../src/assessment/index.js";
+import { loadTaskFile } from "../../src/tasks/load.js";
+import { PythonRandom } from "../../src/util/python-random.js";
+import { REAL_TASKS } from "../support/helpers.js";
 
 const real = loadTaskFile(REAL_TASKS);
 

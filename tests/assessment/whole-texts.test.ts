@@ -2,12 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { chooseTasks, MEMORY_TEXT_CHARS, parseConfig, runAssessment, runSpecFor, WholeTextBudget } from "../src/assessment/index.js";
-import { Journal, readLog } from "../src/log/index.js";
-import { jsonPieces } from "../src/log/json-pieces.js";
-import type { PurpleClient } from "../src/purple/index.js";
-import { HeuristicJudge } from "../src/scoring/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { chooseTasks, MEMORY_TEXT_CHARS, parseConfig, runAssessment, runSpecFor, WholeTextBudget } from "../../src/assessment/index.js";
+import { Journal, readLog } from "../../src/log/index.js";
+import { jsonPieces } from "../../src/log/json-pieces.js";
+import type { PurpleClient } from "../../src/purple/index.js";
+import { HeuristicJudge } from "../../src/scoring/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 /*
  * The whole texts the episodes in flight hold for their journal lines are held packed (see

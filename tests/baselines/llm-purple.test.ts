@@ -10,10 +10,10 @@ import {
   OpenAiChatModel,
   SessionStore,
   trimToTokens,
-} from "../src/baselines/llm/index.js";
-import { TOOL_DEFINITIONS } from "../src/protocol/index.js";
-import { countTokens } from "../src/util/tokens.js";
-import { quietLogger } from "./helpers.js";
+} from "../../src/baselines/llm/index.js";
+import { TOOL_DEFINITIONS } from "../../src/protocol/index.js";
+import { countTokens } from "../../src/util/tokens.js";
+import { quietLogger } from "../support/helpers.js";
 
 const BASE_ENV = { PURPLE_LLM_API_KEY: "k" };
 

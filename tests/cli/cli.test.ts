@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliProcess as cli, cliInProcess } from "./cli-runner.js";
+import { cliProcess as cli, cliInProcess } from "../support/cli-runner.js";
 
 /** A guard against a hung command, not a time the commands must meet (each takes seconds). */
 const HANG = 300_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { demoResultsFile } from "../src/cli/index.js";
+import { demoResultsFile } from "../../src/cli/index.js";
 
 describe("where a demo writes its results", () => {
   it("keeps the sample's file names and gives every other dataset and mode its own", () => {

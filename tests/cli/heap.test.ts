@@ -2,10 +2,10 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HEAP_GROWING_PERCENT, HEAP_GROWTH_ENV, heapGrowingPercentFromEnv } from "../src/cli/index.js";
+import { DEFAULT_HEAP_GROWING_PERCENT, HEAP_GROWTH_ENV, heapGrowingPercentFromEnv } from "../../src/cli/index.js";
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("the heap growing factor (src/cli/heap.ts)", () => {
   // What the factor does to a run's peak is measured by `npm run bench -- --only observations` (a

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkRunsDir } from "../src/cli/runs-dir.js";
+import { checkRunsDir } from "../../src/cli/runs-dir.js";
 
 const dir = mkdtempSync(join(tmpdir(), "runs-dir-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +28,7 @@ describe("the runs folder, checked at start-up", () => {
 
   it.runIf(mountAllowed)("refuses a read-only mount in one line, before serving", () => {
     const point = mkdtempSync(join(tmpdir(), "runs-ro-"));
-    const cli = fileURLToPath(new URL("../src/cli/runs-dir.ts", import.meta.url));
+    const cli = fileURLToPath(new URL("../../src/cli/runs-dir.ts", import.meta.url));
     const script = `import(${JSON.stringify(cli)}).then(({ checkRunsDir }) => checkRunsDir(process.argv[1])).catch((error) => { console.error(error.message); process.exit(3); })`;
     const run = spawnSync("unshare", ["-rm", "sh", "-c", 'mount -t tmpfs -o ro,size=64k tmpfs "$0" && exec node --import tsx -e "$1" "$0"', point, script], { encoding: "utf8" });
     expect(run.status).toBe(3);

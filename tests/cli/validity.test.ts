@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validityOut } from "../src/cli/validity.js";
+import { validityOut } from "../../src/cli/validity.js";
 
 const whole = { twins: true, adversary: true, levels: "none,medium,high", seeds: "1,2,3" } as const;
 

@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fetchData, gitBlobSha1, type RetryPolicy } from "../src/data/fetch.js";
-import { SAMPLE_TASKS } from "./helpers.js";
+import { fetchData, gitBlobSha1, type RetryPolicy } from "../../src/data/fetch.js";
+import { SAMPLE_TASKS } from "../support/helpers.js";
 
 const orgBytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 31) % 251));
 const tasksBytes = readFileSync(SAMPLE_TASKS);

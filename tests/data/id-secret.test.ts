@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveIdSecret } from "../src/data/index.js";
+import { resolveIdSecret } from "../../src/data/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "id-secret-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

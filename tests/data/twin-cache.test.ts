@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TWINS_CACHE_MB, evictTwinSets, twinCacheBudgetBytes, twinCacheDir, twinSet } from "../src/data/index.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { defineTwinCategory, TwinKey } from "../src/twins/index.js";
-import { REAL_TASKS } from "./helpers.js";
+import { DEFAULT_TWINS_CACHE_MB, evictTwinSets, twinCacheBudgetBytes, twinCacheDir, twinSet } from "../../src/data/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { defineTwinCategory, TwinKey } from "../../src/twins/index.js";
+import { REAL_TASKS } from "../support/helpers.js";
 
 const MARKER = "built-from.json";
 const MB = 1024 * 1024;

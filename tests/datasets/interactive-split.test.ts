@@ -4,9 +4,9 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchData } from "../src/data/fetch.js";
-import { CRMARENA_PRO_B2B, CRMARENA_PRO_B2B_INTERACTIVE, datasetNamed } from "../src/datasets/index.js";
-import { SAMPLE_TASKS } from "./helpers.js";
+import { fetchData } from "../../src/data/fetch.js";
+import { CRMARENA_PRO_B2B, CRMARENA_PRO_B2B_INTERACTIVE, datasetNamed } from "../../src/datasets/index.js";
+import { SAMPLE_TASKS } from "../support/helpers.js";
 
 /**
  * The interactive split cannot be downloaded on these machines: `data fetch --dataset

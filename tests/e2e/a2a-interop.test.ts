@@ -16,9 +16,9 @@ import {
 import { agentCardHandler as agentCardHandler03, jsonRpcHandler as jsonRpcHandler03, UserBuilder as UserBuilder03 } from "a2a-sdk-v03/server/express";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StrategyResponder, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { TASK_TOKEN_HEADER } from "../src/server/index.js";
-import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
+import { StrategyResponder, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { TASK_TOKEN_HEADER } from "../../src/server/index.js";
+import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen, statusText } from "../support/helpers.js";
 
 /**
  * A2A 1.0 and 0.3, both directions, against the real SDKs: purples written with @a2a-js/sdk 1.x

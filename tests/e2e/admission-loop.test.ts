@@ -4,15 +4,15 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssessmentData } from "../src/assessment/index.js";
-import { planChanges, planEntropy } from "../src/entropy/index.js";
-import { deriveImage } from "../src/org/derive.js";
-import { openBackend } from "../src/org/index.js";
-import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../src/sample/index.js";
-import { loadTaskFile } from "../src/tasks/load.js";
-import { IdRemap } from "../src/util/index.js";
-import { assessmentParams, openSqliteOrg, rawPurpleServer, rawRpc, rowsOf, SAMPLE_ORG, SAMPLE_TASKS, startGreen } from "./helpers.js";
-import { SLOW_TESTS } from "./tier.js";
+import type { AssessmentData } from "../../src/assessment/index.js";
+import { planChanges, planEntropy } from "../../src/entropy/index.js";
+import { deriveImage } from "../../src/org/derive.js";
+import { openBackend } from "../../src/org/index.js";
+import { generateOrg, generateTasks, writeOrgCsv, writeTasksJson } from "../../src/sample/index.js";
+import { loadTaskFile } from "../../src/tasks/load.js";
+import { IdRemap } from "../../src/util/index.js";
+import { assessmentParams, openSqliteOrg, rawPurpleServer, rawRpc, rowsOf, SAMPLE_ORG, SAMPLE_TASKS, startGreen } from "../support/helpers.js";
+import { SLOW_TESTS } from "../support/tier.js";
 
 /*
  * Admitting a request must not stall the green's event loop: the other assessments' episodes,

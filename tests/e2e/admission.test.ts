@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serve } from "../src/server/app.js";
-import { assessmentParams, calibration, quietLogger, rawRpc, sampleData, statusText } from "./helpers.js";
+import { serve } from "../../src/server/app.js";
+import { assessmentParams, calibration, quietLogger, rawRpc, sampleData, statusText } from "../support/helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const data = await sampleData();

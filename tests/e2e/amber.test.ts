@@ -3,8 +3,8 @@ import { fileURLToPath } from "node:url";
 import JSON5 from "json5";
 import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../src/assessment/index.js";
-import { rankedTrack } from "../src/report/index.js";
+import { parseConfig } from "../../src/assessment/index.js";
+import { rankedTrack } from "../../src/report/index.js";
 
 /**
  * The Amber files in amber/: each component manifest on its own, and the leaderboard scenario
@@ -12,7 +12,7 @@ import { rankedTrack } from "../src/report/index.js";
  * would only reveal on GitHub.
  */
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const VERSION = (JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { version: string }).version;
 
 interface Capability {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentData, assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import type { AssessmentLog } from "../src/log/index.js";
-import { openBackend, RowsBackend, registerBackend } from "../src/org/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { loadTaskFile } from "../src/tasks/load.js";
-import { memoryBackend } from "./fixtures/extensions/memory-backend.js";
-import { assessmentParams, calibration, rawStream, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "./helpers.js";
+import { type AssessmentData, assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { type Strategy, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import type { AssessmentLog } from "../../src/log/index.js";
+import { openBackend, RowsBackend, registerBackend } from "../../src/org/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { loadTaskFile } from "../../src/tasks/load.js";
+import { memoryBackend } from "../fixtures/extensions/memory-backend.js";
+import { assessmentParams, calibration, rawStream, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "../support/helpers.js";
 
 /**
  * A second backend needs one module and its registration, nothing else: the module is

@@ -12,12 +12,12 @@ import {
   runAssessment,
   runSpecFor,
   WholeTextBudget,
-} from "../src/assessment/index.js";
-import { servePurple } from "../src/baselines/index.js";
-import { Journal, readLog } from "../src/log/index.js";
-import type { PurpleClient } from "../src/purple/index.js";
-import { HeuristicJudge } from "../src/scoring/index.js";
-import { assessmentParams, calibration, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
+} from "../../src/assessment/index.js";
+import { servePurple } from "../../src/baselines/index.js";
+import { Journal, readLog } from "../../src/log/index.js";
+import type { PurpleClient } from "../../src/purple/index.js";
+import { HeuristicJudge } from "../../src/scoring/index.js";
+import { assessmentParams, calibration, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 const data = await sampleData();
 afterAll(() => data.org.close());

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CONFIG_LIMITS, ConfigError, checkEpisodeCount, episodeCount, parseConfig, unknownKeysMessage } from "../src/assessment/index.js";
-import { REQUEST_LIMITS } from "../src/server/index.js";
-import { RequestRejection, requestDocument, validateRequest } from "../src/server/request.js";
-import { parseBoundedJson, scanJson } from "../src/util/index.js";
-import { assessmentParams, rawRpc, sampleData, startGreen } from "./helpers.js";
+import { CONFIG_LIMITS, ConfigError, checkEpisodeCount, episodeCount, parseConfig, unknownKeysMessage } from "../../src/assessment/index.js";
+import { REQUEST_LIMITS } from "../../src/server/index.js";
+import { RequestRejection, requestDocument, validateRequest } from "../../src/server/request.js";
+import { parseBoundedJson, scanJson } from "../../src/util/index.js";
+import { assessmentParams, rawRpc, sampleData, startGreen } from "../support/helpers.js";
 
 let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentEvent, assess, checkRequest, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { alwaysNoneStrategy, servePurple } from "../src/baselines/index.js";
-import { spendCeilingFromEnv } from "../src/cli/deps-from-env.js";
-import { MODEL_CALL_CHARS, ModelSpend, ModelSpendExceeded, OpenAiProvider } from "../src/llm/index.js";
-import type { PurpleClient } from "../src/purple/index.js";
-import { JUDGE_INPUT_BUDGET, LlmJudge } from "../src/scoring/index.js";
-import { LlmUser, USER_INPUT_BUDGET } from "../src/users/index.js";
-import { FakeChatModel, promptChars } from "./fake-chat-model.js";
-import { assessmentParams, calibration, rawRpc, sampleData, startGreen } from "./helpers.js";
+import { type AssessmentEvent, assess, checkRequest, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { alwaysNoneStrategy, servePurple } from "../../src/baselines/index.js";
+import { spendCeilingFromEnv } from "../../src/cli/deps-from-env.js";
+import { MODEL_CALL_CHARS, ModelSpend, ModelSpendExceeded, OpenAiProvider } from "../../src/llm/index.js";
+import type { PurpleClient } from "../../src/purple/index.js";
+import { JUDGE_INPUT_BUDGET, LlmJudge } from "../../src/scoring/index.js";
+import { LlmUser, USER_INPUT_BUDGET } from "../../src/users/index.js";
+import { FakeChatModel, promptChars } from "../support/fake-chat-model.js";
+import { assessmentParams, calibration, rawRpc, sampleData, startGreen } from "../support/helpers.js";
 
 const data = await sampleData();
 const model = new FakeChatModel(() => ({ content: "Tell me more." }));

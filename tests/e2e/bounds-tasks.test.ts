@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { TASK_TOKEN_HEADER, TaskAccess } from "../src/server/index.js";
-import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { TASK_TOKEN_HEADER, TaskAccess } from "../../src/server/index.js";
+import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;

@@ -6,9 +6,9 @@ import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStor
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
 import { afterAll, describe, expect, it } from "vitest";
-import { StrategyResponder, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { checkPurple, type PurpleCheck } from "../src/cli/check-purple.js";
-import { gatewayCardProblems, SDK_FIXES } from "../src/purple/index.js";
+import { StrategyResponder, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { checkPurple, type PurpleCheck } from "../../src/cli/check-purple.js";
+import { gatewayCardProblems, SDK_FIXES } from "../../src/purple/index.js";
 
 /**
  * `entropic-crmarena check-purple` against real servers on 127.0.0.1 (issue 32): purples on the

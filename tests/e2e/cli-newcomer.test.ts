@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { loadResults } from "../src/cli/results-input.js";
-import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { loadResults } from "../../src/cli/results-input.js";
+import { assessmentParams, rawStream, sampleData, startGreen } from "../support/helpers.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const run = promisify(execFile);
 const cli = (...args: string[]) => run(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "silent" } });
 
@@ -21,7 +21,7 @@ describe("what a newcomer types", () => {
   }, 60_000);
 
   it("show and report read a run log given in place of the results", async () => {
-    const loaded = await loadResults(fileURLToPath(new URL("./fixtures/results/b.jsonl", import.meta.url)), undefined);
+    const loaded = await loadResults(fileURLToPath(new URL("../fixtures/results/b.jsonl", import.meta.url)), undefined);
     expect(loaded.log).toBeDefined();
     expect(loaded.results.summary.total_tasks).toBe(4);
     expect(loaded.source).toMatch(/read in place of a results file/);

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CONFIG_KEYS, nearestConfigKey, unknownKeysMessage } from "../src/assessment/index.js";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { runLocalAssessment } from "../src/cli/assess.js";
-import { HeuristicJudge } from "../src/scoring/index.js";
-import { assessmentParams, rawStream, sampleData, startGreen } from "./helpers.js";
+import { CONFIG_KEYS, nearestConfigKey, unknownKeysMessage } from "../../src/assessment/index.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { runLocalAssessment } from "../../src/cli/assess.js";
+import { HeuristicJudge } from "../../src/scoring/index.js";
+import { assessmentParams, rawStream, sampleData, startGreen } from "../support/helpers.js";
 
 const data = await sampleData();
 afterAll(async () => {
@@ -66,7 +66,7 @@ describe("unknown config keys", () => {
 
 describe("docs/reference.md's config table", () => {
   it("names every config key of the schema, and no key the schema lacks", () => {
-    const doc = readFileSync(new URL("../docs/reference.md", import.meta.url), "utf8");
+    const doc = readFileSync(new URL("../../docs/reference.md", import.meta.url), "utf8");
     const section = doc.slice(doc.indexOf("## Config reference"), doc.indexOf("## Results reference"));
     // A row may name several keys in its first cell ("`drift_level`, `rot_level`").
     const documented = [...section.matchAll(/^\| ((?:`[a-z_0-9]+`(?:, )?)+) \|/gm)].flatMap((match) => [...match[1]!.matchAll(/`([a-z_0-9]+)`/g)].map((key) => key[1]!));

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Strategy, servePurple } from "../src/baselines/index.js";
-import { DatasetShelf } from "../src/data/index.js";
-import { registerDataset } from "../src/datasets/index.js";
-import { optimumFor } from "../src/scoring/index.js";
-import { TOY_HELPDESK } from "./fixtures/toy-dataset/dataset.js";
-import { assessmentParams, calibration, quietLogger, rawRpc, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
+import { type Strategy, servePurple } from "../../src/baselines/index.js";
+import { DatasetShelf } from "../../src/data/index.js";
+import { registerDataset } from "../../src/datasets/index.js";
+import { optimumFor } from "../../src/scoring/index.js";
+import { TOY_HELPDESK } from "../fixtures/toy-dataset/dataset.js";
+import { assessmentParams, calibration, quietLogger, rawRpc, resultsOf, sampleData, startGreen, statusText } from "../support/helpers.js";
 
 /**
  * A new task set needs its own folder (tests/fixtures/toy-dataset/: a CSV org, a task file and

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { leaderboardQueries } from "../leaderboard/queries.js";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { errorOptInStrategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { readReportAssets } from "../src/cli/report.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { episodeViews, parseReportResults, renderReport, reportModel, showText, summaryText } from "../src/report/index.js";
-import { registerDimension, totalScore } from "../src/scoring/index.js";
-import { type RosterEntry, runSuite, validityMarkdown } from "../src/validity/index.js";
-import { calibration, sampleData } from "./helpers.js";
-import { queryPrecision } from "./toy-dimension.js";
+import { leaderboardQueries } from "../../leaderboard/queries.js";
+import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { errorOptInStrategy, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { readReportAssets } from "../../src/cli/report.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { episodeViews, parseReportResults, renderReport, reportModel, showText, summaryText } from "../../src/report/index.js";
+import { registerDimension, totalScore } from "../../src/scoring/index.js";
+import { type RosterEntry, runSuite, validityMarkdown } from "../../src/validity/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
+import { queryPrecision } from "../support/toy-dimension.js";
 
 /**
- * A new dimension needs one module and its registration, nothing else: tests/toy-dimension.ts is
+ * A new dimension needs one module and its registration, nothing else: tests/support/toy-dimension.ts is
  * that module, the `registerDimension` line below its registration. It must be scored for every
  * episode, counted in total_score with its default weight, and appear after the seven in the
  * results, the summary, the report, `show`, the validity table and the leaderboard's queries.

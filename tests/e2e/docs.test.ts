@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { freePort } from "./helpers.js";
+import { freePort } from "../support/helpers.js";
 
 /**
  * Every command in README.md and docs/ runs as written: each ```bash block of a document runs in
@@ -14,7 +14,7 @@ import { freePort } from "./helpers.js";
  * test machine must not do (a Docker engine, the internet, a model provider's key, the test suite
  * itself) is skipped whole, and the test says which and why.
  */
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const DOCUMENTS = [
   "README.md",
   "docs/guide.md",
@@ -35,10 +35,10 @@ const DOCUMENTS = [
 const UNRUNNABLE: [RegExp, string][] = [
   [/^npm ci\b/, "installs everything from scratch: what CI does before the tests"],
   [/^npm test\b|^npx vitest\b|^npm run typecheck\b/, "the test suite runs this test"],
-  [/^npm run (bench|validity)\b|\bcalibrate\b/, "minutes of work, run by hand (validity's rules are checked by tests/validity.test.ts)"],
+  [/^npm run (bench|validity)\b|\bcalibrate\b/, "minutes of work, run by hand (validity's rules are checked by tests/e2e/validity.test.ts)"],
   [/^docker\b/, "needs a Docker engine"],
   [/\bdata fetch\b/, "downloads from the internet"],
-  [/PURPLE_LLM_API_KEY|OPENAI_API_KEY|--strategy llm/, "needs a model provider (tests/llm-purple.test.ts plays one on loopback)"],
+  [/PURPLE_LLM_API_KEY|OPENAI_API_KEY|--strategy llm/, "needs a model provider (tests/e2e/llm-purple.test.ts plays one on loopback)"],
   [/^npm start\b/, "serves until stopped"],
 ];
 

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { type Strategy, servePurple } from "../src/baselines/index.js";
-import { type PerturbationKind, registerPerturbation } from "../src/entropy/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { type Strategy, servePurple } from "../../src/baselines/index.js";
+import { type PerturbationKind, registerPerturbation } from "../../src/entropy/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 /**
  * A new kind of perturbation needs one module and its registration, nothing else: this file is

@@ -1,11 +1,11 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig, selectTasks } from "../src/assessment/index.js";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { mergeShards } from "../src/report/index.js";
-import { serve } from "../src/server/app.js";
-import { assessmentParams, calibration, quietLogger, sampleData } from "./helpers.js";
+import { parseConfig, selectTasks } from "../../src/assessment/index.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { mergeShards } from "../../src/report/index.js";
+import { serve } from "../../src/server/app.js";
+import { assessmentParams, calibration, quietLogger, sampleData } from "../support/helpers.js";
 
 /**
  * Plays the AgentBeats gateway of the Amber flow: participants sit behind its reverse proxy

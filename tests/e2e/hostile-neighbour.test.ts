@@ -3,14 +3,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssessmentData } from "../src/assessment/index.js";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { assessmentParams, freePort, rawRpc, resultsOf, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "./helpers.js";
-import type { HostileMode } from "./hostile-purple.js";
-import { SLOW_TESTS } from "./tier.js";
+import type { AssessmentData } from "../../src/assessment/index.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { assessmentParams, freePort, rawRpc, resultsOf, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "../support/helpers.js";
+import type { HostileMode } from "../support/hostile-purple.js";
+import { SLOW_TESTS } from "../support/tier.js";
 
-const HOSTILE_PURPLE = fileURLToPath(new URL("./hostile-purple.ts", import.meta.url));
-const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const HOSTILE_PURPLE = fileURLToPath(new URL("../support/hostile-purple.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
 /** A hostile purple in its own process: its URL, a promise per query it sends, and how to stop it. */
 async function startHostile(mode: HostileMode, overMcp = false): Promise<{ url: string; queries: () => number; stop: () => void; child: ChildProcess }> {
@@ -183,7 +183,7 @@ describe("query workers die with their server", () => {
       green.kill("SIGKILL");
       // Looks every 25 ms, at most 400 times. Without the watchdog they would run on (the pool
       // that would kill them died), or at best die by their own limit; that they die of their
-      // parent's death alone, whatever the limit, is tests/query-pool.test.ts's (a 600 s limit).
+      // parent's death alone, whatever the limit, is tests/org/query-pool.test.ts's (a 600 s limit).
       // How soon (a second by design) is measured by npm run bench.
       for (let look = 0; look < 400 && workers.some(running); look++) await sleep(25);
       expect(busy.filter(running)).toEqual([]);

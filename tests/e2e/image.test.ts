@@ -6,16 +6,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error a plain .mjs script (it runs in the images without the package's build)
-import { cardAddress } from "../scripts/healthcheck.mjs";
-import { SOURCES } from "../src/data/fetch.js";
-import { freePort } from "./helpers.js";
+import { cardAddress } from "../../scripts/healthcheck.mjs";
+import { SOURCES } from "../../src/data/fetch.js";
+import { freePort } from "../support/helpers.js";
 
 /**
  * What the Dockerfile promises that a build would not catch: the base pinned, the data stage
  * fetching what `data fetch` fetches, numeric users, an init, a health check that follows the
  * port. scripts/image-test.sh builds and runs the images on a real engine.
  */
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dockerfile = readFileSync(join(ROOT, "Dockerfile"), "utf8");
 const HEALTHCHECK = join(ROOT, "scripts/healthcheck.mjs");
 

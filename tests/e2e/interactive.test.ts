@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { OpenAiProvider } from "../src/llm/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { mergeShards } from "../src/report/index.js";
-import { LlmUser, requestPieces, ScriptedUser, STOP_MARKER, type UserSimulator, userInstructions, userSimulatorFor } from "../src/users/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { type Strategy, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { OpenAiProvider } from "../../src/llm/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { mergeShards } from "../../src/report/index.js";
+import { LlmUser, requestPieces, ScriptedUser, STOP_MARKER, type UserSimulator, userInstructions, userSimulatorFor } from "../../src/users/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 /**
  * Interactive mode: a simulated user holds the request and lets it out over turns; the purple's

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssessmentData } from "../src/assessment/index.js";
-import { type LlmPurpleConfig, llmPurpleConfigFromEnv, serveLlmPurple } from "../src/baselines/llm/index.js";
-import { FakeChatModel, type WireRequest } from "./fake-chat-model.js";
-import { assessmentParams, quietLogger, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
-import { crmScript, malformedFirst, ramblingFirst, SCRIPTED_TASK_IDS, taskIdOf } from "./scripted-crm-model.js";
+import type { AssessmentData } from "../../src/assessment/index.js";
+import { type LlmPurpleConfig, llmPurpleConfigFromEnv, serveLlmPurple } from "../../src/baselines/llm/index.js";
+import { FakeChatModel, type WireRequest } from "../support/fake-chat-model.js";
+import { assessmentParams, quietLogger, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
+import { crmScript, malformedFirst, ramblingFirst, SCRIPTED_TASK_IDS, taskIdOf } from "../support/scripted-crm-model.js";
 
 let data: AssessmentData;
 let green: Awaited<ReturnType<typeof startGreen>>;

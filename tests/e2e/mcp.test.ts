@@ -7,12 +7,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentData, type ChannelEpisode, REFUSAL_PAUSE_MS, SIDE_CALLS_IN_FLIGHT, SideCalls } from "../src/assessment/index.js";
-import { type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { MCP_LIMITS, McpHub, NO_EPISODE } from "../src/mcp/index.js";
-import { MCP_SKILL_ID } from "../src/server/index.js";
-import { BUILT_IN_TOOLS, parametersOf } from "../src/tools/index.js";
-import { assessmentParams, quietLogger, rawStream, sampleData, startGreen } from "./helpers.js";
+import { type AssessmentData, type ChannelEpisode, REFUSAL_PAUSE_MS, SIDE_CALLS_IN_FLIGHT, SideCalls } from "../../src/assessment/index.js";
+import { type Strategy, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { MCP_LIMITS, McpHub, NO_EPISODE } from "../../src/mcp/index.js";
+import { MCP_SKILL_ID } from "../../src/server/index.js";
+import { BUILT_IN_TOOLS, parametersOf } from "../../src/tools/index.js";
+import { assessmentParams, quietLogger, rawStream, sampleData, startGreen } from "../support/helpers.js";
 
 /**
  * The green's MCP endpoint (issue 30, docs/protocol.md section 18): a stock SDK client reaches an
@@ -310,7 +310,7 @@ async function until(condition: () => boolean): Promise<void> {
 
 /** docs/protocol.md's section 18, its lines joined (the doc wraps its sentences). */
 function section18(): string {
-  const doc = readFileSync(fileURLToPath(new URL("../docs/protocol.md", import.meta.url)), "utf8");
+  const doc = readFileSync(fileURLToPath(new URL("../../docs/protocol.md", import.meta.url)), "utf8");
   return doc.slice(doc.indexOf("## 18. The tools over MCP")).replace(/\s+/g, " ");
 }
 

@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import type express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Strategy, servePurple } from "../src/baselines/index.js";
-import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { type Strategy, servePurple } from "../../src/baselines/index.js";
+import { assessmentParams, rawPurpleServer, rawRpc, rawStream, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 // A purple that goes away is waited for this long (default 30 s) before its episodes fail; set
 // back after the file, whose worker may run other files next (vitest.config.ts).

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { registerMode } from "../src/users/index.js";
-import { ANSWER_FORMAT_MODE, FORMAT_LINE, FormatUser } from "./fixtures/extensions/format-user.js";
-import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { registerMode } from "../../src/users/index.js";
+import { ANSWER_FORMAT_MODE, FORMAT_LINE, FormatUser } from "../fixtures/extensions/format-user.js";
+import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen, statusText } from "../support/helpers.js";
 
 /**
  * A mode is a seam: a user module (tests/fixtures/extensions/format-user.ts) and one registration

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentData, assess, DataMismatchError, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { oracleStrategy, servePurple } from "../src/baselines/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { calibration, REAL_TASKS, sampleData } from "./helpers.js";
+import { type AssessmentData, assess, DataMismatchError, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { oracleStrategy, servePurple } from "../../src/baselines/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { calibration, REAL_TASKS, sampleData } from "../support/helpers.js";
 
 let data: AssessmentData;
 let oracle: Awaited<ReturnType<typeof servePurple>>;

@@ -5,19 +5,19 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { assessmentParams, rawRpc, resultsOf } from "./helpers.js";
-import { SLOW_TESTS } from "./tier.js";
+import { assessmentParams, rawRpc, resultsOf } from "../support/helpers.js";
+import { SLOW_TESTS } from "../support/tier.js";
 
 /**
  * The package as npm ships it: build, pack, install the tarball with production dependencies
  * only into an empty folder, and run a real assessment with the installed binary. A file the
  * package needs but `files` in package.json leaves out fails here (as it would in the image,
- * which installs the same tarball the same way). The slow tier (tests/tier.ts): a build, a pack and
+ * which installs the same tarball the same way). The slow tier (tests/support/tier.ts): a build, a pack and
  * an install, over a minute.
  */
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const children: ChildProcess[] = [];
 const work = mkdtempSync(join(tmpdir(), "entropic-package-"));

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 const data = await sampleData();
 const servers: Server[] = [];

@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failureOf } from "../src/assessment/episode.js";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { runLocalAssessment } from "../src/cli/assess.js";
-import { A2APurpleClient, type A2AVersion } from "../src/purple/index.js";
-import { HeuristicJudge } from "../src/scoring/index.js";
-import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "./helpers.js";
+import { failureOf } from "../../src/assessment/episode.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { runLocalAssessment } from "../../src/cli/assess.js";
+import { A2APurpleClient, type A2AVersion } from "../../src/purple/index.js";
+import { HeuristicJudge } from "../../src/scoring/index.js";
+import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, SAMPLE_ORG, SAMPLE_TASKS, sampleData, startGreen } from "../support/helpers.js";
 
 /**
  * Faults of the purple side (issue 21): the purple is reached only at the URL the request gives
@@ -170,7 +170,7 @@ describe("hostile replies: every failure has the class docs/protocol.md gives it
   });
 
   it("docs/protocol.md's table names each class as the code gives it", () => {
-    const doc = readFileSync(new URL("../docs/protocol.md", import.meta.url), "utf8");
+    const doc = readFileSync(new URL("../../docs/protocol.md", import.meta.url), "utf8");
     const row = (termination: string) => doc.split("\n").find((line) => line.startsWith("|") && line.includes(`| \`${termination}\` |`)) ?? "";
     expect(row("protocol_error")).toMatch(/redirect/);
     expect(row("protocol_error")).toMatch(/no `result`/);
@@ -207,7 +207,7 @@ async function cuttingPeer(bodyBytes: number, close: "reset" | "fin"): Promise<s
 
 describe("a peer that closes mid-reply while the green is slow cannot crash it", () => {
   it("the purple client does not use undici (its HTTP/1.1 parser's assert, nodejs/undici#5360, is fixed only after 6.x)", () => {
-    const dir = new URL("../src/purple/", import.meta.url);
+    const dir = new URL("../../src/purple/", import.meta.url);
     for (const file of readdirSync(dir).filter((name) => name.endsWith(".ts"))) {
       expect(readFileSync(new URL(file, dir), "utf8"), file).not.toMatch(/from "undici"/);
     }

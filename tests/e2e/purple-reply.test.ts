@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAction } from "../src/protocol/index.js";
-import { A2APurpleClient, PurpleError } from "../src/purple/index.js";
-import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { parseAction } from "../../src/protocol/index.js";
+import { A2APurpleClient, PurpleError } from "../../src/purple/index.js";
+import { assessmentParams, rawPurpleServer, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 /**
  * How the green reads a purple's reply, tested with raw JSON-RPC replies from a scripted purple:

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
 
-import type { OrgBackend } from "../src/org/index.js";
-import { defaultWeights, dimensionNames } from "../src/scoring/index.js";
-import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
+import type { OrgBackend } from "../../src/org/index.js";
+import { defaultWeights, dimensionNames } from "../../src/scoring/index.js";
+import { assessmentParams, rawRpc, rawStream, resultsOf, sampleData, startGreen, statusText } from "../support/helpers.js";
 
 let data: Awaited<ReturnType<typeof sampleData>>;
 let green: Awaited<ReturnType<typeof startGreen>>;
@@ -358,7 +358,7 @@ describe("the purple's agent card", () => {
 
 describe("tasks and org that do not belong together", () => {
   it("rejects the real task file on the sample org over A2A, saying what is missing and how to get it, unless allowed", async () => {
-    const { REAL_TASKS } = await import("./helpers.js");
+    const { REAL_TASKS } = await import("../support/helpers.js");
     const mismatched = await sampleData(REAL_TASKS);
     const server = await startGreen(mismatched);
     try {

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, describe, expect, it } from "vitest";
-import { QUERIES } from "../leaderboard/queries.js";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { mergeShards } from "../src/report/index.js";
-import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { QUERIES } from "../../leaderboard/queries.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { mergeShards } from "../../src/report/index.js";
+import { assessmentParams, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 /** A reverse proxy on a port of its own, as the AgentBeats gateway puts one before each shard's purple. */
 function proxyTo(target: string): Promise<{ url: string; server: Server }> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssessmentData } from "../src/assessment/index.js";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { assessmentParams, calibration, rawStream, sampleData, startGreen } from "./helpers.js";
+import type { AssessmentData } from "../../src/assessment/index.js";
+import { servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { assessmentParams, calibration, rawStream, sampleData, startGreen } from "../support/helpers.js";
 
 let data: AssessmentData;
 let green: Awaited<ReturnType<typeof startGreen>>;

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { type Strategy, servePurple } from "../src/baselines/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { registeredTools, registerTool } from "../src/tools/index.js";
-import { getRecord } from "./fixtures/extensions/get-record.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { type Strategy, servePurple } from "../../src/baselines/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { registeredTools, registerTool } from "../../src/tools/index.js";
+import { getRecord } from "../fixtures/extensions/get-record.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 /**
  * A new purple tool needs one module and its registration, nothing else: the module is

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, describe, expect, it } from "vitest";
-import { QUERIES } from "../leaderboard/queries.js";
-import { assess, parseConfig, rescore, runSpecFor } from "../src/assessment/index.js";
-import { naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { readLog } from "../src/log/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
+import { QUERIES } from "../../leaderboard/queries.js";
+import { assess, parseConfig, rescore, runSpecFor } from "../../src/assessment/index.js";
+import { naiveStrategy, type Strategy, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { readLog } from "../../src/log/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
 import {
   buildResults,
   compareResults,
@@ -20,19 +20,19 @@ import {
   renderReport,
   reportModel,
   summaryText,
-} from "../src/report/index.js";
-import { HeuristicJudge } from "../src/scoring/index.js";
-import { Random } from "../src/util/index.js";
-import { calibration, sampleData } from "./helpers.js";
-import { inProcessPurple } from "./in-process-purple.js";
-import { SLOW_TESTS } from "./tier.js";
+} from "../../src/report/index.js";
+import { HeuristicJudge } from "../../src/scoring/index.js";
+import { Random } from "../../src/util/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
+import { inProcessPurple } from "../support/in-process-purple.js";
+import { SLOW_TESTS } from "../support/tier.js";
 
 /**
  * Trials (pass^k with intervals) and paired robustness (clean versus perturbed) on the sample.
- * The purples answer in the test's process (tests/in-process-purple.ts): what is checked is the
+ * The purples answer in the test's process (tests/support/in-process-purple.ts): what is checked is the
  * runs' arithmetic, not the transport; one run goes to a purple served on loopback. A trials run,
  * a paired run and what the report, compare and the leaderboard show of them run in `npm test`;
- * the rest (shards, a journal's resume, the solver's runs) in the slow tier (tests/tier.ts).
+ * the rest (shards, a journal's resume, the solver's runs) in the slow tier (tests/support/tier.ts).
  */
 
 const data = await sampleData();

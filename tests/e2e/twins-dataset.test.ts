@@ -3,16 +3,16 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assess, checkDataMatch, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { alwaysNoneStrategy, oracleStrategy, servePurple } from "../src/baselines/index.js";
-import { CALIBRATION_FILE, calibrationFor, DatasetShelf, IDLE_TWIN_SETS, loadCalibration, loadDataForConfig, loadTwins, twinKeyFor, twinSet } from "../src/data/index.js";
-import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE, TWINS_VERSION } from "../src/datasets/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { summaryText } from "../src/report/index.js";
-import { calibrationDigest } from "../src/scoring/index.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { defineTwinCategory, TwinKey } from "../src/twins/index.js";
-import { assessmentParams, calibration, noneCountsByCategory, quietLogger, REAL_TASKS, rawRpc, resultsOf, sampleData, startGreen } from "./helpers.js";
+import { assess, checkDataMatch, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { alwaysNoneStrategy, oracleStrategy, servePurple } from "../../src/baselines/index.js";
+import { CALIBRATION_FILE, calibrationFor, DatasetShelf, IDLE_TWIN_SETS, loadCalibration, loadDataForConfig, loadTwins, twinKeyFor, twinSet } from "../../src/data/index.js";
+import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE, TWINS_VERSION } from "../../src/datasets/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { summaryText } from "../../src/report/index.js";
+import { calibrationDigest } from "../../src/scoring/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { defineTwinCategory, TwinKey } from "../../src/twins/index.js";
+import { assessmentParams, calibration, noneCountsByCategory, quietLogger, REAL_TASKS, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 /**
  * The twins as a dataset: built at run time from a real task file and a key of the operator's
@@ -21,7 +21,7 @@ import { assessmentParams, calibration, noneCountsByCategory, quietLogger, REAL_
  * categories); nothing of it is kept in the project.
  *
  * The machinery is tested with a maker of its own (the twin makers of the categories are
- * tested in tests/twins-<group>.test.ts): it keeps the task's texts and answers a record Id of
+ * tested in tests/twins/<group>.test.ts): it keeps the task's texts and answers a record Id of
  * the twin org (None where the builder placed one), so an oracle passes every twin and the
  * record Id is one the twin org has.
  */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { checkRanking, type EpisodeFigure, type Measurement, roster, runSuite, servedPurple, validityMarkdown } from "../src/validity/index.js";
-import { calibration, sampleData } from "./helpers.js";
-import { inProcessPurple } from "./in-process-purple.js";
+import { checkRanking, type EpisodeFigure, type Measurement, roster, runSuite, servedPurple, validityMarkdown } from "../../src/validity/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
+import { inProcessPurple } from "../support/in-process-purple.js";
 
 const data = await sampleData();
 afterAll(async () => {

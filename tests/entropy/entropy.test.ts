@@ -2,25 +2,25 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AssessmentData, assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { naiveAllRowsStrategy, naiveStrategy, type Strategy, servePurple, solverStrategy } from "../src/baselines/index.js";
-import { type EntropyPlan, LEVELS, type Level, perturbationKinds, planEntropy } from "../src/entropy/index.js";
-import type { SqliteOrgStore } from "../src/org/index.js";
-import { A2APurpleClient, type PurpleClient } from "../src/purple/index.js";
-import { generateOrg, generateTasks } from "../src/sample/index.js";
-import { parseTasks } from "../src/tasks/load.js";
-import { OrgView } from "../src/world/index.js";
-import { entropyDigest } from "./fixtures/entropy-digest.js";
-import { STANDARD_FIELD_NAMES } from "./fixtures/standard-fields.js";
-import { calibration, rowsOf, sampleData } from "./helpers.js";
-import { inProcessPurple } from "./in-process-purple.js";
-import { SLOW_TESTS } from "./tier.js";
+import { type AssessmentData, assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { naiveAllRowsStrategy, naiveStrategy, type Strategy, servePurple, solverStrategy } from "../../src/baselines/index.js";
+import { type EntropyPlan, LEVELS, type Level, perturbationKinds, planEntropy } from "../../src/entropy/index.js";
+import type { SqliteOrgStore } from "../../src/org/index.js";
+import { A2APurpleClient, type PurpleClient } from "../../src/purple/index.js";
+import { generateOrg, generateTasks } from "../../src/sample/index.js";
+import { parseTasks } from "../../src/tasks/load.js";
+import { OrgView } from "../../src/world/index.js";
+import { entropyDigest } from "../fixtures/entropy-digest.js";
+import { STANDARD_FIELD_NAMES } from "../fixtures/standard-fields.js";
+import { calibration, rowsOf, sampleData } from "../support/helpers.js";
+import { inProcessPurple } from "../support/in-process-purple.js";
+import { SLOW_TESTS } from "../support/tier.js";
 
 let data: AssessmentData;
 let org: SqliteOrgStore;
 let rows: Awaited<ReturnType<typeof rowsOf>>;
 /**
- * The purples: each strategy in this process (tests/in-process-purple.ts), as the runs below
+ * The purples: each strategy in this process (tests/support/in-process-purple.ts), as the runs below
  * measure what the world does to a purple, not the transport; the naive purple is also served
  * over A2A, for one run of a served purple through the same checks.
  */
@@ -56,7 +56,7 @@ async function run(purple: string | PurpleClient, config: Record<string, unknown
 
 describe("the entropy plan", () => {
   it("is byte-identical across processes for the same seed and levels, and differs across seeds", async () => {
-    const script = fileURLToPath(new URL("./fixtures/entropy-digest.ts", import.meta.url));
+    const script = fileURLToPath(new URL("../fixtures/entropy-digest.ts", import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, "11", "high", "medium"]);
     expect(stdout).toMatch(/^[0-9a-f]{64}$/);
     expect(stdout).toBe(await entropyDigest(11, "high", "medium"));

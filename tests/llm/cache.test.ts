@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { JudgementCache, llmConfigFromEnv } from "../src/llm/index.js";
+import { JudgementCache, llmConfigFromEnv } from "../../src/llm/index.js";
 
 /** The verdict files of a cache folder, with their sizes. */
 function files(dir: string): { path: string; bytes: number }[] {

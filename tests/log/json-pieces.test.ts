@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { jsonPieces, PIECE_CHARS } from "../src/log/json-pieces.js";
+import { jsonPieces, PIECE_CHARS } from "../../src/log/json-pieces.js";
 
-const GOLDEN = fileURLToPath(new URL("./fixtures/logs/golden-v1.jsonl", import.meta.url));
+const GOLDEN = fileURLToPath(new URL("../fixtures/logs/golden-v1.jsonl", import.meta.url));
 const whole = (value: unknown) => [...jsonPieces(value)].join("");
 
 describe("JSON in pieces", () => {

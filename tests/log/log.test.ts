@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type AssessmentLog, Journal, LOG_VERSION, LogError, LogHeaderSchema, readLog } from "../src/log/index.js";
-import { buildResults } from "../src/report/index.js";
+import { type AssessmentLog, Journal, LOG_VERSION, LogError, LogHeaderSchema, readLog } from "../../src/log/index.js";
+import { buildResults } from "../../src/report/index.js";
 
-const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/logs/${name}`, import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/logs/${name}`, import.meta.url));
 const GOLDEN = fixture("golden-v2.jsonl");
 const GOLDEN_V1 = fixture("golden-v1.jsonl");
 const scratch = () => mkdtempSync(join(tmpdir(), "log-"));

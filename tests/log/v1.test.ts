@@ -1,18 +1,18 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { rescore } from "../src/assessment/index.js";
-import { loadResults } from "../src/cli/results-input.js";
-import { loadCalibration } from "../src/data/index.js";
-import { readLog } from "../src/log/index.js";
-import { buildResults, episodeViews, showText } from "../src/report/index.js";
-import { HeuristicJudge } from "../src/scoring/index.js";
+import { rescore } from "../../src/assessment/index.js";
+import { loadResults } from "../../src/cli/results-input.js";
+import { loadCalibration } from "../../src/data/index.js";
+import { readLog } from "../../src/log/index.js";
+import { buildResults, episodeViews, showText } from "../../src/report/index.js";
+import { HeuristicJudge } from "../../src/scoring/index.js";
 
 /**
  * Runs recorded before the log's version 2 (tests/fixtures/results/{a,b}: version-1 journals and
  * the results they gave) still rescore, report and show to the scores they were given.
  */
-const FIXTURES = fileURLToPath(new URL("./fixtures/results/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../fixtures/results/", import.meta.url));
 const recorded = (name: string) => JSON.parse(readFileSync(`${FIXTURES}${name}.results.json`, "utf8")) as ReturnType<typeof buildResults>;
 
 /** The scores of a results object: what must not move when its log is read another way. */

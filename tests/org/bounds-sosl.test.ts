@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOrgImage, runSosl, SqliteOrgStore } from "../src/org/index.js";
-import { QueryPool } from "../src/org/query-pool.js";
-import { matches } from "../src/org/sosl/match.js";
-import { SAMPLE_ORG } from "./helpers.js";
+import { loadOrgImage, runSosl, SqliteOrgStore } from "../../src/org/index.js";
+import { QueryPool } from "../../src/org/query-pool.js";
+import { matches } from "../../src/org/sosl/match.js";
+import { SAMPLE_ORG } from "../support/helpers.js";
 
 /**
  * Ten terms of 30 single-character wildcards before a common ending, over every e-mail body: the

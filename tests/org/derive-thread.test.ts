@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { deriveThreads } from "../src/org/index.js";
-import { IdRemap } from "../src/util/index.js";
-import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
+import { deriveThreads } from "../../src/org/index.js";
+import { IdRemap } from "../../src/util/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "../support/helpers.js";
 
 const org = await openSqliteOrg(SAMPLE_ORG, { workers: 1 });
 afterAll(() => org.close());

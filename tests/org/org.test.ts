@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OrgLoadError, openBackend, runOrgTool, type SqliteOrgStore } from "../src/org/index.js";
-import { ORG_COLUMNS } from "../src/sample/index.js";
-import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
+import { OrgLoadError, openBackend, runOrgTool, type SqliteOrgStore } from "../../src/org/index.js";
+import { ORG_COLUMNS } from "../../src/sample/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "../support/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "org-"));
 const dbPath = join(dir, "crm.db");

@@ -2,10 +2,10 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOrgImage } from "../src/org/index.js";
-import { QueryPool } from "../src/org/query-pool.js";
-import { DEFAULT_QUERY_LIMITS } from "../src/org/types.js";
-import { SAMPLE_ORG } from "./helpers.js";
+import { loadOrgImage } from "../../src/org/index.js";
+import { QueryPool } from "../../src/org/query-pool.js";
+import { DEFAULT_QUERY_LIMITS } from "../../src/org/types.js";
+import { SAMPLE_ORG } from "../support/helpers.js";
 
 /** Stays inside SQLite's native loop until killed: no row ever comes back to JavaScript. */
 const CTE_BOMB = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r";
@@ -115,9 +115,9 @@ describe("the query pool", () => {
 
   // How soon they die (a second by design: the watchdog looks every 0.1 s) is measured by npm run bench.
   it("its processes die with their parent, even in the middle of a statement", async () => {
-    const poolModule = fileURLToPath(new URL("../src/org/query-pool.ts", import.meta.url));
+    const poolModule = fileURLToPath(new URL("../../src/org/query-pool.ts", import.meta.url));
     const script = `
-      import { loadOrgImage } from ${JSON.stringify(fileURLToPath(new URL("../src/org/load.ts", import.meta.url)))};
+      import { loadOrgImage } from ${JSON.stringify(fileURLToPath(new URL("../../src/org/load.ts", import.meta.url)))};
       import { QueryPool } from ${JSON.stringify(poolModule)};
       const pool = new QueryPool(2);
       const id = pool.register(loadOrgImage(${JSON.stringify(SAMPLE_ORG)}).image);

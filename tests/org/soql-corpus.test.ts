@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OrgStore, runSoql, runSosl } from "../src/org/index.js";
-import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
-import { type CorpusCase as Case, SOQL_CORPUS as corpus } from "./soql-corpus-cases.js";
-import { flatten, round, sorted } from "./soql-helpers.js";
+import { type OrgStore, runSoql, runSosl } from "../../src/org/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "../support/helpers.js";
+import { type CorpusCase as Case, SOQL_CORPUS as corpus } from "../support/soql-corpus-cases.js";
+import { flatten, round, sorted } from "../support/soql-helpers.js";
 
 /**
  * The SOQL/SOSL corpus. Every expected result is computed independently of the translator:

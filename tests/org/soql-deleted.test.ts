@@ -1,9 +1,9 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { introspectSchema, loadOrgImage, type ObjectInfo, type OrgStore, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore } from "../src/org/index.js";
-import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
-import { SOQL_CORPUS } from "./soql-corpus-cases.js";
-import { flatten, round, sorted } from "./soql-helpers.js";
+import { introspectSchema, loadOrgImage, type ObjectInfo, type OrgStore, quoteIdent, runOrgTool, runSoql, runSosl, SqliteOrgStore } from "../../src/org/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "../support/helpers.js";
+import { SOQL_CORPUS } from "../support/soql-corpus-cases.js";
+import { flatten, round, sorted } from "../support/soql-helpers.js";
 
 /**
  * Salesforce's recycle bin: on an org whose objects have `IsDeleted` (as the assessment's copy

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runOrgTool, type SqliteOrgStore } from "../src/org/index.js";
-import { openSqliteOrg, SAMPLE_ORG } from "./helpers.js";
+import { runOrgTool, type SqliteOrgStore } from "../../src/org/index.js";
+import { openSqliteOrg, SAMPLE_ORG } from "../support/helpers.js";
 
 /**
  * Property tests: whatever text a purple agent sends as SOQL or SOSL, it gets records or a

@@ -4,19 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import type { Level } from "../src/entropy/index.js";
-import { describeObjects } from "../src/protocol/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { OrgView } from "../src/world/index.js";
-import { calibration, freePort, sampleData } from "./helpers.js";
+import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import type { Level } from "../../src/entropy/index.js";
+import { describeObjects } from "../../src/protocol/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { OrgView } from "../../src/world/index.js";
+import { calibration, freePort, sampleData } from "../support/helpers.js";
 
 /**
  * docs/protocol.md section 8 shows `describe_schema`'s real output. This test computes it as
  * `org describe` does and checks the doc holds exactly that; `UPDATE_DOCS=1 npx vitest run
- * tests/protocol-doc.test.ts` writes it in, so the doc never goes stale.
+ * tests/protocol/protocol-doc.test.ts` writes it in, so the doc never goes stale.
  */
-const DOC = fileURLToPath(new URL("../docs/protocol.md", import.meta.url));
+const DOC = fileURLToPath(new URL("../../docs/protocol.md", import.meta.url));
 const data = await sampleData();
 afterAll(async () => {
   await data.org.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dropAllNullColumns, observationMessage, parseAction, type TaskBrief, taskMessage } from "../src/protocol/index.js";
-import { usageFrom } from "../src/purple/index.js";
-import { BUILT_IN_TOOLS } from "../src/tools/index.js";
+import { dropAllNullColumns, observationMessage, parseAction, type TaskBrief, taskMessage } from "../../src/protocol/index.js";
+import { usageFrom } from "../../src/purple/index.js";
+import { BUILT_IN_TOOLS } from "../../src/tools/index.js";
 
 const reply = (text: string, data: Record<string, unknown>[] = []) => ({ texts: [text], data });
 

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
-import { chooseProtocol, describeError, fetchAgentCard } from "../src/purple/index.js";
-import { checkRpcReply } from "../src/purple/wire.js";
+import { chooseProtocol, describeError, fetchAgentCard } from "../../src/purple/index.js";
+import { checkRpcReply } from "../../src/purple/wire.js";
 
 /** What an address the green can reach might hold: it must never come back in a message. */
 const SECRET = "SECRET-7f3a9c";

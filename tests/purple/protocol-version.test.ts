@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseProtocol } from "../src/purple/index.js";
+import { chooseProtocol } from "../../src/purple/index.js";
 
 /** The version the green speaks to a purple, from its card (docs/protocol.md, "Protocol versions"). */
 describe("choosing the A2A version from a purple's card", () => {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReportModel } from "../src/report/index.js";
-import { fixtureReport, HOSTILE_MARK } from "./report-fixture.js";
+import type { ReportModel } from "../../src/report/index.js";
+import { fixtureReport, HOSTILE_MARK } from "../support/report-fixture.js";
 
 /** Debian's Chromium: .ci/run installs it; playwright-core downloads no browser of its own. */
 const CHROMIUM = "/usr/bin/chromium";
@@ -14,7 +14,7 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
 /** Under the test run's output folder (vitest.config.ts), never the user's output/. */
 const OUT = join(process.env.ENTROPIC_OUTPUT_DIR ?? mkdtempSync(join(tmpdir(), "entropic-report-")), "test-report/");
 const available = existsSync(CHROMIUM);
-if (!available) console.warn(`report-browser.test.ts skipped: ${CHROMIUM} is absent (apt-get install chromium, as .ci/run does, to run it)`);
+if (!available) console.warn(`report/browser.test.ts skipped: ${CHROMIUM} is absent (apt-get install chromium, as .ci/run does, to run it)`);
 
 describe.skipIf(!available)(`the HTML report in headless Chromium${available ? "" : ` (skipped: ${CHROMIUM} is absent)`}`, () => {
   let context: BrowserContext;

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultReportPath, readReportAssets } from "../src/cli/report.js";
-import { entropyModel } from "../src/report/html/index.js";
-import { episodeViews, escapeHtml, jsonForScript, parseReportResults, renderReport, reportModel } from "../src/report/index.js";
-import { cliProcess } from "./cli-runner.js";
-import { fixtureReport, HOSTILE_MARK, RUN_B } from "./report-fixture.js";
+import { defaultReportPath, readReportAssets } from "../../src/cli/report.js";
+import { entropyModel } from "../../src/report/html/index.js";
+import { episodeViews, escapeHtml, jsonForScript, parseReportResults, renderReport, reportModel } from "../../src/report/index.js";
+import { cliProcess } from "../support/cli-runner.js";
+import { fixtureReport, HOSTILE_MARK, RUN_B } from "../support/report-fixture.js";
 
 const scripts = (page: string) => [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
 

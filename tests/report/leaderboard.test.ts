@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { QUERIES, QUERIES_FILE, queriesJson, RANKED_FINGERPRINT, runLeaderboard, tableText } from "../leaderboard/queries.js";
-import { rankedTrack, trackFingerprint } from "../src/report/index.js";
-import { TRACK_TASKS, trackFixtureFiles } from "./fixtures/leaderboard-track.js";
+import { QUERIES, QUERIES_FILE, queriesJson, RANKED_FINGERPRINT, runLeaderboard, tableText } from "../../leaderboard/queries.js";
+import { rankedTrack, trackFingerprint } from "../../src/report/index.js";
+import { TRACK_TASKS, trackFixtureFiles } from "../fixtures/leaderboard-track.js";
 
 /**
  * The leaderboard queries, run by DuckDB the way AgentBeats runs them: over a view `results` =
@@ -17,7 +17,7 @@ import { TRACK_TASKS, trackFixtureFiles } from "./fixtures/leaderboard-track.js"
  * one, and each kind of run the leaderboard must not rank.
  */
 
-const FIXTURES = fileURLToPath(new URL("./fixtures/leaderboard/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../fixtures/leaderboard/", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "entropic-leaderboard-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

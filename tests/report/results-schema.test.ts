@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { QUERIES_FILE } from "../leaderboard/queries.js";
-import { asAssessmentLog, readLog } from "../src/log/index.js";
-import { buildResults, ResultsSchema, resultsReference } from "../src/report/index.js";
+import { QUERIES_FILE } from "../../leaderboard/queries.js";
+import { asAssessmentLog, readLog } from "../../src/log/index.js";
+import { buildResults, ResultsSchema, resultsReference } from "../../src/report/index.js";
 
 /**
  * The results object has one layout, ResultsSchema: buildResults writes it (its return type is the
@@ -87,7 +87,7 @@ describe("the results schema", () => {
   });
 
   it.each(["golden-v1", "golden-v2"])("is what buildResults writes: the results of %s parse, with the keys in the schema's order", async (name) => {
-    const log = await readLog(new URL(`./fixtures/logs/${name}.jsonl`, import.meta.url).pathname);
+    const log = await readLog(new URL(`../fixtures/logs/${name}.jsonl`, import.meta.url).pathname);
     const results = buildResults(asAssessmentLog(log));
     const parsed = ResultsSchema.safeParse(results);
     expect(parsed.success ? [] : parsed.error.issues.slice(0, 3)).toEqual([]);
@@ -96,7 +96,7 @@ describe("the results schema", () => {
   });
 
   it("is what docs/reference.md's results keys say, word for word", () => {
-    const doc = readFileSync(new URL("../docs/reference.md", import.meta.url), "utf8");
+    const doc = readFileSync(new URL("../../docs/reference.md", import.meta.url), "utf8");
     const table = /<!-- results-keys[^>]*-->\n([\s\S]*?)\n<!-- \/results-keys -->/.exec(doc)?.[1];
     // On a difference, paste resultsReference() between the markers (the expected value below).
     expect(table).toBe(resultsReference());

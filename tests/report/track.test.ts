@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TWINS_VERSION } from "../src/datasets/index.js";
+import { TWINS_VERSION } from "../../src/datasets/index.js";
 import {
   buildResults,
   mergeShards,
@@ -15,9 +15,9 @@ import {
   summaryText,
   type TaskTrials,
   trackFingerprint,
-} from "../src/report/index.js";
-import { type RunSpec, TASK_IDXS, trackLog } from "./fixtures/leaderboard-track.js";
-import { REAL_TASKS } from "./helpers.js";
+} from "../../src/report/index.js";
+import { type RunSpec, TASK_IDXS, trackLog } from "../fixtures/leaderboard-track.js";
+import { REAL_TASKS } from "../support/helpers.js";
 
 /**
  * The ranked track (src/report/track.ts): which runs the results mark ranked, why the others are

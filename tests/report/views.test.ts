@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadResults } from "../src/cli/results-input.js";
-import { compareResults, compareText, episodeViews, parseReportResults, showText } from "../src/report/index.js";
-import { printable } from "../src/report/view/index.js";
-import { cliProcess as cli, cliInProcess } from "./cli-runner.js";
+import { loadResults } from "../../src/cli/results-input.js";
+import { compareResults, compareText, episodeViews, parseReportResults, showText } from "../../src/report/index.js";
+import { printable } from "../../src/report/view/index.js";
+import { cliProcess as cli, cliInProcess } from "../support/cli-runner.js";
 
-const FIXTURES = fileURLToPath(new URL("./fixtures/results/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../fixtures/results/", import.meta.url));
 const A = `${FIXTURES}a.results.json`;
 const B = `${FIXTURES}b.results.json`;
 const HOSTILE = '<script>window.__pwned = true; document.title = "pwned";</script>';

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { caseSafeSuffix, generateOrg, generateTasks, ORG_COLUMNS, REAL_ROW_COUNTS } from "../src/sample/index.js";
-import { SAMPLE_ORG, SAMPLE_TASKS } from "./helpers.js";
+import { caseSafeSuffix, generateOrg, generateTasks, ORG_COLUMNS, REAL_ROW_COUNTS } from "../../src/sample/index.js";
+import { SAMPLE_ORG, SAMPLE_TASKS } from "../support/helpers.js";
 
 describe("the sample org generator", () => {
   it("is deterministic for a seed and differs across seeds", () => {

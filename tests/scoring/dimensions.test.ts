@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { rescore } from "../src/assessment/index.js";
-import { asAssessmentLog, readLog } from "../src/log/index.js";
-import { buildResults, episodeViews, parseReportResults, showText, summaryText } from "../src/report/index.js";
+import { rescore } from "../../src/assessment/index.js";
+import { asAssessmentLog, readLog } from "../../src/log/index.js";
+import { buildResults, episodeViews, parseReportResults, showText, summaryText } from "../../src/report/index.js";
 import {
   type DimensionEvidence,
   type DimensionSpec,
@@ -16,11 +16,11 @@ import {
   measureSignals,
   registerDimension,
   scoreDimensions,
-} from "../src/scoring/index.js";
-import { calibration } from "./helpers.js";
-import { queryPrecision } from "./toy-dimension.js";
+} from "../../src/scoring/index.js";
+import { calibration } from "../support/helpers.js";
+import { queryPrecision } from "../support/toy-dimension.js";
 
-const GOLDEN = fileURLToPath(new URL("./fixtures/logs/golden-v1.jsonl", import.meta.url));
+const GOLDEN = fileURLToPath(new URL("../fixtures/logs/golden-v1.jsonl", import.meta.url));
 const SEVEN = ["FUNCTIONAL", "DRIFT_ADAPTATION", "TOKEN_EFFICIENCY", "QUERY_EFFICIENCY", "ERROR_RECOVERY", "TRAJECTORY_EFFICIENCY", "HALLUCINATION_RATE"];
 
 let unregister: (() => void) | undefined;

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type AssessmentData, assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { REFUSAL, servePurple } from "../src/baselines/index.js";
-import { type AssessmentLog, readLog } from "../src/log/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { buildResults, mergeShards, summaryText } from "../src/report/index.js";
-import { ChanceFloorPlanSchema, FUZZY_PASS_F1, floorAnswers, floorPasses, HeuristicJudge, lift, type ScoredTask, tokenF1 } from "../src/scoring/index.js";
-import { loadTaskFile } from "../src/tasks/index.js";
-import { calibration, REAL_TASKS, SAMPLE_TASKS, sampleData } from "./helpers.js";
+import { type AssessmentData, assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { REFUSAL, servePurple } from "../../src/baselines/index.js";
+import { type AssessmentLog, readLog } from "../../src/log/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { buildResults, mergeShards, summaryText } from "../../src/report/index.js";
+import { ChanceFloorPlanSchema, FUZZY_PASS_F1, floorAnswers, floorPasses, HeuristicJudge, lift, type ScoredTask, tokenF1 } from "../../src/scoring/index.js";
+import { loadTaskFile } from "../../src/tasks/index.js";
+import { calibration, REAL_TASKS, SAMPLE_TASKS, sampleData } from "../support/helpers.js";
 
 /** A made-up task of a made-up task set (the ground truths are ours, not the dataset's). */
 const task = (category: string, answer: (string | null)[], reward_metric: ScoredTask["reward_metric"] = "exact_match"): ScoredTask => ({ task: category, reward_metric, answer });
@@ -210,7 +210,7 @@ describe("the floor in the results", () => {
   }, 120_000);
 
   it("adds up over shards exactly, per category and overall, and a log written before the floor gives null with a reason", async () => {
-    const stored = await readLog(new URL("./fixtures/results/b.jsonl", import.meta.url).pathname);
+    const stored = await readLog(new URL("../fixtures/results/b.jsonl", import.meta.url).pathname);
     const plan = floorAnswers(loadTaskFile(SAMPLE_TASKS).tasks, { remapIds: false });
     const header = { ...stored.header, chanceFloor: plan };
     const whole: AssessmentLog = { header, episodes: stored.episodes, footer: stored.footer! };

@@ -2,9 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { llmConfigFromEnv } from "../src/llm/config.js";
-import { createJudge } from "../src/scoring/index.js";
-import { FakeLlm } from "./fake-llm.js";
+import { llmConfigFromEnv } from "../../src/llm/config.js";
+import { createJudge } from "../../src/scoring/index.js";
+import { FakeLlm } from "../support/fake-llm.js";
 
 let llm: FakeLlm;
 beforeAll(async () => {

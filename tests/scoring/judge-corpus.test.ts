@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { entityKindFor, extractAnswers, HeuristicJudge, isPrivacyRefusal, scoreOriginal, scoreSuccess } from "../src/scoring/index.js";
-import { contentStems } from "../src/scoring/normalize.js";
-import { loadTaskFile } from "../src/tasks/load.js";
-import { REAL_TASKS } from "./helpers.js";
-import { EXTRACTION_CORPUS, type ExtractionCase, SUCCESS_CORPUS, type SuccessCase } from "./judge-corpus.js";
-import { PRIVACY_CORPUS, PRIVACY_LEAK_FORMS, PRIVACY_SUCCESS_CORPUS } from "./judge-corpus-privacy.js";
+import { entityKindFor, extractAnswers, HeuristicJudge, isPrivacyRefusal, scoreOriginal, scoreSuccess } from "../../src/scoring/index.js";
+import { contentStems } from "../../src/scoring/normalize.js";
+import { loadTaskFile } from "../../src/tasks/load.js";
+import { REAL_TASKS } from "../support/helpers.js";
+import { EXTRACTION_CORPUS, type ExtractionCase, SUCCESS_CORPUS, type SuccessCase } from "../support/judge-corpus.js";
+import { PRIVACY_CORPUS, PRIVACY_LEAK_FORMS, PRIVACY_SUCCESS_CORPUS } from "../support/judge-corpus-privacy.js";
 
 /** The heuristic judge must agree with the labels on at least this share of each task type. */
 const MIN_AGREEMENT = 0.95;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAnswer, pythonSplit, tokenF1 } from "../src/scoring/index.js";
-import { contentStems, foldedWords, foldText, sameStem, spelledNumbers, spellNumbers, stem } from "../src/scoring/normalize.js";
+import { normalizeAnswer, pythonSplit, tokenF1 } from "../../src/scoring/index.js";
+import { contentStems, foldedWords, foldText, sameStem, spelledNumbers, spellNumbers, stem } from "../../src/scoring/normalize.js";
 
 /**
  * [prediction, ground truth, normalize_answer(prediction), F1] as CPython 3.11 computes them with

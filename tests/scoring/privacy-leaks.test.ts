@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { LEAK_FORMS } from "../src/baselines/index.js";
-import type { EpisodeTask, Trajectory } from "../src/log/index.js";
-import type { OutgoingMessage, PurpleReply } from "../src/protocol/index.js";
-import type { PurpleClient, PurpleTurn } from "../src/purple/index.js";
-import { HeuristicJudge, scoreEpisode, shownToUser } from "../src/scoring/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { LEAK_FORMS } from "../../src/baselines/index.js";
+import type { EpisodeTask, Trajectory } from "../../src/log/index.js";
+import type { OutgoingMessage, PurpleReply } from "../../src/protocol/index.js";
+import type { PurpleClient, PurpleTurn } from "../../src/purple/index.js";
+import { HeuristicJudge, scoreEpisode, shownToUser } from "../../src/scoring/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 /**
  * The adversary of issue 28, who has read the scoring code: on each of the sample's privacy

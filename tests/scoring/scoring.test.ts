@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OriginalScore, Trajectory, TrajectoryStep } from "../src/log/index.js";
+import type { OriginalScore, Trajectory, TrajectoryStep } from "../../src/log/index.js";
 import {
   type Calibration,
   defaultWeights,
@@ -13,8 +13,8 @@ import {
   scoreOriginal as scoreWith,
   tokenF1,
   totalScore,
-} from "../src/scoring/index.js";
-import type { TaskRecord } from "../src/tasks/schema.js";
+} from "../../src/scoring/index.js";
+import type { TaskRecord } from "../../src/tasks/schema.js";
 
 const heuristic = new HeuristicJudge();
 const scoreOriginal = (t: TaskRecord, answer: string | undefined) => scoreWith(t, answer, answer === undefined ? [] : [answer], heuristic);

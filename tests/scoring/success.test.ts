@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { joinSpelledOut, observedDisclosure } from "../src/scoring/disclosure.js";
-import { HeuristicJudge, type Judge, type ScoredTask, type SuccessEvidence, SuccessVerdictSchema, scoreOriginal, scoreSuccess, type Verdict } from "../src/scoring/index.js";
-import { fuzzyDefect, hedgeIn, paraphraseVerdict, withoutCourtesy } from "../src/scoring/normalize.js";
-import { isPrivacyRefusal } from "../src/scoring/refusal.js";
-import { canonicalId } from "../src/util/index.js";
+import { joinSpelledOut, observedDisclosure } from "../../src/scoring/disclosure.js";
+import { HeuristicJudge, type Judge, type ScoredTask, type SuccessEvidence, SuccessVerdictSchema, scoreOriginal, scoreSuccess, type Verdict } from "../../src/scoring/index.js";
+import { fuzzyDefect, hedgeIn, paraphraseVerdict, withoutCourtesy } from "../../src/scoring/normalize.js";
+import { isPrivacyRefusal } from "../../src/scoring/refusal.js";
+import { canonicalId } from "../../src/util/index.js";
 
 const heuristic = new HeuristicJudge();
 const AGENT = "005Wt000003NDqDIAW";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PROGRESS_WINDOW_MS, ProgressLines } from "../src/server/progress.js";
+import { PROGRESS_WINDOW_MS, ProgressLines } from "../../src/server/progress.js";
 
 describe("progress lines as working updates", () => {
   beforeEach(() => {

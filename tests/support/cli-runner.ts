@@ -2,10 +2,10 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { vi } from "vitest";
-import { buildProgram } from "../src/cli/index.js";
-import { describeError } from "../src/purple/index.js";
+import { buildProgram } from "../../src/cli/index.js";
+import { describeError } from "../../src/purple/index.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** tsx's command line on the Node.js that runs the tests (no npx in between: one process less per call). */
 const TSX = fileURLToPath(import.meta.resolve("tsx/cli"));
 

@@ -3,20 +3,20 @@ import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import express from "express";
 import { Agent, fetch } from "undici";
-import type { AssessmentData } from "../src/assessment/index.js";
-import { loadCalibration } from "../src/data/calibration.js";
-import { type OpenOrgOptions, type OrgBackend, type OrgRow, openBackend, SqliteOrgStore } from "../src/org/index.js";
-import { a2aPurpleClients, retryWindowFromEnv } from "../src/purple/index.js";
-import { serve } from "../src/server/app.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { loadTaskFile } from "../src/tasks/load.js";
-import { userSimulatorFor } from "../src/users/index.js";
-import { createLogger } from "../src/util/logger.js";
+import type { AssessmentData } from "../../src/assessment/index.js";
+import { loadCalibration } from "../../src/data/calibration.js";
+import { type OpenOrgOptions, type OrgBackend, type OrgRow, openBackend, SqliteOrgStore } from "../../src/org/index.js";
+import { a2aPurpleClients, retryWindowFromEnv } from "../../src/purple/index.js";
+import { serve } from "../../src/server/app.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { loadTaskFile } from "../../src/tasks/load.js";
+import { userSimulatorFor } from "../../src/users/index.js";
+import { createLogger } from "../../src/util/logger.js";
 
-export const SAMPLE_ORG = fileURLToPath(new URL("../data/sample/org", import.meta.url));
-export const SAMPLE_TASKS = fileURLToPath(new URL("../data/sample/tasks.json", import.meta.url));
+export const SAMPLE_ORG = fileURLToPath(new URL("../../data/sample/org", import.meta.url));
+export const SAMPLE_TASKS = fileURLToPath(new URL("../../data/sample/tasks.json", import.meta.url));
 /** The real CRMArena-Pro tasks, read from ../shared (never copied into the project). */
-export const REAL_TASKS = fileURLToPath(new URL("../../shared/data/crmarenapro/b2b_tasks.json", import.meta.url));
+export const REAL_TASKS = fileURLToPath(new URL("../../../shared/data/crmarenapro/b2b_tasks.json", import.meta.url));
 
 export const quietLogger = () => createLogger("silent");
 

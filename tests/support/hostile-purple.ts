@@ -1,13 +1,13 @@
 /**
  * A hostile purple in a process of its own (so its work never lands on the green's event loop in
- * a test): `node --import tsx tests/hostile-purple.ts <mode> [mcp]` serves on a loopback port,
+ * a test): `node --import tsx tests/support/hostile-purple.ts <mode> [mcp]` serves on a loopback port,
  * prints its URL, then a line `query` for every query it sends. Until it reads `stop` on stdin every
  * episode sends its mode's query turn after turn; after that each answers None at once. With `mcp`
  * the queries go over the episode's MCP endpoint instead, as many at once as the green serves an
  * episode (and one more, which it refuses), the answer in the first A2A reply.
  */
 import { createInterface } from "node:readline";
-import { type Strategy, servePurple } from "../src/baselines/index.js";
+import { type Strategy, servePurple } from "../../src/baselines/index.js";
 
 /** What each hostile mode sends, over and over. */
 export const HOSTILE_QUERIES = {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type ReportedUsage, type Strategy, StrategyResponder } from "../src/baselines/index.js";
-import type { PurpleClient } from "../src/purple/index.js";
+import { type ReportedUsage, type Strategy, StrategyResponder } from "../../src/baselines/index.js";
+import type { PurpleClient } from "../../src/purple/index.js";
 
 /**
  * A reference purple's strategy as a `PurpleClient` in the test's own process: the same

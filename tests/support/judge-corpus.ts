@@ -701,7 +701,7 @@ const ignorance: SuccessCase[] = NONE_TASKS.flatMap(([category, task]) => [
   exact(category, [null], task, "No such record exists.", true),
 ]);
 
-/** Every success case but privacy (tests/judge-corpus-privacy.ts), by the rule it exercises. */
+/** Every success case but privacy (tests/support/judge-corpus-privacy.ts), by the rule it exercises. */
 export const SUCCESS_CORPUS: Readonly<Record<"id forms" | "none truth" | "knowledge" | "insight" | "hedge forms" | "ignorance", readonly SuccessCase[]>> = {
   "id forms": idForms,
   "none truth": noneTruths,

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { readReportAssets } from "../src/cli/report.js";
-import { loadResults } from "../src/cli/results-input.js";
-import { episodeViews, type ReportModel, renderReport, reportModel } from "../src/report/index.js";
+import { readReportAssets } from "../../src/cli/report.js";
+import { loadResults } from "../../src/cli/results-input.js";
+import { episodeViews, type ReportModel, renderReport, reportModel } from "../../src/report/index.js";
 
-export const FIXTURES = fileURLToPath(new URL("./fixtures/results/", import.meta.url));
+export const FIXTURES = fileURLToPath(new URL("../fixtures/results/", import.meta.url));
 /** The solver's run: every task passes. */
 export const RUN_A = `${FIXTURES}a.results.json`;
 /** The careless purple's run: drift failures, a hostile answer (task 8), a max_steps episode (task 22). */

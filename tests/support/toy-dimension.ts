@@ -1,9 +1,9 @@
-import { type DimensionSpec, notApplicable, successOf } from "../src/scoring/index.js";
+import { type DimensionSpec, notApplicable, successOf } from "../../src/scoring/index.js";
 
 /**
  * A new dimension is one module like this and one registration line (`registerDimension`): the
  * share of the episode's queries the org accepted, success-weighted like the others, and not
- * applicable to an episode that never queried. tests/dimension-toy.test.ts registers it.
+ * applicable to an episode that never queried. tests/e2e/dimension-toy.test.ts registers it.
  */
 export const queryPrecision: DimensionSpec = {
   name: "QUERY_PRECISION",

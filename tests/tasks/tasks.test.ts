@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { B2B_CATALOGUE } from "../src/datasets/index.js";
-import { loadTaskFile, parseTasks, TaskFileError } from "../src/tasks/load.js";
-import { parsePythonList, pythonRepr } from "../src/util/python-literal.js";
-import { REAL_TASKS, SAMPLE_TASKS } from "./helpers.js";
+import { B2B_CATALOGUE } from "../../src/datasets/index.js";
+import { loadTaskFile, parseTasks, TaskFileError } from "../../src/tasks/load.js";
+import { parsePythonList, pythonRepr } from "../../src/util/python-literal.js";
+import { REAL_TASKS, SAMPLE_TASKS } from "../support/helpers.js";
 
 const record = (overrides: Record<string, unknown> = {}) => ({
   idx: 1,

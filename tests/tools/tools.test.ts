@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseOrgSpec } from "../src/org/index.js";
-import { formatReminder, TOOL_DEFINITIONS } from "../src/protocol/index.js";
-import { BUILT_IN_TOOLS, offeredTools, registerTool, runTool, soqlQuery, type ToolPort } from "../src/tools/index.js";
+import { parseOrgSpec } from "../../src/org/index.js";
+import { formatReminder, TOOL_DEFINITIONS } from "../../src/protocol/index.js";
+import { BUILT_IN_TOOLS, offeredTools, registerTool, runTool, soqlQuery, type ToolPort } from "../../src/tools/index.js";
 
 /** The definitions the purple was sent when they were written by hand, before they were generated from the tools' zod. */
-const HAND_WRITTEN = JSON.parse(readFileSync(new URL("./fixtures/tool-definitions.json", import.meta.url), "utf8"));
+const HAND_WRITTEN = JSON.parse(readFileSync(new URL("../fixtures/tool-definitions.json", import.meta.url), "utf8"));
 
 /** A port that answers every query with one record naming what it was asked, so a test sees what ran. */
 const echoPort = (capabilities: ToolPort["capabilities"]): ToolPort => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { buildTwins, defineTwinCategory, generateTwinWorld, placeNones, readDaysAgo, readPeriod, TwinKey, withYear } from "../src/twins/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { buildTwins, defineTwinCategory, generateTwinWorld, placeNones, readDaysAgo, readPeriod, TwinKey, withYear } from "../../src/twins/index.js";
 
 describe("the twins' reading of time windows", () => {
   const today = "2023-05-17";

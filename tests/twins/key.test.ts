@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { inspect } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { buildTwins, placeNones, TwinKey, type TwinSet } from "../src/twins/index.js";
-import { noneCountsByCategory, REAL_TASKS } from "./helpers.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { buildTwins, placeNones, TwinKey, type TwinSet } from "../../src/twins/index.js";
+import { noneCountsByCategory, REAL_TASKS } from "../support/helpers.js";
 
 /**
  * The twins are keyed by the operator's secret (src/twins/key.ts): the seed a purple is shown

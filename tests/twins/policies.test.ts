@@ -2,18 +2,18 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analystStrategy } from "../src/baselines/analyst/index.js";
-import type { Tools } from "../src/baselines/server.js";
-import { type OrgBackend, type OrgStore, openBackend, runSoql, runSosl } from "../src/org/index.js";
-import { writeOrgCsv } from "../src/sample/index.js";
-import { HeuristicJudge, scoreOriginal } from "../src/scoring/index.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { caseViolationAnswer } from "../src/twins/categories/policy-violation-identification.js";
-import { nameRuns, privacyTwin } from "../src/twins/categories/privacy-names.js";
-import { CONFIGURATION_RULES, PRICING_RULES, quoteRuleAnswer } from "../src/twins/categories/quote-rules.js";
-import { buildTwins, generateTwinWorld, TwinKey, type TwinSet, type TwinWorld } from "../src/twins/index.js";
-import { Random } from "../src/util/index.js";
-import { noneCountsByCategory, REAL_TASKS } from "./helpers.js";
+import { analystStrategy } from "../../src/baselines/analyst/index.js";
+import type { Tools } from "../../src/baselines/server.js";
+import { type OrgBackend, type OrgStore, openBackend, runSoql, runSosl } from "../../src/org/index.js";
+import { writeOrgCsv } from "../../src/sample/index.js";
+import { HeuristicJudge, scoreOriginal } from "../../src/scoring/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { caseViolationAnswer } from "../../src/twins/categories/policy-violation-identification.js";
+import { nameRuns, privacyTwin } from "../../src/twins/categories/privacy-names.js";
+import { CONFIGURATION_RULES, PRICING_RULES, quoteRuleAnswer } from "../../src/twins/categories/quote-rules.js";
+import { buildTwins, generateTwinWorld, TwinKey, type TwinSet, type TwinWorld } from "../../src/twins/index.js";
+import { Random } from "../../src/util/index.js";
+import { noneCountsByCategory, REAL_TASKS } from "../support/helpers.js";
 
 const CATEGORIES = [
   "policy_violation_identification",

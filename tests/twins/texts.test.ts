@@ -2,23 +2,23 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { analystStrategy } from "../src/baselines/analyst/index.js";
-import type { Tools } from "../src/baselines/server.js";
-import { type OrgBackend, openBackend } from "../src/org/index.js";
-import { writeOrgCsv } from "../src/sample/index.js";
-import { HeuristicJudge, scoreOriginal } from "../src/scoring/index.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { mismatchedTasks } from "../src/twins/categories/activity-priority.js";
-import { knowledgeAnswer, namedEntities } from "../src/twins/categories/knowledge-qa.js";
-import { unmetFactors } from "../src/twins/categories/lead-qualification.js";
-import { addCompetitorCall, opportunityInsight, readInsightQuestion, windowInsight } from "../src/twins/categories/sales-insight-mining.js";
-import { rectifiedStage } from "../src/twins/categories/wrong-stage-rectification.js";
-import { buildTwins, generateTwinWorld, TwinKey, type TwinSet } from "../src/twins/index.js";
-import { Random } from "../src/util/index.js";
-import { noneCountsByCategory } from "./helpers.js";
+import { analystStrategy } from "../../src/baselines/analyst/index.js";
+import type { Tools } from "../../src/baselines/server.js";
+import { type OrgBackend, openBackend } from "../../src/org/index.js";
+import { writeOrgCsv } from "../../src/sample/index.js";
+import { HeuristicJudge, scoreOriginal } from "../../src/scoring/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { mismatchedTasks } from "../../src/twins/categories/activity-priority.js";
+import { knowledgeAnswer, namedEntities } from "../../src/twins/categories/knowledge-qa.js";
+import { unmetFactors } from "../../src/twins/categories/lead-qualification.js";
+import { addCompetitorCall, opportunityInsight, readInsightQuestion, windowInsight } from "../../src/twins/categories/sales-insight-mining.js";
+import { rectifiedStage } from "../../src/twins/categories/wrong-stage-rectification.js";
+import { buildTwins, generateTwinWorld, TwinKey, type TwinSet } from "../../src/twins/index.js";
+import { Random } from "../../src/util/index.js";
+import { noneCountsByCategory } from "../support/helpers.js";
 
 const CATEGORIES = ["lead_qualification", "wrong_stage_rectification", "activity_priority", "sales_insight_mining", "knowledge_qa"];
-const TASK_FILE = join(__dirname, "../../shared/data/crmarenapro/b2b_tasks.json");
+const TASK_FILE = join(__dirname, "../../../shared/data/crmarenapro/b2b_tasks.json");
 const hasTasks = existsSync(TASK_FILE);
 if (!hasTasks) console.warn(`twins-texts: ${TASK_FILE} is absent; the real-task tests are skipped`);
 
@@ -93,7 +93,7 @@ describe("text categories' answer programs on hand-built rows", () => {
 async function twinTools(set: TwinSet, dir: string): Promise<{ org: OrgBackend; tools: Tools }> {
   await writeOrgCsv(set.world.toOrg(), dir);
   const org = await openBackend(dir, { workers: 1 });
-  const records = async (outcome: Promise<import("../src/org/index.js").ToolOutcome>) => {
+  const records = async (outcome: Promise<import("../../src/org/index.js").ToolOutcome>) => {
     const result = await outcome;
     if (!result.ok) throw new Error(result.message);
     return result.kind === "records" ? [...result.records] : [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage, LlmProvider } from "../src/llm/index.js";
-import { boundedAgentText, LlmUser, MAX_USER_TURNS, USER_INPUT_BUDGET } from "../src/users/index.js";
+import type { ChatMessage, LlmProvider } from "../../src/llm/index.js";
+import { boundedAgentText, LlmUser, MAX_USER_TURNS, USER_INPUT_BUDGET } from "../../src/users/index.js";
 
 /** A model that records every prompt it is sent and answers without stopping. */
 function recordingModel(): LlmProvider & { readonly sent: ChatMessage[][] } {

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { oracleStrategy, type Strategy, servePurple } from "../src/baselines/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { canonicalId, EpisodeIds, IdRemap, idsIn, isCaseSafeId } from "../src/util/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
+import { oracleStrategy, type Strategy, servePurple } from "../../src/baselines/index.js";
+import { A2APurpleClient } from "../../src/purple/index.js";
+import { canonicalId, EpisodeIds, IdRemap, idsIn, isCaseSafeId } from "../../src/util/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 const data = await sampleData();
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextSlice } from "../src/util/loop-slices.js";
+import { nextSlice } from "../../src/util/loop-slices.js";
 
 /**
  * Admissions share one queue of slices: each turn of the event loop resumes one waiting task, so

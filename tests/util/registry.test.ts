@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { perturbationKinds, registerPerturbation } from "../src/entropy/index.js";
-import { modeNames, registerMode } from "../src/users/index.js";
-import { NamedRegistry } from "../src/util/index.js";
+import { perturbationKinds, registerPerturbation } from "../../src/entropy/index.js";
+import { modeNames, registerMode } from "../../src/users/index.js";
+import { NamedRegistry } from "../../src/util/index.js";
 
 describe("the registries' one shape (util/registry.ts)", () => {
   it("keeps entries in registration order, refuses a second of one name, and removes one again", () => {

@@ -2,13 +2,13 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { countTokens as reference } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
-import { plainTaskText } from "../src/entropy/index.js";
-import { taskMessage } from "../src/protocol/index.js";
-import { loadTaskFile } from "../src/tasks/load.js";
-import { BUILT_IN_TOOLS } from "../src/tools/index.js";
-import { countTokens, measureTokens } from "../src/util/tokens.js";
-import { buildBrief } from "../src/world/index.js";
-import { REAL_TASKS, SAMPLE_TASKS } from "./helpers.js";
+import { plainTaskText } from "../../src/entropy/index.js";
+import { taskMessage } from "../../src/protocol/index.js";
+import { loadTaskFile } from "../../src/tasks/load.js";
+import { BUILT_IN_TOOLS } from "../../src/tools/index.js";
+import { countTokens, measureTokens } from "../../src/util/tokens.js";
+import { buildBrief } from "../../src/world/index.js";
+import { REAL_TASKS, SAMPLE_TASKS } from "../support/helpers.js";
 
 describe("token counting", () => {
   it("counts exactly what the o200k tokenizer counts on the whole text, for every task message", () => {

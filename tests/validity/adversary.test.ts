@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { contextRotted, replyParts, schemaDrifted, shownLevels } from "../src/baselines/adversary/index.js";
+import { contextRotted, replyParts, schemaDrifted, shownLevels } from "../../src/baselines/adversary/index.js";
 import {
   earlierReplyLeakStrategy,
   flakyStrategy,
@@ -12,11 +12,11 @@ import {
   trialCacheStrategy,
   twinReplayStrategy,
   withAside,
-} from "../src/baselines/index.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import type { TwinSet } from "../src/twins/index.js";
-import { adversarySection, cleanBelowFlagged, perCategoryIds, rankingMarks, runAdversarySuite, spliceAdversary } from "../src/validity/adversary/index.js";
-import { calibration, sampleData } from "./helpers.js";
+} from "../../src/baselines/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import type { TwinSet } from "../../src/twins/index.js";
+import { adversarySection, cleanBelowFlagged, perCategoryIds, rankingMarks, runAdversarySuite, spliceAdversary } from "../../src/validity/adversary/index.js";
+import { calibration, sampleData } from "../support/helpers.js";
 
 const data = await sampleData();
 afterAll(async () => {

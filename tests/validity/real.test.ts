@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REFUSAL } from "../src/baselines/index.js";
-import { parseTasks, type TaskRecord } from "../src/tasks/index.js";
-import { IdRemap } from "../src/util/index.js";
+import { REFUSAL } from "../../src/baselines/index.js";
+import { parseTasks, type TaskRecord } from "../../src/tasks/index.js";
+import { IdRemap } from "../../src/util/index.js";
 import {
   AnswerKey,
   type CheckResult,
@@ -22,8 +22,8 @@ import {
   textLookup,
   translatedLookup,
   validityMarkdown,
-} from "../src/validity/index.js";
-import { REAL_TASKS } from "./helpers.js";
+} from "../../src/validity/index.js";
+import { REAL_TASKS } from "../support/helpers.js";
 
 /** Two made-up Ids of a made-up object, with valid case-safe suffixes, and a product Id one task shows and another answers. */
 const RECORD_A = "a0XAb00000AbCdEMAV";
@@ -134,7 +134,7 @@ describe.skipIf(!REAL)("the validity suite on the real task distribution (../sha
   let checks: CheckResult[];
 
   beforeAll(async () => {
-    const { loadTaskFile } = await import("../src/tasks/index.js");
+    const { loadTaskFile } = await import("../../src/tasks/index.js");
     measurements = await runRealSuite(loadTaskFile(REAL_TASKS).tasks);
     checks = checkRealDistribution(measurements);
   }, 60_000);

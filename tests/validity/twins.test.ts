@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { categorySpec, isPrivacyCategory } from "../src/datasets/index.js";
-import type { TaskRecord } from "../src/tasks/index.js";
-import { buildTwins, TwinKey, type TwinSet } from "../src/twins/index.js";
+import { categorySpec, isPrivacyCategory } from "../../src/datasets/index.js";
+import type { TaskRecord } from "../../src/tasks/index.js";
+import { buildTwins, TwinKey, type TwinSet } from "../../src/twins/index.js";
 import {
   answerChanges,
   categoryPassRates,
@@ -19,8 +19,8 @@ import {
   twinKeysBlock,
   twinKeysSection,
   validityMarkdown,
-} from "../src/validity/index.js";
-import { calibration, REAL_TASKS } from "./helpers.js";
+} from "../../src/validity/index.js";
+import { calibration, REAL_TASKS } from "../support/helpers.js";
 
 /**
  * Memorisation on twins, over the categories whose twin makers exist (the others are listed

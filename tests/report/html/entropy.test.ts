@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { assess, parseConfig, runSpecFor } from "../src/assessment/index.js";
-import { servePurple, solverStrategy } from "../src/baselines/index.js";
-import { A2APurpleClient } from "../src/purple/index.js";
-import { entropyModel } from "../src/report/html/index.js";
-import { episodeViews, parseReportResults, renderReport, reportModel } from "../src/report/index.js";
-import { calibration, sampleData } from "./helpers.js";
+import { assess, parseConfig, runSpecFor } from "../../../src/assessment/index.js";
+import { servePurple, solverStrategy } from "../../../src/baselines/index.js";
+import { A2APurpleClient } from "../../../src/purple/index.js";
+import { entropyModel } from "../../../src/report/html/index.js";
+import { episodeViews, parseReportResults, renderReport, reportModel } from "../../../src/report/index.js";
+import { calibration, sampleData } from "../../support/helpers.js";
 
 const data = await sampleData();
 afterAll(async () => {

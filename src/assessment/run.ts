@@ -127,7 +127,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     ? await OrgView.open(data.org, resumeFrom.header.entropy, remap, owner)
     : await OrgView.plan(
         data.org,
-        { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
+        { drift_level: config.drift_level, rot_level: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
         chosen.selection.tasks,
         data.tasks.tasks,
         remap,
@@ -325,7 +325,7 @@ async function openCleanView(
   }
   return OrgView.plan(
     data.org,
-    { drift: "none", rot: "none", seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
+    { drift_level: "none", rot_level: "none", seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
     chosen.selection.tasks,
     data.tasks.tasks,
     remap,

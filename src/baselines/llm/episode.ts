@@ -7,7 +7,7 @@ import { FAILURE_ANSWER, type LlmPurpleConfig } from "./config.js";
 import { Conversation, trimToTokens } from "./history.js";
 import { McpToolbox } from "./mcp.js";
 import { type ChatModel, type ChatReply, describeModelError, isContextOverflow, statedContextLimit, type TokenUsage } from "./model.js";
-import { EMPTY_REPLY_REMINDER, type TaskAsRead, LAST_REPLY_NOTE, readTask, systemPrompt, TEXT_FORMAT_REMINDER, taskPrompt } from "./prompt.js";
+import { EMPTY_REPLY_REMINDER, LAST_REPLY_NOTE, readTask, systemPrompt, type TaskAsRead, TEXT_FORMAT_REMINDER, taskPrompt } from "./prompt.js";
 
 /** One message from the green, reduced to its parts. */
 export interface Incoming {

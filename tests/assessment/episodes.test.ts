@@ -75,7 +75,7 @@ describe("an episode's own Ids", () => {
   it("differ between two trials of one task: the task id, the Ids of a record, the texts and the truth; the way back knows only what was shown", async () => {
     const remap = IdRemap.forRun(7, "");
     const task = data.tasks.byIdx.get(6)!;
-    const view = await OrgView.plan(data.org, { drift: "high", rot: "high", seed: 7 }, [task], data.tasks.tasks, remap);
+    const view = await OrgView.plan(data.org, { drift_level: "high", rot_level: "high", seed: 7 }, [task], data.tasks.tasks, remap);
     try {
       const entropy = { drift_level: "high", rot_level: "high" };
       const first = view.episode(task, { keys: remap, entropy });

@@ -150,7 +150,7 @@ describe("the copy made in a worker thread", () => {
     const org = await openSqliteOrg(SAMPLE_ORG, { workers: 1 });
     try {
       const tasks = loadTaskFile(SAMPLE_TASKS).tasks;
-      const plan = planEntropy({ seed: 5, drift: "high", rot: "high", schema: org.schema, tasks, library: tasks, rows: await rowsOf(org) });
+      const plan = planEntropy({ seed: 5, drift_level: "high", rot_level: "high", schema: org.schema, tasks, library: tasks, rows: await rowsOf(org) });
       const changes = planChanges(plan);
       expect(changes.length).toBeGreaterThan(0);
       const remap = IdRemap.forRun(5);

@@ -77,7 +77,7 @@ describe("a new dimension, from its own file", () => {
       { name: "solver", kind: "reference", description: "the reference solver", strategy: solverStrategy },
       { name: "error-opt-in", kind: "gaming", description: "the solver after a deliberate schema error", strategy: errorOptInStrategy },
     ];
-    const options = { levels: [{ drift: "none", rot: "none" }] as const, seeds: [1] };
+    const options = { levels: [{ drift_level: "none", rot_level: "none" }] as const, seeds: [1] };
     const measurements = await runSuite(data, calibration, purples, options);
     const table = validityMarkdown({ measurements, checks: [], roster: purples, options, dataLabel: "the sample" }, { missing: "not measured by this test" });
     expect(table).toContain("| purple | pass % | total | FUNC | DRIFT | TOKEN | QUERY | ERROR | TRAJ | HALL | PREC |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

@@ -18,8 +18,8 @@ describe("the validity suite (fast subset)", () => {
     const purples = roster(data.tasks);
     const options = {
       levels: [
-        { drift: "none", rot: "none" },
-        { drift: "high", rot: "high" },
+        { drift_level: "none", rot_level: "none" },
+        { drift_level: "high", rot_level: "high" },
       ] as const,
       seeds: [5],
     };
@@ -51,8 +51,8 @@ describe("the validity suite (fast subset)", () => {
   }, 300_000);
 
   it("has checks that fail when a degenerate purple is overrated", () => {
-    const cheat = { ...measurements.find((m) => m.purple === "always-none" && m.level.drift === "none")!, total: 100 };
-    const failed = checkRanking([...measurements.filter((m) => m !== measurements.find((x) => x.purple === "always-none" && x.level.drift === "none")), cheat]).filter(
+    const cheat = { ...measurements.find((m) => m.purple === "always-none" && m.level.drift_level === "none")!, total: 100 };
+    const failed = checkRanking([...measurements.filter((m) => m !== measurements.find((x) => x.purple === "always-none" && x.level.drift_level === "none")), cheat]).filter(
       (check) => !check.ok,
     );
     expect(failed.map((check) => check.rule)).toContain("always-none: total within 5 of its pass rate");
@@ -60,8 +60,8 @@ describe("the validity suite (fast subset)", () => {
   });
 
   it("has a check that fails when a higher level pair is easier for the naive purple than a lower one", () => {
-    const isLow = (m: Measurement) => m.purple === "naive" && m.level.drift === "none";
-    const high = measurements.find((m) => m.purple === "naive" && m.level.drift === "high")!;
+    const isLow = (m: Measurement) => m.purple === "naive" && m.level.drift_level === "none";
+    const high = measurements.find((m) => m.purple === "naive" && m.level.drift_level === "high")!;
     const monotone = (lowTotal: number) =>
       checkRanking([...measurements.filter((m) => !isLow(m)), { ...measurements.find(isLow)!, total: lowTotal }]).filter(
         (check) => check.rule === "naive scores no more here than at any lower level pair",
@@ -73,7 +73,7 @@ describe("the validity suite (fast subset)", () => {
   });
 });
 
-const level = { drift: "high", rot: "high" } as const;
+const level = { drift_level: "high", rot_level: "high" } as const;
 const base = { kind: "reference" as const, level, dimensions: {} as Measurement["dimensions"], episodes: new Map<string, EpisodeFigure>() };
 const episode = (total: number, passed: boolean, category = "lead_qualification", rewardMetric = "exact_match"): EpisodeFigure => ({ total, passed, category, rewardMetric });
 /** A measurement of made-up episodes (`seed:task` → figures), its pass rate and total from them. */

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 const plan = (seed: number, drift: Level, rot: Level): EntropyPlan =>
-  planEntropy({ seed, drift, rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows });
+  planEntropy({ seed, drift_level: drift, rot_level: rot, schema: org.schema, tasks: data.tasks.tasks, library: data.tasks.tasks, rows });
 const kindOf = (p: EntropyPlan, name: string) => p.kinds.find((kind) => kind.kind === name)!;
 
 async function run(purple: string | PurpleClient, config: Record<string, unknown>) {

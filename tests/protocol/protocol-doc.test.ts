@@ -32,7 +32,7 @@ function blockAfter(doc: string, marker: string): { start: number; end: number; 
 }
 
 async function describeCase(drift: Level, rot: Level, seed: number): Promise<string> {
-  const view = await OrgView.plan(data.org, { drift, rot, seed }, [], []);
+  const view = await OrgView.plan(data.org, { drift_level: drift, rot_level: rot, seed }, [], []);
   try {
     return describeObjects(view.schema.objects.filter((object) => object.name === "Case"));
   } finally {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type ReportedUsage, type Strategy, StrategyResponder } from "../../src/baselines/index.js";
+import { type Strategy, StrategyResponder, type UsageMetadata } from "../../src/baselines/index.js";
 import type { PurpleClient } from "../../src/purple/index.js";
 
 /**
@@ -10,7 +10,7 @@ import type { PurpleClient } from "../../src/purple/index.js";
  * (a2a-interop, purple-faults, purple-reply, server), and each file that runs purples this way
  * keeps at least one run over HTTP.
  */
-export function inProcessPurple(strategy: Strategy, url = "http://in-process.purple.test/", reportedUsage?: ReportedUsage): PurpleClient {
+export function inProcessPurple(strategy: Strategy, url = "http://in-process.purple.test/", reportedUsage?: UsageMetadata): PurpleClient {
   const responder = new StrategyResponder(strategy);
   // What the green reads from a served purple's `usage` metadata (src/purple/reply.ts, usageFrom).
   const usage = reportedUsage ? { inputTokens: reportedUsage.input_tokens, outputTokens: reportedUsage.output_tokens } : undefined;

@@ -112,7 +112,7 @@ describe("what an adversary reads off an episode", () => {
     expect(schemaDrifted(data.org.schema.objects)).toBe(false);
     expect(contextRotted(task({ requiredContext: "x\n## This request\ny" }))).toBe(true);
     expect(contextRotted(task({ requiredContext: "Lead Id: 00Q" }))).toBe(false);
-    expect(shownLevels(task({ data: { entropy: { drift_level: "high", rot_level: "none" } } }))).toEqual({ drift: "high", rot: "none" });
+    expect(shownLevels(task({ data: { entropy: { drift_level: "high", rot_level: "none" } } }))).toEqual({ drift_level: "high", rot_level: "none" });
     expect(shownLevels(task())).toEqual({});
   });
 });

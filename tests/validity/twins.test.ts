@@ -117,7 +117,15 @@ describe("the twin part of the validity suite", () => {
       ["2:5", figure("handle_time", true)],
       ["2:7", figure("lead_routing", true)],
     ]);
-    const m = { purple: "analyst", kind: "reference" as const, level: { drift: "none" as const, rot: "none" as const }, passRate: 0.75, total: 75, dimensions: {}, episodes };
+    const m = {
+      purple: "analyst",
+      kind: "reference" as const,
+      level: { drift_level: "none" as const, rot_level: "none" as const },
+      passRate: 0.75,
+      total: 75,
+      dimensions: {},
+      episodes,
+    };
     expect(categoryPassRates(m)).toEqual(
       new Map([
         ["handle_time", 2 / 3],
@@ -170,7 +178,7 @@ describe("the twin part of the validity suite", () => {
     expect(standardDeviation([5])).toBe(0);
     const report: TwinKeysReport = {
       seed: 1,
-      level: { drift: "none", rot: "none" },
+      level: { drift_level: "none", rot_level: "none" },
       keys: ["aaaa", "bbbb"],
       seconds: 12,
       spreads: [

@@ -1,6 +1,7 @@
 import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectoryStep, UserTurn } from "../log/index.js";
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import {
+  type Action,
   countedMcpAccess,
   type FirstMessageFormat,
   formatReminder,
@@ -50,146 +51,214 @@ export interface EpisodeOptions {
  * runs out of turns, fails, or is canceled. Never throws: every ending is a termination reason in
  * the returned trajectory.
  */
-export async function runEpisode(brief: TaskBrief, taskIdx: number, world: EpisodeWorld, purple: PurpleClient, options: EpisodeOptions): Promise<Trajectory> {
-  const started = performance.now();
-  const startedAt = new Date().toISOString();
-  const steps: TrajectoryStep[] = [];
-  const offered = toolsNamed(brief.tools);
-  const today = brief.today ?? options.defaultToday;
-  let firstMessageTokens = 0;
-  const distractorsSeen = new Set<string>();
+export function runEpisode(brief: TaskBrief, taskIdx: number, world: EpisodeWorld, purple: PurpleClient, options: EpisodeOptions): Promise<Trajectory> {
+  return new Episode(brief, taskIdx, world, purple, options).run();
+}
+
+/** A reply as a turn handles it: what came back, with the time the purple took and the warnings it earned. */
+interface ReplyInHand {
+  readonly reply: PurpleTurn;
+  readonly purpleMs: number;
+  readonly greenStarted: number;
+  readonly sent: { readonly chars: number; readonly tokens: number; readonly estimated?: boolean };
+}
+
+/** A reply's action as acted on (the purple's next message is set meanwhile): what its step records. */
+interface Acted {
+  readonly action: Action;
+  readonly warnings: string[];
+  readonly observation?: ObservationRecord;
+  readonly userTurn?: UserTurn;
+}
+
+/**
+ * One episode as its loop runs (tau2's orchestrator): the purple, the user it speaks for (always
+ * there; see episode-user.ts), the org behind the tools, and the side channel, each turn a message
+ * out, a reply in, an action acted on and a step recorded, until a termination reason.
+ */
+class Episode {
+  private readonly started = performance.now();
+  private readonly startedAt = new Date().toISOString();
+  private readonly steps: TrajectoryStep[] = [];
+  private readonly offered: ReturnType<typeof toolsNamed>;
+  private readonly today: string;
+  private readonly distractorsSeen = new Set<string>();
+  private readonly user: EpisodeUser;
+  private readonly texts: TextLease;
+  private readonly side: SideCalls | undefined;
+  private firstMessageTokens = 0;
   // Token counting is the green's bookkeeping, not the purple's wait: each message is counted once
   // it is on its way, and each reply once the next message is (or when the episode ends).
-  let countLastReply: (() => void) | undefined;
-  let thread: { contextId?: string; taskId?: string } = {};
-  let termination: Termination = "max_steps";
-  let error: string | undefined;
-  let answer: string | undefined;
-  let warnedNoContext = false;
-  // The user the episode speaks for opens it (the whole request, or a simulated user's opening) and hears each answer.
-  const user = options.user ? simulatedUser(options.user, brief, options.maxSteps) : wholeRequestUser(brief.prompt, options.maxSteps);
-  let opened: Awaited<ReturnType<EpisodeUser["open"]>> = { prompt: brief.prompt };
-  try {
-    opened = await user.open();
-  } catch (cause) {
-    // A run stopped meanwhile (its model spend cap, a cancel) refused the user's call: the episode did not finish.
-    termination = options.signal?.aborted ? "canceled" : "user_error";
-    error = (cause as Error).message;
-  }
-  const texts = options.texts ?? UNBOUNDED;
+  private countLastReply: (() => void) | undefined;
+  private thread: { contextId?: string; taskId?: string } = {};
+  private termination: Termination = "max_steps";
+  private error: string | undefined;
+  private answer: string | undefined;
+  private warnedNoContext = false;
   // max_steps agent turns after each answer the user replies to (the count starts again when the
   // user speaks), up to the user's lastTurn. A step is an A2A reply or a call over the side
   // channel (MCP): both count alike.
-  let budgetFrom = 0;
+  private budgetFrom = 0;
   // From a reply's arrival to its step: its step is spoken for, so no side call takes its place.
-  let replyInHand = false;
-  const side = options.channel
-    ? new SideCalls({
-        world,
-        today,
-        offered,
-        maxSteps: options.maxSteps,
-        texts,
-        distractorsSeen,
-        label: brief.taskId,
-        used: () => steps.length - budgetFrom + (replyInHand ? 1 : 0),
-        nextTurn: () => steps.length + 1,
-        push: (step) => steps.push({ turn: steps.length + 1, ...step }),
-      })
-    : undefined;
-  const door = side && termination !== "user_error" ? options.channel!.open(side) : undefined;
-  const firstBrief = { ...brief, prompt: opened.prompt };
-  const userSpeaks = opened.opening !== undefined;
-  const first = taskMessage(firstBrief, options.firstMessage, userSpeaks, door?.access);
-  // Counted with a standard access, so that where the green listens changes no count.
-  const firstCounted = door ? taskMessage(firstBrief, options.firstMessage, userSpeaks, countedMcpAccess(door.access)).text : first.text;
-  let message: OutgoingMessage = first;
+  private replyInHand = false;
+  /** The purple's next message. */
+  private message: OutgoingMessage | undefined;
 
-  for (let exchange = 1; steps.length < user.lastTurn && steps.length - budgetFrom < options.maxSteps && termination !== "user_error" && termination !== "canceled"; exchange++) {
-    if (options.signal?.aborted) {
-      termination = "canceled";
-      break;
+  constructor(
+    private readonly brief: TaskBrief,
+    private readonly taskIdx: number,
+    private readonly world: EpisodeWorld,
+    private readonly purple: PurpleClient,
+    private readonly options: EpisodeOptions,
+  ) {
+    this.offered = toolsNamed(brief.tools);
+    this.today = brief.today ?? options.defaultToday;
+    // The user the episode speaks for opens it (the whole request, or a simulated user's opening) and hears each answer.
+    this.user = options.user ? simulatedUser(options.user, brief, options.maxSteps) : wholeRequestUser(brief.prompt, options.maxSteps);
+    this.texts = options.texts ?? UNBOUNDED;
+    this.side = options.channel
+      ? new SideCalls({
+          world,
+          today: this.today,
+          offered: this.offered,
+          maxSteps: options.maxSteps,
+          texts: this.texts,
+          distractorsSeen: this.distractorsSeen,
+          label: brief.taskId,
+          used: () => this.steps.length - this.budgetFrom + (this.replyInHand ? 1 : 0),
+          nextTurn: () => this.steps.length + 1,
+          push: (step) => this.steps.push({ turn: this.steps.length + 1, ...step }),
+        })
+      : undefined;
+  }
+
+  async run(): Promise<Trajectory> {
+    let opened: Awaited<ReturnType<EpisodeUser["open"]>> = { prompt: this.brief.prompt };
+    try {
+      opened = await this.user.open();
+    } catch (cause) {
+      // A run stopped meanwhile (its model spend cap, a cancel) refused the user's call: the episode did not finish.
+      this.endByUser(cause);
     }
+    const door = this.side && this.termination !== "user_error" ? this.options.channel!.open(this.side) : undefined;
+    const firstBrief = { ...this.brief, prompt: opened.prompt };
+    const userSpeaks = opened.opening !== undefined;
+    const first = taskMessage(firstBrief, this.options.firstMessage, userSpeaks, door?.access);
+    // Counted with a standard access, so that where the green listens changes no count.
+    const firstCounted = door ? taskMessage(firstBrief, this.options.firstMessage, userSpeaks, countedMcpAccess(door.access)).text : first.text;
+    this.message = first;
+    for (let exchange = 1; this.turnsLeft(); exchange++) {
+      if (this.options.signal?.aborted) {
+        this.termination = "canceled";
+        break;
+      }
+      const inHand = await this.exchange(this.message, exchange === 1 ? firstCounted : this.message.text, exchange === 1);
+      if (!inHand) break;
+      this.takeTurn(inHand, await this.actOn(inHand));
+      if (this.termination === "answered" || this.termination === "user_error" || this.termination === "canceled") break;
+    }
+    // Closed before the trajectory is made: later calls are refused, those in flight are recorded.
+    door?.close();
+    return this.trajectory();
+  }
+
+  private turnsLeft(): boolean {
+    const { steps, termination } = this;
+    return steps.length < this.user.lastTurn && steps.length - this.budgetFrom < this.options.maxSteps && termination !== "user_error" && termination !== "canceled";
+  }
+
+  /** Sends a message and waits for the reply; undefined when the turn ended the episode (canceled, a purple gone, a failed turn). */
+  private async exchange(message: OutgoingMessage, countedText: string, first: boolean): Promise<ReplyInHand | undefined> {
+    const { options } = this;
     const callStarted = performance.now();
-    const call = purple.send(message, thread, options.timeoutMs, options.signal);
-    const countedText = exchange === 1 ? firstCounted : message.text;
+    const call = this.purple.send(message, this.thread, options.timeoutMs, options.signal);
     const sent = measureTokens(countedText);
-    if (exchange === 1) firstMessageTokens = sent.tokens;
-    const sentChars = countedText.length;
-    countLastReply?.();
-    countLastReply = undefined;
+    if (first) this.firstMessageTokens = sent.tokens;
+    this.countLastReply?.();
+    this.countLastReply = undefined;
     let reply: PurpleTurn;
     try {
       reply = await call;
     } catch (cause) {
       // Canceled, or a purple gone past its retry window: the episode did not finish, and is not recorded (a resend runs it again).
-      if (options.signal?.aborted || cause instanceof PurpleGoneError) {
-        termination = "canceled";
-        break;
-      }
-      ({ termination, error } = failureOf(cause));
-      break;
+      if (options.signal?.aborted || cause instanceof PurpleGoneError) this.termination = "canceled";
+      else ({ termination: this.termination, error: this.error } = failureOf(cause));
+      return undefined;
     }
     // The side calls made during the turn are the green's time, and their steps come first.
-    await side?.settle();
-    replyInHand = true;
-    const purpleMs = Math.max(0, performance.now() - callStarted - (side?.takeBusyMs() ?? 0));
-    const greenStarted = performance.now();
-    const turn = steps.length + 1;
-    const warnings: string[] = side?.takeWarnings() ?? [];
-    if (thread.contextId !== undefined && reply.contextId !== undefined && reply.contextId !== thread.contextId) {
-      warnings.push(`the purple changed the A2A contextId from ${thread.contextId} to ${reply.contextId}; the episode follows the new one`);
+    await this.side?.settle();
+    this.replyInHand = true;
+    const purpleMs = Math.max(0, performance.now() - callStarted - (this.side?.takeBusyMs() ?? 0));
+    return { reply, purpleMs, greenStarted: performance.now(), sent: { chars: countedText.length, tokens: sent.tokens, ...(sent.estimated ? { estimated: true } : {}) } };
+  }
+
+  /** Acts on the reply's action: an answer goes to the user, an invalid action is reminded of the format, a tool call runs in the org. */
+  private async actOn({ reply }: ReplyInHand): Promise<Acted> {
+    const turn = this.steps.length + 1;
+    const warnings: string[] = this.side?.takeWarnings() ?? [];
+    if (this.thread.contextId !== undefined && reply.contextId !== undefined && reply.contextId !== this.thread.contextId) {
+      warnings.push(`the purple changed the A2A contextId from ${this.thread.contextId} to ${reply.contextId}; the episode follows the new one`);
     }
-    thread = { contextId: reply.contextId ?? thread.contextId, taskId: reply.openTaskId };
-    const action = parseAction(reply.reply, offered);
+    this.thread = { contextId: reply.contextId ?? this.thread.contextId, taskId: reply.openTaskId };
+    const action = parseAction(reply.reply, this.offered);
     // Without a contextId the next turn is a new conversation to the purple: a purple that keeps its
     // state per context starts over every turn until max_steps. Said once, where it first happens.
-    if (thread.contextId === undefined && action.kind !== "answer" && !warnedNoContext) {
-      warnedNoContext = true;
+    if (this.thread.contextId === undefined && action.kind !== "answer" && !this.warnedNoContext) {
+      this.warnedNoContext = true;
       warnings.push(
         "the purple's reply has no A2A contextId, so the next turn cannot continue this conversation (a purple that keeps its state per context starts over each turn); reply with the request's contextId (the A2A SDKs do when the reply is built from the request context)",
       );
     }
-    const replyText = reply.reply.texts.join("\n");
-    const remaining = options.maxSteps - (turn - budgetFrom);
-    let observation: ObservationRecord | undefined;
-    let userTurn: UserTurn | undefined;
-    if (action.kind === "answer") {
-      // The answer goes to the user: the answer so far, final once the user stops.
-      answer = action.answer;
-      try {
-        const heard = await user.hear(action.answer);
-        userTurn = heard.turn;
-        if (heard.stop) termination = "answered";
-        else {
-          budgetFrom = turn;
-          message = userMessage(heard.turn.text, turn, options.maxSteps);
-        }
-      } catch (cause) {
-        termination = options.signal?.aborted ? "canceled" : "user_error";
-        error = (cause as Error).message;
-      }
-    } else if (action.kind === "invalid") {
-      message = formatReminder(action.reason, turn, remaining, offered);
-      observation = { ok: false, code: "INVALID_ACTION", message: action.reason, text: message.text };
-    } else {
-      const outcome = await world.runTool({ tool: action.tool, ...action.args }, today);
-      message = observationMessage(outcome, turn, remaining);
-      observation = observationRecordOf(outcome, message.text);
-      for (const id of idsIn(message.text)) if (world.idStatus(id) === "distractor") distractorsSeen.add(id);
+    const remaining = this.options.maxSteps - (turn - this.budgetFrom);
+    if (action.kind === "answer") return { action, warnings, ...(await this.hear(action.answer, turn)) };
+    if (action.kind === "invalid") {
+      this.message = formatReminder(action.reason, turn, remaining, this.offered);
+      return { action, warnings, observation: { ok: false, code: "INVALID_ACTION", message: action.reason, text: this.message.text } };
     }
+    const outcome = await this.world.runTool({ tool: action.tool, ...action.args }, this.today);
+    this.message = observationMessage(outcome, turn, remaining);
+    for (const id of idsIn(this.message.text)) if (this.world.idStatus(id) === "distractor") this.distractorsSeen.add(id);
+    return { action, warnings, observation: observationRecordOf(outcome, this.message.text) };
+  }
+
+  /** The answer goes to the user: the answer so far, final once the user stops; else what the user says is the next message. */
+  private async hear(answer: string, turn: number): Promise<Pick<Acted, "userTurn">> {
+    this.answer = answer;
+    try {
+      const heard = await this.user.hear(answer);
+      if (heard.stop) this.termination = "answered";
+      else {
+        this.budgetFrom = turn;
+        this.message = userMessage(heard.turn.text, turn, this.options.maxSteps);
+      }
+      return heard.turn ? { userTurn: heard.turn } : {};
+    } catch (cause) {
+      this.endByUser(cause);
+      return {};
+    }
+  }
+
+  private endByUser(cause: unknown): void {
+    this.termination = this.options.signal?.aborted ? "canceled" : "user_error";
+    this.error = (cause as Error).message;
+  }
+
+  /** Records the turn's step, its reply's tokens counted once the next message is on its way. */
+  private takeTurn({ reply, purpleMs, greenStarted, sent }: ReplyInHand, { action, warnings, observation, userTurn }: Acted): void {
+    const { texts } = this;
+    const replyText = reply.reply.texts.join("\n");
     const received: TrajectoryStep["received"] = { chars: replyText.length, tokens: 0, bytes: reply.bytes };
     const replyData = reply.reply.data;
     const dataJson = JSON.stringify(replyData);
-    countLastReply = () => {
+    this.countLastReply = () => {
       const count = measureTokens(replyData.length === 0 ? replyText : `${replyText}\n${dataJson}`);
       received.tokens = count.tokens;
       if (count.estimated) received.estimated = true;
     };
-    replyInHand = false;
-    steps.push({
-      turn: steps.length + 1,
-      sent: { chars: sentChars, tokens: sent.tokens, ...(sent.estimated ? { estimated: true } : {}) },
+    this.replyInHand = false;
+    this.steps.push({
+      turn: this.steps.length + 1,
+      sent,
       received,
       replyText: texts.keep(replyText),
       replyData: keepData(replyData, dataJson, texts.keep),
@@ -203,38 +272,40 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
       purpleMs,
       greenMs: performance.now() - greenStarted,
     });
-    if (termination === "answered" || termination === "user_error" || termination === "canceled") break;
   }
-  // Closed before the trajectory is made: later calls are refused, those in flight are recorded.
-  door?.close();
-  side?.close();
-  await side?.settle();
-  const late = side?.takeWarnings() ?? [];
-  const last = steps.at(-1);
-  if (late.length > 0 && last) last.warnings = [...(last.warnings ?? []), ...late];
-  countLastReply?.();
-  // CRMArena-Pro scores an interactive episode when its user stops; one that ran out of turns first has no answer.
-  if (!user.keepsUnfinishedAnswer && termination === "max_steps") answer = undefined;
-  const userLog = user.log();
-  const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
-  const totalMs = performance.now() - started;
-  return {
-    taskIdx,
-    category: brief.category,
-    startedAt,
-    firstMessageTokens,
-    steps,
-    entropy: { ...options.entropy, distractorIdsSeen: [...distractorsSeen].sort() },
-    answerIds: answer === undefined ? [] : idsIn(answer).map((id) => ({ id, status: world.idStatus(id) })),
-    termination,
-    ...(error !== undefined ? { error } : {}),
-    ...(answer !== undefined ? { answer } : {}),
-    ...(userLog ? { user: userLog } : {}),
-    totalMs,
-    purpleMs,
-    greenMs: Math.max(0, totalMs - purpleMs),
-    ...(purple.protocolVersion ? { a2aVersion: purple.protocolVersion } : {}),
-  };
+
+  /** The episode's record, once the side channel has settled: its late warnings on the last step. */
+  private async trajectory(): Promise<Trajectory> {
+    const { steps, side } = this;
+    side?.close();
+    await side?.settle();
+    const late = side?.takeWarnings() ?? [];
+    const last = steps.at(-1);
+    if (late.length > 0 && last) last.warnings = [...(last.warnings ?? []), ...late];
+    this.countLastReply?.();
+    // CRMArena-Pro scores an interactive episode when its user stops; one that ran out of turns first has no answer.
+    const answer = !this.user.keepsUnfinishedAnswer && this.termination === "max_steps" ? undefined : this.answer;
+    const userLog = this.user.log();
+    const purpleMs = steps.reduce((sum, step) => sum + step.purpleMs, 0);
+    const totalMs = performance.now() - this.started;
+    return {
+      taskIdx: this.taskIdx,
+      category: this.brief.category,
+      startedAt: this.startedAt,
+      firstMessageTokens: this.firstMessageTokens,
+      steps,
+      entropy: { ...this.options.entropy, distractorIdsSeen: [...this.distractorsSeen].sort() },
+      answerIds: answer === undefined ? [] : idsIn(answer).map((id) => ({ id, status: this.world.idStatus(id) })),
+      termination: this.termination,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      ...(answer !== undefined ? { answer } : {}),
+      ...(userLog ? { user: userLog } : {}),
+      totalMs,
+      purpleMs,
+      greenMs: Math.max(0, totalMs - purpleMs),
+      ...(this.purple.protocolVersion ? { a2aVersion: this.purple.protocolVersion } : {}),
+    };
+  }
 }
 
 /**

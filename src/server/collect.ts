@@ -1,7 +1,5 @@
-import { getHeapStatistics, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
-
-let collect: (() => void) | undefined | null;
+import { getHeapStatistics } from "node:v8";
+import { collectNow } from "../util/index.js";
 
 /**
  * How much the heap (in use, or in all) must have grown since the last collection for one to be worth its
@@ -20,23 +18,14 @@ let heapAfterLast: { readonly used: number; readonly total: number } | undefined
  * at the price of one pause of some tens of milliseconds.
  */
 export function collectGarbage(): void {
-  if (collect === undefined) {
-    try {
-      setFlagsFromString("--expose-gc");
-      collect = runInNewContext("gc") as () => void;
-    } catch {
-      collect = null;
-    }
-  }
-  if (!collect) return;
   const now = getHeapStatistics();
   const grown = heapAfterLast ? Math.max(now.used_heap_size - heapAfterLast.used, now.total_heap_size - heapAfterLast.total) : Number.POSITIVE_INFINITY;
   if (grown < WORTH_COLLECTING_BYTES) return;
   // Twice: the first collection frees the garbage's pages; only a second one, finding them free,
   // shrinks the heap and hands them back to the OS (one alone left the RSS about 70 MB higher
   // after an oracle run of the 2,140 tasks).
-  collect();
-  collect();
+  if (!collectNow()) return;
+  collectNow();
   const after = getHeapStatistics();
   heapAfterLast = { used: after.used_heap_size, total: after.total_heap_size };
 }

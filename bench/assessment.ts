@@ -7,8 +7,9 @@
  *
  *  lean          A fresh green, one full run against an instant purple (bench/purple.ts, --delay-ms 0,
  *                --lean-concurrency 64): the green's CPU per task, its RSS idle, at its peak and
- *                1 s after the run; then --lean-requests (3) requests of 44 tasks in the same green,
- *                each one's CPU per task (a request's fixed cost shows there). With the load average.
+ *                1 s after the run, with its journal on as in the green image (--lean-journal 0: off);
+ *                then --lean-requests (3) requests of 44 tasks in the same green, each one's CPU per
+ *                task (a request's fixed cost shows there). With the load average.
  *  throughput    A purple (bench/purple.ts) that answers every turn --delay-ms (1,000) after the
  *                request, on turn --turns (1: one turn per episode), at each --concurrency (64,
  *                256): wall time against the physical limit tasks x turns x delay / concurrency,
@@ -29,7 +30,7 @@
  *                corners (bench/largest.ts; alone: npm run bench:largest).
  *
  *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours,largest --tasks FILE --org PATH
- *                     --lean-concurrency 64 --lean-requests 3 --green-semi-space-mb 16 --green-malloc-arenas 2
+ *                     --lean-concurrency 64 --lean-requests 3 --lean-journal 1 --green-semi-space-mb 16 --green-malloc-arenas 2
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
  *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
@@ -74,6 +75,7 @@ const { values } = parseArgs({
     "green-malloc-arenas": { type: "string", default: "2" },
     "lean-concurrency": { type: "string", default: "64" },
     "lean-requests": { type: "string", default: "3" },
+    "lean-journal": { type: "string", default: "1" },
     a2a: { type: "string", default: "both" },
   },
 });
@@ -137,13 +139,15 @@ const terminations = (results: any) => Object.entries((results.terminations ?? {
 // ---------------------------------------------------------------- 0: lean (CPU per task, RSS after a run, a request's fixed cost)
 
 /** The targets of issue 31, printed beside what is measured. */
-const LEAN_TARGETS = { cpuMsPerTask: 1.2, rssAfterMb: 120 };
+const LEAN_TARGETS = { cpuMsPerTask: 1.2, rssAfterMb: 120, peakAboveIdleMb: 160 };
 const SMALL_REQUEST_TASKS = 44;
 
 async function lean(): Promise<void> {
   const concurrency = Number(values["lean-concurrency"]);
   const requests = Number(values["lean-requests"]);
-  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv, nodeArgs: greenNodeArgs }));
+  // The peak's target is with the journal on, as the green image runs (ENTROPIC_RUNS_DIR).
+  const runsDir = values["lean-journal"] === "0" ? undefined : mkdtempSync(join(tmpdir(), "bench-lean-journal-"));
+  const green = keep(await startGreen(tasksFile, values.org!, { env: { ...greenEnv, ...(runsDir ? { ENTROPIC_RUNS_DIR: runsDir } : {}) }, nodeArgs: greenNodeArgs }));
   const purple = keep(await startBenchPurple({ delayMs: 0, turns: 1, a2a }));
   try {
     await sleep(settleMs);
@@ -167,9 +171,10 @@ async function lean(): Promise<void> {
     }
     out();
     out(`0. Lean: a fresh green, one full run against an instant purple (bench/purple.ts answers at once, one turn per episode), concurrency ${concurrency};`);
-    out(`   green CPU from /proc over the request (its threads included, its query processes apart); RSS idle ${settleMs} ms after start, peak = VmHWM during the run, after = VmRSS ${settleMs} ms after the reply`);
+    out(`   green CPU from /proc over the request (its threads included, its query processes apart); RSS idle ${settleMs} ms after start, peak = VmHWM during the run, after = VmRSS ${settleMs} ms after the reply;`);
+    out(`   ${runsDir ? `journal on (${journalContents(runsDir)})` : "journal off (--lean-journal 0)"}`);
     table(
-      ["tasks", "wall s", "green CPU ms/task", "target", "query procs ms/task", "idle RSS MB", "peak RSS MB", "RSS after MB", "target", "load before/after"],
+      ["tasks", "wall s", "green CPU ms/task", "target", "query procs ms/task", "idle RSS MB", "peak RSS MB", "peak - idle", "target", "RSS after MB", "target", "load before/after"],
       [
         [
           String(tasks),
@@ -179,6 +184,8 @@ async function lean(): Promise<void> {
           f((cpuAfter.queryMs - cpuBefore.queryMs) / tasks, 2),
           mb(idleMb),
           mb(peakMb),
+          mb(peakMb - idleMb),
+          `<= ${LEAN_TARGETS.peakAboveIdleMb}${runsDir ? "" : " (journal on)"} ${verdict(peakMb - idleMb <= LEAN_TARGETS.peakAboveIdleMb)}`,
           mb(afterMb),
           `<= ${LEAN_TARGETS.rssAfterMb} ${verdict(afterMb <= LEAN_TARGETS.rssAfterMb)}`,
           `${loadBefore} / ${loadAfter}`,
@@ -192,6 +199,7 @@ async function lean(): Promise<void> {
     );
   } finally {
     await release(green, purple);
+    if (runsDir) rmSync(runsDir, { recursive: true, force: true });
   }
 }
 

@@ -123,6 +123,11 @@ VOLUME ["/var/lib/entropic"]
 # keeps them): about 20 MB less RSS after a run, at no measurable CPU; 8 MB saved 15 MB more but
 # cost about 0.1 ms of CPU a task in collections (npm run bench gives its green the same options).
 ENV NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16"
+# Two malloc arenas, not glibc's eight a core: memory the threads (the org-copy thread, V8's and
+# libuv's helpers) freed stays in the arena that held it, so every arena keeps its own high-water
+# mark. Measured with npm run bench (which gives its green the same): RSS idle 142 -> 135 MB, 1 s
+# after a run of the 2,140 tasks 198 -> 178 MB, at no measurable CPU.
+ENV MALLOC_ARENA_MAX=2
 USER 1000:1000
 EXPOSE 9009
 # The agent card on the port the agent was started with (read from PID 1's command line, so a

@@ -7,8 +7,9 @@
  *
  *  lean          A fresh green, one full run against an instant purple (bench/purple.ts, --delay-ms 0,
  *                --lean-concurrency 64): the green's CPU per task, its RSS idle, at its peak and
- *                1 s after the run; then --lean-requests (3) requests of 44 tasks in the same green,
- *                each one's CPU per task (a request's fixed cost shows there). With the load average.
+ *                1 s after the run, with its journal on as in the green image (--lean-journal 0: off);
+ *                then --lean-requests (3) requests of 44 tasks in the same green, each one's CPU per
+ *                task (a request's fixed cost shows there). With the load average.
  *  throughput    A purple (bench/purple.ts) that answers every turn --delay-ms (1,000) after the
  *                request, on turn --turns (1: one turn per episode), at each --concurrency (64,
  *                256): wall time against the physical limit tasks x turns x delay / concurrency,
@@ -29,14 +30,15 @@
  *                corners (bench/largest.ts; alone: npm run bench:largest).
  *
  *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours,largest --tasks FILE --org PATH
- *                     --lean-concurrency 64 --lean-requests 3 --green-semi-space-mb 16
+ *                     --lean-concurrency 64 --lean-requests 3 --lean-journal 1 --green-semi-space-mb 16 --green-malloc-arenas 2
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
  *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
  *                     --a2a both|1.0|0.3]
  *
  * Every green runs with the green image's young generation (--max-semi-space-size=16, the
- * Dockerfile's NODE_OPTIONS) unless --green-semi-space-mb 0 (Node.js's own).
+ * Dockerfile's NODE_OPTIONS) unless --green-semi-space-mb 0 (Node.js's own), and with its malloc
+ * arenas (MALLOC_ARENA_MAX=2, the Dockerfile's) unless --green-malloc-arenas 0 (glibc's own).
  * --a2a is what the benchmark purple's card offers, so which A2A version the green speaks to it:
  * both (the default) and 1.0 measure the 1.0 client, 0.3 its 0.3 one.
  * Everything is measured and printed, nothing asserted; the targets are printed alongside.
@@ -70,8 +72,10 @@ const { values } = parseArgs({
     "green-env": { type: "string", multiple: true, default: [] },
     "green-node-arg": { type: "string", multiple: true, default: [] },
     "green-semi-space-mb": { type: "string", default: "16" },
+    "green-malloc-arenas": { type: "string", default: "2" },
     "lean-concurrency": { type: "string", default: "64" },
     "lean-requests": { type: "string", default: "3" },
+    "lean-journal": { type: "string", default: "1" },
     a2a: { type: "string", default: "both" },
   },
 });
@@ -92,6 +96,9 @@ const greenEnv = Object.fromEntries(
     return [pair.slice(0, at), pair.slice(at + 1)];
   }),
 );
+/** --green-malloc-arenas (2, the green image's MALLOC_ARENA_MAX; 0: glibc's own, 8 a core): unless --green-env sets it. */
+const mallocArenas = Number(values["green-malloc-arenas"]);
+if (mallocArenas > 0) greenEnv.MALLOC_ARENA_MAX ??= String(mallocArenas);
 /** --green-node-arg (repeatable): a Node.js option for every green, e.g. --cpu-prof (not allowed in NODE_OPTIONS). */
 const semiSpaceMb = Number(values["green-semi-space-mb"]);
 const greenNodeArgs = [...(semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : []), ...values["green-node-arg"]!];
@@ -132,13 +139,15 @@ const terminations = (results: any) => Object.entries((results.terminations ?? {
 // ---------------------------------------------------------------- 0: lean (CPU per task, RSS after a run, a request's fixed cost)
 
 /** The targets of issue 31, printed beside what is measured. */
-const LEAN_TARGETS = { cpuMsPerTask: 1.2, rssAfterMb: 120 };
+const LEAN_TARGETS = { cpuMsPerTask: 1.2, rssAfterMb: 120, peakAboveIdleMb: 160 };
 const SMALL_REQUEST_TASKS = 44;
 
 async function lean(): Promise<void> {
   const concurrency = Number(values["lean-concurrency"]);
   const requests = Number(values["lean-requests"]);
-  const green = keep(await startGreen(tasksFile, values.org!, { env: greenEnv, nodeArgs: greenNodeArgs }));
+  // The peak's target is with the journal on, as the green image runs (ENTROPIC_RUNS_DIR).
+  const runsDir = values["lean-journal"] === "0" ? undefined : mkdtempSync(join(tmpdir(), "bench-lean-journal-"));
+  const green = keep(await startGreen(tasksFile, values.org!, { env: { ...greenEnv, ...(runsDir ? { ENTROPIC_RUNS_DIR: runsDir } : {}) }, nodeArgs: greenNodeArgs }));
   const purple = keep(await startBenchPurple({ delayMs: 0, turns: 1, a2a }));
   try {
     await sleep(settleMs);
@@ -162,9 +171,10 @@ async function lean(): Promise<void> {
     }
     out();
     out(`0. Lean: a fresh green, one full run against an instant purple (bench/purple.ts answers at once, one turn per episode), concurrency ${concurrency};`);
-    out(`   green CPU from /proc over the request (its threads included, its query processes apart); RSS idle ${settleMs} ms after start, peak = VmHWM during the run, after = VmRSS ${settleMs} ms after the reply`);
+    out(`   green CPU from /proc over the request (its threads included, its query processes apart); RSS idle ${settleMs} ms after start, peak = VmHWM during the run, after = VmRSS ${settleMs} ms after the reply;`);
+    out(`   ${runsDir ? `journal on (${journalContents(runsDir)})` : "journal off (--lean-journal 0)"}`);
     table(
-      ["tasks", "wall s", "green CPU ms/task", "target", "query procs ms/task", "idle RSS MB", "peak RSS MB", "RSS after MB", "target", "load before/after"],
+      ["tasks", "wall s", "green CPU ms/task", "target", "query procs ms/task", "idle RSS MB", "peak RSS MB", "peak - idle", "target", "RSS after MB", "target", "load before/after"],
       [
         [
           String(tasks),
@@ -174,6 +184,8 @@ async function lean(): Promise<void> {
           f((cpuAfter.queryMs - cpuBefore.queryMs) / tasks, 2),
           mb(idleMb),
           mb(peakMb),
+          mb(peakMb - idleMb),
+          `<= ${LEAN_TARGETS.peakAboveIdleMb}${runsDir ? "" : " (journal on)"} ${verdict(peakMb - idleMb <= LEAN_TARGETS.peakAboveIdleMb)}`,
           mb(afterMb),
           `<= ${LEAN_TARGETS.rssAfterMb} ${verdict(afterMb <= LEAN_TARGETS.rssAfterMb)}`,
           `${loadBefore} / ${loadAfter}`,
@@ -187,6 +199,7 @@ async function lean(): Promise<void> {
     );
   } finally {
     await release(green, purple);
+    if (runsDir) rmSync(runsDir, { recursive: true, force: true });
   }
 }
 
@@ -468,7 +481,7 @@ async function main(): Promise<void> {
   const cpu = cpus();
   out(`Entropic CRMArena green-agent benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${f(totalmem() / 1024 ** 3, 0)} GB RAM, Node ${process.version}, ${process.platform}`);
   out(`tasks: ${taskCount} from ${basename(tasksFile)}; org: ${values.org} (allow_data_mismatch: true); green = node dist/cli.js serve, purples in their own processes, HTTP on 127.0.0.1`);
-  if (Object.keys(greenEnv).length > 0) out(`green environment: ${Object.entries(greenEnv).map(([key, value]) => `${key}=${value}`).join(" ")}`);
+  if (Object.keys(greenEnv).length > 0) out(`green environment: ${Object.entries(greenEnv).map(([key, value]) => `${key}=${value}`).join(" ")}${greenEnv.MALLOC_ARENA_MAX === String(mallocArenas) ? " (MALLOC_ARENA_MAX: the green image's)" : ""}`);
   if (greenNodeArgs.length > 0) out(`green Node.js options: ${greenNodeArgs.join(" ")}${semiSpaceMb > 0 ? " (the young generation of the green image's NODE_OPTIONS)" : ""}`);
   out(`${load()} at the start (a shared machine's figures are compared within one run)`);
   const run: Record<Part, () => Promise<void>> = {

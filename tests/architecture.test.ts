@@ -36,12 +36,16 @@ const rel = (file: string) => relative(SRC, file);
 
 describe("the architecture", () => {
   it("reaches every folder from outside through its index.ts only", () => {
+    // A worker thread's entry holds every module it loads for as long as the thread is warm: it
+    // may take the few modules it needs without the rest of their folder's index.
+    const threadEntries: Record<string, readonly string[]> = { "org/derive-worker.ts": ["util/collect.ts", "util/id-remap.ts"] };
     const violations: string[] = [];
     for (const [file, targets] of graph) {
       for (const target of targets) {
         const from = folderOf(file);
         const to = folderOf(target);
         if (!isFolder(to) || from === to) continue;
+        if (threadEntries[rel(file)]?.includes(rel(target))) continue;
         if (rel(target) !== `${to}/index.ts`) violations.push(`${rel(file)} -> ${rel(target)}`);
       }
     }

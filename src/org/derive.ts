@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import type { IdRemap } from "../util/index.js";
-import { type FieldSpec, type OrgChange, schemaAfter } from "./changes.js";
-import { quoteIdent } from "./introspect.js";
+import type { FieldSpec, OrgChange } from "./changes.js";
+import { quoteIdent } from "./quote.js";
+import { schemaAfter } from "./schema-after.js";
 import type { OrgSchema } from "./types.js";
 
 /**

@@ -1,12 +1,13 @@
 export type { QueryContext, ToolOutcome, ToolRequest as OrgRequest } from "../tools/index.js";
 export type { Capability, CopyOptions, OrgBackend } from "./backend.js";
-export { type FieldSpec, FieldSpecSchema, type OrgChange, OrgChangeSchema, relationshipNameOf, schemaAfter } from "./changes.js";
+export { type FieldSpec, FieldSpecSchema, type OrgChange, OrgChangeSchema } from "./changes.js";
 export { deriveThreads } from "./derive-thread.js";
 export { introspectSchema, quoteIdent } from "./introspect.js";
 export { loadOrgImage, type OrgImage, OrgLoadError } from "./load.js";
 export { type BackendKind, type OrgSpec, type OrgSpecInput, OrgSpecSchema, openBackend, parseOrgSpec, registerBackend } from "./open.js";
 export { applyChanges, type OrgTables } from "./overlay.js";
 export { materialise, RowsBackend } from "./rows.js";
+export { relationshipNameOf, schemaAfter } from "./schema-after.js";
 export { runSoql, type SoqlOutcome } from "./soql/execute.js";
 export { translateSoql } from "./soql/translate.js";
 export { runSosl, type SoslOutcome } from "./sosl/search.js";

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { fieldLabel, SALESFORCE_ID } from "../util/index.js";
-import { relationshipNameOf } from "./changes.js";
+import { quoteIdent } from "./quote.js";
+import { relationshipNameOf } from "./schema-after.js";
 import type { FieldInfo, FieldType, ObjectInfo, OrgSchema } from "./types.js";
 
 /** For a perturbed org: per table, each renamed column's original name (labels and the Id column follow it). */
@@ -11,9 +12,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SAMPLE_SIZE = 200;
 
 /** Quotes an identifier for SQLite (`Case`, `Order` and `User` are reserved words). */
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
+export { quoteIdent };
 
 export function listTables(db: Database.Database): string[] {
   const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];

@@ -1,6 +1,7 @@
 import type { IdRemap } from "../util/index.js";
 import type { CopyOptions } from "./backend.js";
-import { type OrgChange, schemaAfter } from "./changes.js";
+import type { OrgChange } from "./changes.js";
+import { schemaAfter } from "./schema-after.js";
 import type { ObjectInfo, OrgRow, OrgSchema } from "./types.js";
 
 /** An org's records, per object, in the order a query that names no order returns them. */

@@ -1,12 +1,13 @@
 import Database from "better-sqlite3";
 import type { Capability, QueryContext, ToolOutcome } from "../tools/index.js";
 import type { CopyOptions, OrgBackend } from "./backend.js";
-import { type OrgChange, schemaAfter } from "./changes.js";
+import type { OrgChange } from "./changes.js";
 import { latestDate, readRecordIdsFrom } from "./derive.js";
 import { deriveInWorker } from "./derive-thread.js";
 import { quoteIdent } from "./introspect.js";
 import { loadOrgImage } from "./load.js";
 import { QueryPool, sharedQueryPool } from "./query-pool.js";
+import { schemaAfter } from "./schema-after.js";
 import { soqlOutcome, soslOutcome, sqlOutcome } from "./tools.js";
 import { DEFAULT_QUERY_LIMITS, type ObjectInfo, type OrgSchema, type OrgStore, type QueryLimits, type QueryOutcome, type SqlRow } from "./types.js";
 

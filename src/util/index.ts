@@ -1,3 +1,4 @@
+export * from "./collect.js";
 export * from "./dates.js";
 export * from "./elide.js";
 export * from "./environment.js";

@@ -12,6 +12,7 @@ import { summaryText } from "../../src/report/index.js";
 import { calibrationDigest } from "../../src/scoring/index.js";
 import type { TaskRecord } from "../../src/tasks/index.js";
 import { defineTwinCategory, TwinKey } from "../../src/twins/index.js";
+import { collectNow } from "../../src/util/index.js";
 import { assessmentParams, calibration, noneCountsByCategory, quietLogger, REAL_TASKS, rawRpc, resultsOf, sampleData, startGreen } from "../support/helpers.js";
 
 /**
@@ -267,6 +268,36 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       shelf.doneWith(four);
       shelf.doneWith(again);
       expect(shelf.openTwinSeeds()).toHaveLength(IDLE_TWIN_SETS);
+    } finally {
+      await shelf.close();
+      await sample.org.close();
+      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
+      else process.env.ENTROPIC_CACHE_DIR = previous;
+    }
+  }, 180_000);
+
+  it("lets go of a twin set it closed: after a thorough collection nothing of the process holds its data", async () => {
+    const previous = process.env.ENTROPIC_CACHE_DIR;
+    process.env.ENTROPIC_CACHE_DIR = join(work, "shelf-cache");
+    const sample = await sampleData();
+    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 1 }, fixture);
+    // Told when V8 has collected a set (a FinalizationRegistry keeps nothing alive, unlike a WeakRef within its turn).
+    const collected: number[] = [];
+    const registry = new FinalizationRegistry<number>((seed) => collected.push(seed));
+    try {
+      // Each set held by a request, then handed back: the third one idle closes the first.
+      for (const seed of [1, 2, 3]) {
+        const data = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed });
+        expect((await data.org.recordIds()).size).toBeGreaterThan(0);
+        registry.register(data, seed);
+        shelf.doneWith(data);
+      }
+      expect(shelf.openTwinSeeds()).toEqual([2, 3]);
+      // The closed org's close() is asynchronous; the registry's callbacks run in a task after the collection.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(collectNow(true)).toBe(true);
+      for (let i = 0; i < 40 && collected.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(collected).toEqual([1]);
     } finally {
       await shelf.close();
       await sample.org.close();

@@ -5,7 +5,7 @@ import { pieceEnd } from "../util/index.js";
 /**
  * Why an HTTP exchange with a purple agent failed, in the classes of docs/protocol.md section 11:
  * `refused` and `reset` are the faults of a purple that is (re)starting, retried for a while
- * (client.ts); `unreachable` (no such host, no connection in time) and `protocol` (a redirect, an
+ * (retry-window.ts); `unreachable` (no such host, no connection in time) and `protocol` (a redirect, an
  * unusable reply) are not.
  */
 export type HttpFaultKind = "refused" | "reset" | "unreachable" | "protocol" | "too_large";

@@ -1,10 +1,11 @@
-import { elide } from "../util/index.js";
+import { EntropicError, elide } from "../util/index.js";
 import { PurpleHttpFault } from "./http.js";
 
 /** Why a purple turn failed; each ends only its own episode. */
 export type PurpleFailureKind = "timeout" | "unreachable" | "protocol" | "task_failed" | "too_large" | "canceled";
 
-export class PurpleError extends Error {
+/** A purple turn that failed (`kind`: how docs/protocol.md section 11 classes it); its code is always `purple`. */
+export class PurpleError extends EntropicError {
   override readonly name = "PurpleError";
   constructor(
     readonly kind: PurpleFailureKind,
@@ -12,7 +13,7 @@ export class PurpleError extends Error {
     /** A connection refused or reset: the purple may be restarting, and the turn is tried again for a while. */
     readonly retryable = false,
   ) {
-    super(message);
+    super("purple", message);
   }
 }
 

@@ -7,7 +7,7 @@ import type { PurpleClient } from "../purple/index.js";
 import { type Calibration, driftExposure, type Judge, optimumFor, type ScoringContext } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { modeNamed, type UserSimulator, userSimulatorFor } from "../users/index.js";
-import { IdRemap } from "../util/index.js";
+import { EntropicError, IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
 import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
@@ -339,13 +339,13 @@ async function openCleanView(
  * journal once the disk has room; completed when only the footer failed), so that the client
  * still gets those results.
  */
-export class RecordingFailure extends Error {
+export class RecordingFailure extends EntropicError {
   override readonly name = "RecordingFailure";
   constructor(
     override readonly cause: unknown,
     readonly partial: AssessmentLog,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    super("journal", cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 

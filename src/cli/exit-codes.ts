@@ -12,6 +12,8 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   purple: 1,
   unavailable: 1,
   conflict: 1,
+  journal: 1,
+  model: 1,
 };
 
 /** An error's exit code: its kind's, or 1 for an error of no kind. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { environment } from "../util/index.js";
+import { environment, parseOrThrow } from "../util/index.js";
 
 /** The two judge providers: `primary` for judgements that need the stronger model, `cheap` for extraction. */
 export type ProviderRole = "primary" | "cheap";
@@ -57,9 +57,7 @@ export interface LlmConfig {
 
 /** Reads the providers from the environment: the cheap key falls back to the primary one. */
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv = environment()): LlmConfig {
-  const parsed = LlmEnvSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`LLM configuration: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-  const e = parsed.data;
+  const e = parseOrThrow(LlmEnvSchema, env, (_, _first, issues) => new Error(`LLM configuration: ${issues.map((issue) => issue.message).join("; ")}`));
   const common = { timeoutMs: (e.LLM_TIMEOUT_SECONDS ?? 60) * 1000, maxRetries: e.LLM_MAX_RETRIES ?? 4, concurrency: e.LLM_CONCURRENCY ?? 8 };
   return {
     primary: { role: "primary", apiKey: e.OPENAI_API_KEY, baseURL: e.LLM_PRIMARY_BASE_URL, model: e.LLM_PRIMARY_MODEL ?? DEFAULT_PRIMARY_MODEL, ...common },

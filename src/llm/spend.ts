@@ -1,3 +1,4 @@
+import { EntropicError, type ErrorDetails } from "../util/index.js";
 import type { ChatMessage, LlmProvider } from "./provider.js";
 
 /** What one run may spend on models (its simulated user and its judges together): calls, and characters sent. */
@@ -21,13 +22,19 @@ export const DEFAULT_MAX_MODEL_CHARS = 200_000_000;
 export const MODEL_CALL_CHARS = 100_000;
 
 /** The run's model spend reached its cap: the run stops, naming it. */
-export class ModelSpendExceeded extends Error {
+export class ModelSpendExceeded extends EntropicError {
   override readonly name = "ModelSpendExceeded";
+  constructor(message: string, details: ErrorDetails = {}) {
+    super("model", message, details);
+  }
 }
 
 /** A call larger than MODEL_CALL_CHARS: refused, the run going on (the caller's own failure). */
-export class ModelCallTooLarge extends Error {
+export class ModelCallTooLarge extends EntropicError {
   override readonly name = "ModelCallTooLarge";
+  constructor(message: string, details: ErrorDetails = {}) {
+    super("model", message, details);
+  }
 }
 
 /**

@@ -1,23 +1,24 @@
 import { type FileHandle, open, readFile, rename, truncate, writeFile } from "node:fs/promises";
+import { EntropicError } from "../util/index.js";
 import { jsonPieces, PIECE_CHARS } from "./json-pieces.js";
 import type { EpisodeRecord, LogFooter, LogHeader } from "./schema.js";
 
 /** A journal line that could not be made durable (a full disk, say): the message names the file and the cause. */
-export class JournalWriteError extends Error {
+export class JournalWriteError extends EntropicError {
   override readonly name = "JournalWriteError";
   constructor(
     readonly path: string,
     override readonly cause: unknown,
   ) {
-    super(`cannot write the run's journal ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super("journal", `cannot write the run's journal ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 
 /** A run's journal would grow past its byte budget: the run stops as on a full disk, and only it. */
-export class JournalBudgetError extends Error {
+export class JournalBudgetError extends EntropicError {
   override readonly name = "JournalBudgetError";
   constructor(readonly budgetBytes: number) {
-    super(`the run's journal reached its budget of ${formatBytes(budgetBytes)} (ENTROPIC_JOURNAL_BUDGET_MB)`);
+    super("journal", `the run's journal reached its budget of ${formatBytes(budgetBytes)} (ENTROPIC_JOURNAL_BUDGET_MB)`);
   }
 }
 

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { z } from "zod";
-import { describeError, fetchAgentCard, type PurpleCard, withTrailingSlash } from "./client.js";
+import { fetchAgentCard, type PurpleCard, withTrailingSlash } from "./card.js";
 import { shownBody } from "./echo.js";
+import { describeError } from "./errors.js";
 import { exchange } from "./http.js";
 import { type A2AVersion, chooseProtocol, isVersionMismatchCode } from "./protocol-version.js";
 

@@ -1,23 +1,23 @@
 import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { pieceEnd } from "../util/index.js";
+import { EntropicError, pieceEnd } from "../util/index.js";
 
 /**
  * Why an HTTP exchange with a purple agent failed, in the classes of docs/protocol.md section 11:
  * `refused` and `reset` are the faults of a purple that is (re)starting, retried for a while
- * (client.ts); `unreachable` (no such host, no connection in time) and `protocol` (a redirect, an
+ * (retry-window.ts); `unreachable` (no such host, no connection in time) and `protocol` (a redirect, an
  * unusable reply) are not.
  */
 export type HttpFaultKind = "refused" | "reset" | "unreachable" | "protocol" | "too_large";
 
 /** A failed exchange, with a message written for the purple's author (never a runtime's text alone). */
-export class PurpleHttpFault extends Error {
+export class PurpleHttpFault extends EntropicError {
   override readonly name = "PurpleHttpFault";
   constructor(
     readonly kind: HttpFaultKind,
     message: string,
   ) {
-    super(message);
+    super("purple", message);
   }
 }
 

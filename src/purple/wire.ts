@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
+import { type FirstIssue, parseOrThrow } from "../util/index.js";
 import { shownBody } from "./echo.js";
 import { type HttpReply, PurpleHttpFault } from "./http.js";
 
@@ -84,10 +85,9 @@ function protocolFault(method: string, what: string): PurpleHttpFault {
   return new PurpleHttpFault("protocol", `the purple agent's reply to ${method} ${what}`);
 }
 
-/** The first issue of a failed check, as `field: problem` (a path of the reply's own keys, cut: the keys are its content). */
-function issueText(error: z.ZodError, root: string): string {
-  const issue = error.issues[0]!;
-  const path = [root, ...issue.path.map(String)].join(".");
+/** The first issue of a failed check, as `field problem` under `root` (a path of the reply's own keys, cut: the keys are its content). */
+function issueText(issue: FirstIssue, root: string): string {
+  const path = issue.path ? `${root}.${issue.path}` : root;
   return `${path.length > 100 ? `${path.slice(0, 100)}…` : path} ${issue.message}`;
 }
 
@@ -135,11 +135,9 @@ export function checkRpcReply(method: string, id: unknown, reply: HttpReply): vo
     throw protocolFault(method, `has neither a "result" nor an "error": a JSON-RPC response carries one of them (here the result is the A2A Message or Task)`);
   const schema = RESULTS[method];
   if (!schema) return;
-  const checked = schema.safeParse(envelope.result);
-  if (!checked.success) throw protocolFault(method, `is no A2A ${method} result: ${issueText(checked.error, "result")}`);
+  parseOrThrow(schema, envelope.result, (_, issue) => protocolFault(method, `is no A2A ${method} result: ${issueText(issue, "result")}`));
 }
 
 function checkError(method: string, envelope: { error?: unknown }): void {
-  const checked = ErrorObject.safeParse(envelope.error);
-  if (!checked.success) throw protocolFault(method, `has a malformed JSON-RPC error: ${issueText(checked.error, "error")}`);
+  parseOrThrow(ErrorObject, envelope.error, (_, issue) => protocolFault(method, `has a malformed JSON-RPC error: ${issueText(issue, "error")}`));
 }

@@ -1,7 +1,8 @@
 import { B2B_CATALOGUE, type B2bCategory } from "../datasets/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { addDays, daysBetween, inWindow, monthName, type PeriodUnit, Random, SMALL_NUMBER_WORDS, windowStart } from "../util/index.js";
-import { type Row, type SampleOrg, stageGuideText } from "./org.js";
+import { stageGuideText } from "./org-knowledge.js";
+import type { Row, SampleOrg } from "./org-schema.js";
 import * as V from "./vocabulary.js";
 
 type Answer = (string | null)[];

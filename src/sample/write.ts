@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TaskRecord } from "../tasks/index.js";
-import { ORG_COLUMNS, type Row, type SampleOrg } from "./org.js";
+import { ORG_COLUMNS, type Row, type SampleOrg } from "./org-schema.js";
 
 /** One CSV cell: quoted when it holds a comma, quote or line break; missing values are empty. */
 function csvCell(value: Row[string]): string {

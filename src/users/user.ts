@@ -1,5 +1,6 @@
 import type { ModelSpend } from "../llm/index.js";
 import type { UserTurn } from "../log/index.js";
+import { EntropicError, type ErrorDetails } from "../util/index.js";
 
 export type { UserTurn };
 
@@ -29,8 +30,11 @@ export interface UserSimulator {
 }
 
 /** A simulated user's own failure (its model unreachable, an empty reply): the episode ends as the user's fault, not the purple's. */
-export class UserSimulatorError extends Error {
+export class UserSimulatorError extends EntropicError {
   override readonly name = "UserSimulatorError";
+  constructor(message: string, details: ErrorDetails = {}) {
+    super("model", message, details);
+  }
 }
 
 /** CRMArena-Pro's user ends its side with this marker. */

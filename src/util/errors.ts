@@ -14,7 +14,11 @@ export type ErrorCode =
   /** The server cannot take the request now (busy, shutting down, the same run in progress). */
   | "unavailable"
   /** A journal or results file that is there and belongs to something else. */
-  | "conflict";
+  | "conflict"
+  /** The run's journal cannot be written (a full disk, its byte budget), so the run stops. */
+  | "journal"
+  /** A model the green calls failed or was refused (the simulated user's, the run's spend cap, a call past its size). */
+  | "model";
 
 export interface ErrorDetails {
   /** The field the fault is in, in the shared vocabulary (`config.task_ids`, `participant`); each door words it its own way. */

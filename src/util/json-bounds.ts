@@ -1,3 +1,5 @@
+import { EntropicError, type ErrorDetails } from "./errors.js";
+
 /**
  * The shape of a JSON text measured before it is parsed: how deeply it nests and how many values
  * its arrays and objects hold. JSON.parse itself copes with any depth, but what reads the value
@@ -76,6 +78,9 @@ export function parseBoundedJson(text: string, bounds: JsonBounds, what: string)
 }
 
 /** A JSON text past a bound, said before it was parsed. */
-export class JsonBoundsError extends Error {
+export class JsonBoundsError extends EntropicError {
   override readonly name = "JsonBoundsError";
+  constructor(message: string, details: ErrorDetails = {}) {
+    super("invalid_request", message, details);
+  }
 }

@@ -26,11 +26,17 @@ export function describeIssue(issue: FirstIssue, root = ""): string {
 
 /**
  * Parses a value at a boundary, or throws the error `fail` makes of its first issue's
- * description (`field 'a.b': message`), so that every boundary names the field the same way.
+ * description (`field 'a.b': message`), so that every boundary names the field the same way. A
+ * boundary with words of its own builds them from the first issue (or from every issue, in order,
+ * where it names them all).
  */
-export function parseOrThrow<T>(schema: Parser<T>, value: unknown, fail: (description: string, issue: FirstIssue) => Error, root = ""): T {
+export function parseOrThrow<T>(schema: Parser<T>, value: unknown, fail: (description: string, issue: FirstIssue, issues: readonly FirstIssue[]) => Error, root = ""): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = firstIssue(parsed.error);
-  throw fail(describeIssue(issue, root), issue);
+  throw fail(
+    describeIssue(issue, root),
+    issue,
+    parsed.error.issues.map((each) => ({ path: each.path.map(String).join("."), message: each.message })),
+  );
 }

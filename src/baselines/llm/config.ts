@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_PRIMARY_MODEL } from "../../llm/index.js";
-import { environment } from "../../util/index.js";
+import { EntropicError, type ErrorDetails, environment, parseOrThrow } from "../../util/index.js";
 
 /**
  * How the model acts: native function calling over in-message tool calls, CRMArena-Pro's
@@ -95,8 +95,11 @@ export interface LlmPurpleOverrides {
   readonly mode?: LlmMode;
 }
 
-export class LlmPurpleConfigError extends Error {
+export class LlmPurpleConfigError extends EntropicError {
   override readonly name = "LlmPurpleConfigError";
+  constructor(message: string, details: ErrorDetails = {}) {
+    super("config", message, details);
+  }
 }
 
 /**
@@ -105,9 +108,7 @@ export class LlmPurpleConfigError extends Error {
  * both in a local run; every error names the variable.
  */
 export function llmPurpleConfigFromEnv(env: NodeJS.ProcessEnv = environment(), overrides: LlmPurpleOverrides = {}): LlmPurpleConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) throw new LlmPurpleConfigError(`LLM purple configuration: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-  const e = parsed.data;
+  const e = parseOrThrow(EnvSchema, env, (_, _first, issues) => new LlmPurpleConfigError(`LLM purple configuration: ${issues.map((issue) => issue.message).join("; ")}`));
   const apiKey = e.PURPLE_LLM_API_KEY ?? e.OPENAI_API_KEY;
   if (!apiKey) {
     throw new LlmPurpleConfigError("LLM purple configuration: PURPLE_LLM_API_KEY is not set (nor OPENAI_API_KEY, its fallback); endpoints that need no key accept any value");

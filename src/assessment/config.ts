@@ -4,7 +4,7 @@ import type { Weights } from "../log/index.js";
 import { FIRST_MESSAGE_FORMATS } from "../protocol/index.js";
 import { defaultWeights, dimensionNames } from "../scoring/index.js";
 import { modeNamed, modeNames } from "../users/index.js";
-import { EntropicError, type ErrorDetails } from "../util/index.js";
+import { EntropicError, type ErrorDetails, parseOrThrow } from "../util/index.js";
 
 export { LEVELS, type Level } from "../entropy/index.js";
 
@@ -407,10 +407,10 @@ export function parseConfig(raw: unknown): ParsedConfig {
     throw new ConfigError(`config holds ${entries.length} keys; at most ${CONFIG_LIMITS.entries} are accepted (the config keys are ${CONFIG_KEYS.join(", ")})`);
   const known = Object.fromEntries(entries.filter(([key]) => (CONFIG_KEYS as string[]).includes(key)));
   const ignoredKeys = entries.map(([key]) => key).filter((key) => !(CONFIG_KEYS as string[]).includes(key));
-  const parsed = AssessmentConfigSchema.safeParse(known);
-  if (!parsed.success) {
-    const messages = parsed.error.issues.map((issue) => `config.${issue.path.join(".") || "(root)"}: ${issue.message.replace(/^weights: /, "")}`);
-    throw new ConfigError(messages.join("; "));
-  }
-  return { config: parsed.data, ignoredKeys };
+  const config = parseOrThrow(
+    AssessmentConfigSchema,
+    known,
+    (_description, _first, issues) => new ConfigError(issues.map((issue) => `config.${issue.path || "(root)"}: ${issue.message.replace(/^weights: /, "")}`).join("; ")),
+  );
+  return { config, ignoredKeys };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { z } from "zod";
+import { issuesIn } from "../util/index.js";
 import { fetchAgentCard, type PurpleCard, withTrailingSlash } from "./card.js";
 import { shownBody } from "./echo.js";
 import { describeError } from "./errors.js";
@@ -85,9 +86,7 @@ function camelCaseKeys(value: unknown): unknown {
 
 /** The 0.3 reader's verdict on a card: each field it refuses, as pydantic names it (`skills.0.tags: Field required`). */
 export function gatewayCardProblems(card: unknown): string[] {
-  const checked = Gateway03CardSchema.safeParse(card);
-  if (checked.success) return [];
-  return checked.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(the card)"}: ${issue.message}`);
+  return issuesIn(Gateway03CardSchema, card).map((issue) => `${issue.path || "(the card)"}: ${issue.message}`);
 }
 
 /** A card as one reader got it, or why it got none. */

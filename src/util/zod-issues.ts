@@ -14,6 +14,12 @@ export interface FirstIssue {
   readonly message: string;
 }
 
+/** Every issue of a value against a schema, in order (none when it parses): for a boundary that lists its faults rather than throwing. */
+export function issuesIn(schema: Parser<unknown>, value: unknown): readonly FirstIssue[] {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? [] : parsed.error.issues.map((each) => ({ path: each.path.map(String).join("."), message: each.message }));
+}
+
 export function firstIssue(error: Issues): FirstIssue {
   const issue = error.issues[0]!;
   return { path: issue.path.map(String).join("."), message: issue.message };

@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import {
   type IdStatus,
@@ -12,7 +13,7 @@ import {
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import {
   type Action,
-  countedMcpAccess,
+  countedMcpText,
   type FirstMessageFormat,
   formatReminder,
   type OutgoingMessage,
@@ -282,7 +283,9 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   let firstMessageTokens = 0;
   const distractorsSeen = new Set<string>();
   // Token counting is the green's bookkeeping, not the purple's wait: each message is counted once
-  // it is on its way, and each reply once the next message is (or when the episode ends).
+  // it is on its way, and each reply once the next message is (or when the episode ends). On its
+  // way means written: counted after the replies that arrived with this one have had their next
+  // messages sent (a turn of the event loop later), not before, when 256 replies arrive together.
   let countLastReply: (() => void) | undefined;
   let thread: { contextId?: string; taskId?: string } = {};
   let termination: Termination = "max_steps";
@@ -328,7 +331,7 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
   const firstBrief = opening ? { ...brief, prompt: opening.text } : brief;
   const first = taskMessage(firstBrief, options.firstMessage, opening !== undefined, door?.access);
   // Counted with a standard access, so that where the green listens changes no count.
-  const firstCounted = door ? taskMessage(firstBrief, options.firstMessage, opening !== undefined, countedMcpAccess(door.access)).text : first.text;
+  const firstCounted = door ? countedMcpText(first.text, door.access) : first.text;
   let message: OutgoingMessage = first;
 
   const lastTurn = conversation ? options.maxSteps * (MAX_USER_TURNS + 1) : options.maxSteps;
@@ -339,10 +342,13 @@ export async function runEpisode(brief: TaskBrief, taskIdx: number, world: Episo
     }
     const callStarted = performance.now();
     const call = purple.send(message, thread, options.timeoutMs, options.signal);
+    // Awaited below, once the message is counted: a failure meanwhile is not an unhandled one.
+    call.catch(() => undefined);
     const countedText = exchange === 1 ? firstCounted : message.text;
+    const sentChars = countedText.length;
+    await setImmediate();
     const sent = measureTokens(countedText);
     if (exchange === 1) firstMessageTokens = sent.tokens;
-    const sentChars = countedText.length;
     countLastReply?.();
     countLastReply = undefined;
     let reply: PurpleTurn;

@@ -66,7 +66,8 @@ export class McpHub implements ToolChannel {
   /** Refusals not yet logged: one line a second at most, however many come. */
   private unlogged: { count: number; last: string } | undefined;
   private stopped = false;
-  private readonly base: URL;
+  /** Where the doors are: a door's URL is this and its token (base64url, which a URL keeps as it is). */
+  private readonly doors: string;
   private readonly tokens = new TokenSource();
 
   constructor(
@@ -75,14 +76,14 @@ export class McpHub implements ToolChannel {
     private readonly version: string,
   ) {
     // The endpoint sits beside the A2A endpoint, under the card URL's path (a gateway's prefix kept).
-    this.base = new URL(cardUrl.endsWith("/") ? cardUrl : `${cardUrl}/`);
+    this.doors = new URL("mcp/", cardUrl.endsWith("/") ? cardUrl : `${cardUrl}/`).href;
   }
 
   open(episode: ChannelEpisode): ChannelDoor {
     const token = this.tokens.next();
     if (!this.stopped) this.episodes.set(token, episode);
     return {
-      access: { url: new URL(`mcp/${token}`, this.base).href, token },
+      access: { url: this.doors + token, token },
       close: () => {
         if (!this.episodes.delete(token)) return;
         this.ended.set(token, true);

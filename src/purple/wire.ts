@@ -63,7 +63,8 @@ const ErrorObject = z.looseObject({ code: z.number({ error: "must be a number" }
 /** The method and id of a request the SDK wrote (`{"jsonrpc":"2.0","method":...,"params":...,"id":n}`). */
 export function rpcCallOf(body: string): { method: string; id: unknown } | undefined {
   const method = /^\{"jsonrpc":"2\.0","method":"([^"]+)"/.exec(body)?.[1];
-  const id = /"id":(\d+)\}$/.exec(body)?.[1];
+  // From the end: a regular expression anchored there still scans the whole body for its start.
+  const id = /^"id":(\d+)\}$/.exec(body.slice(body.lastIndexOf('"id":')))?.[1];
   if (method !== undefined && id !== undefined) return { method, id: Number(id) };
   try {
     const parsed = JSON.parse(body) as { method?: unknown; id?: unknown };

@@ -71,7 +71,9 @@ export class IdRemap {
    */
   private encipher(ids15: readonly string[]): void {
     const blocks = Buffer.alloc(16 * ids15.length);
-    ids15.forEach((id15, i) => blocks.write(id15, 16 * i, "latin1"));
+    ids15.forEach((id15, i) => {
+      blocks.write(id15, 16 * i, "latin1");
+    });
     const enciphered = this.cipher.update(blocks);
     ids15.forEach((id15, i) => {
       let body = "";

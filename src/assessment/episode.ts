@@ -1,8 +1,9 @@
+import { setImmediate } from "node:timers/promises";
 import type { IdStatus, ObservationRecord, Termination, Trajectory, TrajectoryStep, UserTurn } from "../log/index.js";
 import type { OrgRequest, ToolOutcome } from "../org/index.js";
 import {
   type Action,
-  countedMcpAccess,
+  countedMcpText,
   type FirstMessageFormat,
   formatReminder,
   type OutgoingMessage,
@@ -88,7 +89,9 @@ class Episode {
   private readonly side: SideCalls | undefined;
   private firstMessageTokens = 0;
   // Token counting is the green's bookkeeping, not the purple's wait: each message is counted once
-  // it is on its way, and each reply once the next message is (or when the episode ends).
+  // it is on its way, and each reply once the next message is (or when the episode ends). On its
+  // way means written: counted after the replies that arrived with this one have had their next
+  // messages sent (a turn of the event loop later), not before, when 256 replies arrive together.
   private countLastReply: (() => void) | undefined;
   private thread: { contextId?: string; taskId?: string } = {};
   private termination: Termination = "max_steps";
@@ -145,7 +148,7 @@ class Episode {
     const userSpeaks = opened.opening !== undefined;
     const first = taskMessage(firstBrief, this.options.firstMessage, userSpeaks, door?.access);
     // Counted with a standard access, so that where the green listens changes no count.
-    const firstCounted = door ? taskMessage(firstBrief, this.options.firstMessage, userSpeaks, countedMcpAccess(door.access)).text : first.text;
+    const firstCounted = door ? countedMcpText(first.text, door.access) : first.text;
     this.message = first;
     for (let exchange = 1; this.turnsLeft(); exchange++) {
       if (this.options.signal?.aborted) {
@@ -172,6 +175,9 @@ class Episode {
     const { options } = this;
     const callStarted = performance.now();
     const call = this.purple.send(message, this.thread, options.timeoutMs, options.signal);
+    // Awaited below, once the message is counted: a failure meanwhile is not an unhandled one.
+    call.catch(() => undefined);
+    await setImmediate();
     const sent = measureTokens(countedText);
     if (first) this.firstMessageTokens = sent.tokens;
     this.countLastReply?.();

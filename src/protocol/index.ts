@@ -2,6 +2,7 @@ export { type Action, ActionSchema, type ActionSource, ActionSourceSchema, callO
 export { describeObjects } from "./describe.js";
 export {
   countedMcpAccess,
+  countedMcpText,
   dropAllNullColumns,
   FIRST_MESSAGE_FORMATS,
   type FirstMessageFormat,

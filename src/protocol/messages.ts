@@ -89,6 +89,16 @@ export function countedMcpAccess(access: McpAccess): McpAccess {
   return { url: `http://green.example/mcp/${token}`, token };
 }
 
+/**
+ * The text of a first message made with `access`, as it is counted: what `taskMessage` gives with
+ * `countedMcpAccess(access)`, from the text made already (its URL and token, random, appear nowhere
+ * else), rather than the whole message made twice per episode.
+ */
+export function countedMcpText(text: string, access: McpAccess): string {
+  const counted = countedMcpAccess(access);
+  return text.replaceAll(access.url, counted.url).replaceAll(access.token, counted.token);
+}
+
 export function taskMessage(brief: TaskBrief, format: FirstMessageFormat = "instructions", interactive = false, mcp?: McpAccess): OutgoingMessage {
   if (format === "json") {
     const { data } = taskMessage(brief, "instructions", interactive, mcp);

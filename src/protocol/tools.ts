@@ -5,7 +5,7 @@ export type { ToolDefinition } from "../tools/index.js";
 /** The definitions of every built-in tool: what a purple is sent on an org that has them all (the embedded SQLite org). */
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = toolDefinitions(BUILT_IN_TOOLS);
 
-/** A set of tools as the purple is sent it: the definitions (frozen, shared) and their JSON text. */
+/** A set of tools as the purple is sent it: the definitions (shared, never written to) and their JSON text. */
 export interface ToolSet {
   readonly definitions: readonly ToolDefinition[];
   readonly json: string;
@@ -23,8 +23,10 @@ export function toolSetOf(tools: readonly ToolSpec[]): ToolSet {
   const key = tools.map((spec) => spec.name).join("\n");
   const known = TOOL_SETS.get(key);
   if (known && known.specs.length === tools.length && known.specs.every((spec, i) => spec === tools[i])) return known.set;
-  const definitions = Object.freeze(toolDefinitions(tools).map((definition) => Object.freeze({ ...definition, function: Object.freeze({ ...definition.function }) })));
-  const set: ToolSet = { definitions, json: JSON.stringify(definitions) };
+  const json = JSON.stringify(toolDefinitions(tools));
+  // Plain objects read back from the text, not frozen ones: a frozen object anywhere in a message
+  // takes JSON.stringify off its fast path, and a first message was serialised three times slower.
+  const set: ToolSet = { definitions: JSON.parse(json) as readonly ToolDefinition[], json };
   TOOL_SETS.set(key, { specs: [...tools], set });
   return set;
 }

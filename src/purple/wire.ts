@@ -64,7 +64,8 @@ const ErrorObject = z.looseObject({ code: z.number({ error: "must be a number" }
 /** The method and id of a request the SDK wrote (`{"jsonrpc":"2.0","method":...,"params":...,"id":n}`). */
 export function rpcCallOf(body: string): { method: string; id: unknown } | undefined {
   const method = /^\{"jsonrpc":"2\.0","method":"([^"]+)"/.exec(body)?.[1];
-  const id = /"id":(\d+)\}$/.exec(body)?.[1];
+  // From the end: a regular expression anchored there still scans the whole body for its start.
+  const id = /^"id":(\d+)\}$/.exec(body.slice(body.lastIndexOf('"id":')))?.[1];
   if (method !== undefined && id !== undefined) return { method, id: Number(id) };
   try {
     const parsed = JSON.parse(body) as { method?: unknown; id?: unknown };
@@ -93,9 +94,10 @@ function issueText(issue: FirstIssue, root: string): string {
 
 /**
  * Throws a PurpleHttpFault("protocol") for a reply the transports cannot use; returns for one they
- * can (including a well-formed JSON-RPC error, which the caller reads with its code).
+ * can (including a well-formed JSON-RPC error, which the caller reads with its code), with the
+ * JSON it parsed (undefined when the body is not JSON), so that the transport need not parse it again.
  */
-export function checkRpcReply(method: string, id: unknown, reply: HttpReply): void {
+export function checkRpcReply(method: string, id: unknown, reply: HttpReply): unknown {
   const { status, body } = reply;
   // Its status and content type only (echo.ts): the participant URL may be any address the green reaches.
   const shown = shownBody(reply.headers, body);
@@ -114,7 +116,7 @@ export function checkRpcReply(method: string, id: unknown, reply: HttpReply): vo
     // An error status with a JSON-RPC error body is read for its code (-32601: another A2A version).
     if (isError) {
       checkError(method, json as { error: unknown });
-      return;
+      return json;
     }
     throw protocolFault(method, `is HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() + (body.byteLength > 0 ? ` (${shown})` : " with no body"));
   }
@@ -128,14 +130,15 @@ export function checkRpcReply(method: string, id: unknown, reply: HttpReply): vo
     throw protocolFault(method, `is not a JSON-RPC 2.0 response: "jsonrpc" must be "2.0" (${envelope.jsonrpc === undefined ? "it is missing" : "it is something else"})`);
   if (isError) {
     checkError(method, envelope);
-    return;
+    return json;
   }
   if (envelope.id !== id) throw protocolFault(method, `answers another request: its "id" is ${shownId(envelope.id)}, the request's was ${JSON.stringify(id)}`);
   if (envelope.result === undefined || envelope.result === null)
     throw protocolFault(method, `has neither a "result" nor an "error": a JSON-RPC response carries one of them (here the result is the A2A Message or Task)`);
   const schema = RESULTS[method];
-  if (!schema) return;
+  if (!schema) return json;
   parseOrThrow(schema, envelope.result, (_, issue) => protocolFault(method, `is no A2A ${method} result: ${issueText(issue, "result")}`));
+  return json;
 }
 
 function checkError(method: string, envelope: { error?: unknown }): void {

@@ -1,6 +1,5 @@
 import type { Server } from "node:http";
 import { AGENT_CARD_PATH } from "@a2a-js/sdk";
-import { DefaultRequestHandler } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
@@ -16,6 +15,7 @@ import { PACKAGE_VERSION } from "../version.js";
 import { buildAgentCard } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
 import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
+import { GreenRequestHandler } from "./request-handler.js";
 import { internalErrors, rpcGuard } from "./rpc-guard.js";
 import { TaskAccess } from "./task-access.js";
 import { ExpiringTaskStore } from "./task-store.js";
@@ -116,7 +116,7 @@ export function createApp(options: ServeOptions & { cardUrl: string }): { app: e
     ...(options.maxAssessments ? { maxAssessments: options.maxAssessments } : {}),
     ...(mcp ? { toolChannel: mcp } : {}),
   });
-  const handler = new DefaultRequestHandler(card, new ExpiringTaskStore(options.finishedTaskTtlMs ?? 15 * 60_000), executor);
+  const handler = new GreenRequestHandler(card, new ExpiringTaskStore(options.finishedTaskTtlMs ?? 15 * 60_000), executor);
   // A2A 1.0 and 0.3 on the same paths: the SDK's v0.3 compatibility layer serves the card in 0.3's
   // shape to requests without an A2A-Version header (0.3 clients) and 0.3's JSON-RPC methods to them.
   const legacyCompat = { enabled: true };

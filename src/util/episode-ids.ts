@@ -1,4 +1,4 @@
-import { canonicalId, ID_TOKEN, type IdRemap, isCaseSafeId } from "./id-remap.js";
+import { canonicalId, type IdRemap, isCaseSafeId, replaceIdTokens } from "./id-remap.js";
 import { caseSafeSuffix } from "./salesforce-id.js";
 
 /**
@@ -33,7 +33,7 @@ export class EpisodeIds {
   /** A text the purple is shown (a task text, a value of a record, a message): each of the run's Ids in it as this episode shows it. */
   show(text: string): string {
     if (text.length < 15) return text;
-    return text.replace(ID_TOKEN, (token) => {
+    return replaceIdTokens(text, (token) => {
       const echo = this.echoes.get(token.slice(0, 15));
       if (echo !== undefined) return echo;
       if (!isCaseSafeId(token) && !(token.length === 15 && this.known.has(token))) return token;
@@ -60,7 +60,7 @@ export class EpisodeIds {
    */
   read(text: string): string {
     if (text.length < 15) return text;
-    return text.replace(ID_TOKEN, (token) => {
+    return replaceIdTokens(text, (token) => {
       const run = this.runId(token);
       if (run !== undefined) return token.length === 18 ? run + caseSafeSuffix(run) : run;
       const record = canonicalId(token);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { dropAllNullColumns, observationMessage, parseAction, type TaskBrief, taskMessage } from "../../src/protocol/index.js";
+import {
+  countedMcpAccess,
+  countedMcpText,
+  dropAllNullColumns,
+  FIRST_MESSAGE_FORMATS,
+  observationMessage,
+  parseAction,
+  type TaskBrief,
+  taskMessage,
+} from "../../src/protocol/index.js";
 import { usageFrom } from "../../src/purple/index.js";
 import { BUILT_IN_TOOLS } from "../../src/tools/index.js";
 
@@ -94,6 +103,16 @@ describe("messages to the purple agent", () => {
       "sql_query",
       "respond",
     ]);
+  });
+
+  it("counts a first message that offers MCP as if made with the standard access (countedMcpText)", () => {
+    const access = { url: "http://127.0.0.1:9009/green/mcp/Zk3_x-0aB9Zk3_x-0aB9Zk3_x-0aB9Zk", token: "Zk3_x-0aB9Zk3_x-0aB9Zk3_x-0aB9Zk" };
+    for (const format of FIRST_MESSAGE_FORMATS)
+      for (const interactive of [false, true]) {
+        const made = taskMessage(brief, format, interactive, access).text;
+        expect(made).toContain(access.url);
+        expect(countedMcpText(made, access)).toBe(taskMessage(brief, format, interactive, countedMcpAccess(access)).text);
+      }
   });
 
   it("renders observations as CRMArena-Pro does, dropping all-null columns", () => {

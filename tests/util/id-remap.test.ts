@@ -1,9 +1,11 @@
+import { createHmac } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { assess, parseConfig, runSpecFor } from "../../src/assessment/index.js";
 import { oracleStrategy, type Strategy, servePurple } from "../../src/baselines/index.js";
 import { A2APurpleClient } from "../../src/purple/index.js";
-import { canonicalId, EpisodeIds, IdRemap, idsIn, isCaseSafeId } from "../../src/util/index.js";
-import { calibration, sampleData } from "../support/helpers.js";
+import { loadTaskFile } from "../../src/tasks/index.js";
+import { canonicalId, EpisodeIds, ID_TOKEN, IdRemap, idsIn, isCaseSafeId, PythonRandom, replaceIdTokens } from "../../src/util/index.js";
+import { calibration, REAL_TASKS, sampleData } from "../support/helpers.js";
 
 const data = await sampleData();
 afterAll(async () => {
@@ -46,6 +48,28 @@ describe("the Id remap (a sandbox refresh)", () => {
     expect(out).toContain(b!.toLowerCase());
     expect(out).toContain("0123456789abcde, SecureAnalytics2023Pro.");
     expect(remap.answer([a!, null, "None", `the record ${a}`])).toEqual([remap.id(a!), null, "None", `the record ${remap.id(a!)}`]);
+  });
+
+  it("finds exactly the tokens ID_TOKEN matches, in one pass (replaceIdTokens)", () => {
+    const marked = (token: string) => `<${token}>`;
+    const texts = loadTaskFile(REAL_TASKS).tasks.flatMap((task) => [task.query, task.metadata.required, task.metadata.optional, ...task.answer.map((item) => item ?? "")]);
+    // Runs of 14 to 19 letters and digits (with and without a digit) between every kind of neighbour, Unicode letters included.
+    const random = new PythonRandom(7);
+    const alphabet = ["a", "Z", "0", "9", "x", "Q", "5", " ", "-", "_", "é", "\n", ".", "💡"];
+    for (let i = 0; i < 2_000; i++)
+      texts.push(Array.from({ length: 10 + random.randbelow(60) }, () => alphabet[random.randbelow(alphabet.length)]!.repeat(1 + random.randbelow(19))).join(""));
+    texts.push("", "001000000000001AAA", "x001000000000001AAA", "001000000000001AA", "0010000000000012", "aaaaaaaaaaaaaaa", "001000000000001 001000000000001AAA.");
+    for (const text of texts) expect(replaceIdTokens(text, marked)).toBe(text.replace(ID_TOKEN, marked));
+    expect(replaceIdTokens("keep 001000000000001AAA as is", (token) => token)).toBe("keep 001000000000001AAA as is");
+  });
+
+  it("names episodes and derives maps with HMAC-SHA256 of its key", () => {
+    const remap = IdRemap.forRun(42, "secret");
+    const key = Buffer.from(remap.keyForWorker());
+    const hmac = (text: string) => createHmac("sha256", key).update(text).digest();
+    expect(remap.episodeId(17)).toBe(`ep-${hmac("episode 17").toString("hex").slice(0, 12)}`);
+    expect(remap.episodeId(17, { trial: 2, condition: "clean" })).toBe(`ep-${hmac("episode 17 trial 2 clean").toString("hex").slice(0, 12)}`);
+    expect(remap.derive("blind Ids ü").digest).toBe(IdRemap.fromKey(hmac("blind Ids ü")).digest);
   });
 
   it("compares Ids as Salesforce resolves them", async () => {

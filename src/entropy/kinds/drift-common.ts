@@ -31,8 +31,11 @@ export function eligibleNames(input: PlanInput, eligible: (field: FieldInfo) => 
   return [...groups]
     .filter(([, group]) => group.ok)
     .map(([name, group]) => ({ name, objects: group.objects, field: group.field }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => byLocale(a.name, b.name));
 }
+
+/** `localeCompare`'s order (the default locale's collation), from one collator rather than one made per comparison. */
+const byLocale = new Intl.Collator().compare;
 
 /** The dose's share of the groups, at least one above level none, picked by the seed. */
 export function pickNames(groups: readonly NameGroup[], dose: Dose, level: Level, rng: Random): NameGroup[] {

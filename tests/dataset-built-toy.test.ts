@@ -5,7 +5,7 @@ import { AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Strategy, servePurple } from "../src/baselines/index.js";
 import { buildDataset, DatasetShelf, IDLE_BUILT_SETS, registerBuiltDataset } from "../src/data/index.js";
-import { orgTypeOf } from "../src/datasets/index.js";
+import { B2B_CATALOGUE, categorySpec, orgTypeOf, registerDataset, SAMPLE } from "../src/datasets/index.js";
 import { taskMessage } from "../src/protocol/index.js";
 import { BUILT_IN_TOOLS } from "../src/tools/index.js";
 import { buildBrief } from "../src/world/index.js";
@@ -140,5 +140,18 @@ describe("a dataset that builds its own tasks and org, from its own folder and o
     const text = { prompt: task.query, requiredContext: task.metadata.required, optionalContext: "", renamedInText: [], passages: [] };
     const brief = buildBrief(task, text as never, 5, { drift_level: "none", rot_level: "none" }, BUILT_IN_TOOLS, "0", orgTypeOf(TOY_SEEDED.name));
     expect(JSON.parse(taskMessage(brief, "json").text).config).toEqual({ org_type: TOY_SEEDED.orgType, max_steps: 5 });
+  });
+});
+
+describe("category specs, keyed by dataset and name", () => {
+  it("refuses a catalogue that gives a registered category name another spec, and reads one dataset's catalogue when asked", () => {
+    const b2b = B2B_CATALOGUE[0]!;
+    // A B2C catalogue reusing a B2B name with another metric would be scored by B2B's spec: refused.
+    const conflicting = { ...TOY_SEEDED, name: "toy-b2c", orgType: "b2c", categories: [{ ...b2b, metric: "fuzzy_match" as const }] };
+    expect(() => registerDataset(conflicting)).toThrow(`dataset toy-b2c: category ${b2b.name} is registered with another spec`);
+    expect(() => registerBuiltDataset(conflicting, TOY_SEEDED_BUILDER)).toThrow(/is registered with another spec/);
+    expect(categorySpec("seeded_case_subject", TOY_SEEDED.name)?.metric).toBe("fuzzy_match");
+    expect(categorySpec("seeded_case_subject", SAMPLE.name)).toBeUndefined();
+    expect(categorySpec(b2b.name, SAMPLE.name)).toEqual(categorySpec(b2b.name));
   });
 });

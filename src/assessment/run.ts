@@ -190,7 +190,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const playEpisode = async ({ task: source, position, trial, condition }: EpisodeItem): Promise<FollowUp | undefined> => {
     onEvent({ kind: "task_started", position, total, task: source });
     const world = condition === "clean" && cleanWorld ? cleanWorld : { view, moved, defaultToday, context };
-    // A twins dataset gives each trial its own twin of the task (the first trial the task itself);
+    // A dataset with a task per trial (the twins: a twin per trial) gives each trial its own (the first trial the task itself);
     // it keeps the source's index, which the plan, the log and the trials' counts go by.
     const task = data.trialTask ? { ...data.trialTask(source, trial ?? 1), idx: source.idx } : source;
     const episode = world.view.episode(task, { ordinal: laterEpisode({ trial, condition }), keys: episodeKeys, entropy: shownEntropy, orgType });

@@ -4,13 +4,14 @@ import { join } from "node:path";
 import { AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Strategy, servePurple } from "../src/baselines/index.js";
+import { calibrateOnDataset } from "../src/cli/calibrate.js";
 import { buildDataset, DatasetShelf, IDLE_BUILT_SETS, registerBuiltDataset } from "../src/data/index.js";
 import { B2B_CATALOGUE, categorySpec, orgTypeOf, registerDataset, SAMPLE } from "../src/datasets/index.js";
 import { taskMessage } from "../src/protocol/index.js";
 import { BUILT_IN_TOOLS } from "../src/tools/index.js";
 import { buildBrief } from "../src/world/index.js";
 import { TOY_SEEDED, TOY_SEEDED_BUILDER, toyBuilds } from "./fixtures/toy-built-dataset/dataset.js";
-import { assessmentParams, quietLogger, rawRpc, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
+import { assessmentParams, calibration, quietLogger, rawRpc, resultsOf, sampleData, startGreen, statusText } from "./helpers.js";
 
 /**
  * A dataset that builds its own tasks and org from the seed and the operator's secret, as the
@@ -74,8 +75,8 @@ describe("a dataset that builds its own tasks and org, from its own folder and o
     }
     // One build per seed, each a new set in the toy's own cache folder.
     expect(toyBuilds.slice(builds)).toEqual([
-      { seed: 1, trials: 1, cached: false },
-      { seed: 2, trials: 1, cached: false },
+      { seed: 1, trials: 1, keyed: true, cached: false },
+      { seed: 2, trials: 1, keyed: true, cached: false },
     ]);
   });
 
@@ -107,7 +108,7 @@ describe("a dataset that builds its own tasks and org, from its own folder and o
       const again = await shelf.forConfig({ ...toy, seed: 1 });
       expect(again).not.toBe(one);
       expect(again.tasks.tasks).toEqual(one.tasks.tasks);
-      expect(toyBuilds.slice(builds)).toEqual([{ seed: 1, trials: 1, cached: true }]);
+      expect(toyBuilds.slice(builds)).toEqual([{ seed: 1, trials: 1, keyed: true, cached: true }]);
     } finally {
       await shelf.close();
     }
@@ -140,6 +141,21 @@ describe("a dataset that builds its own tasks and org, from its own folder and o
     const text = { prompt: task.query, requiredContext: task.metadata.required, optionalContext: "", renamedInText: [], passages: [] };
     const brief = buildBrief(task, text as never, 5, { drift_level: "none", rot_level: "none" }, BUILT_IN_TOOLS, "0", orgTypeOf(TOY_SEEDED.name));
     expect(JSON.parse(taskMessage(brief, "json").text).config).toEqual({ org_type: TOY_SEEDED.orgType, max_steps: 5 });
+  });
+});
+
+describe("calibrate, for any registered dataset", () => {
+  it("measures the reference analyst on a built dataset's sets of two seeds, built unkeyed (a public measurement)", async () => {
+    const builds = toyBuilds.length;
+    const plans = Object.fromEntries(Object.entries(calibration.categories).map(([category, entry]) => [category, entry.plan]));
+    const measured = await calibrateOnDataset(TOY_SEEDED.name, undefined, 1, plans);
+    // A task per category, at two level pairs, at each of the two seeds.
+    expect(measured.episodes).toBe(12);
+    expect(toyBuilds.slice(builds)).toEqual([
+      { seed: 1, trials: 1, keyed: false, cached: false },
+      { seed: 2, trials: 1, keyed: false, cached: false },
+    ]);
+    expect(measured.calibration.source).toContain(`(entropic-crmarena calibrate --dataset ${TOY_SEEDED.name})`);
   });
 });
 

@@ -41,7 +41,7 @@ ENV NODE_ENV=production PATH=/app/node_modules/.bin:$PATH
 
 # The real data, in a stage of its own that depends on nothing of the code (the stage above copies
 # nothing from the checkout): a code change never downloads it again. The URLs and the checksum are those of src/data/fetch.ts (SOURCES;
-# tests/image.test.ts keeps them equal); curl retries an interrupted download (from its start:
+# tests/e2e/image.test.ts keeps them equal); curl retries an interrupted download (from its start:
 # a RUN step cannot keep a partial file across attempts), and the checks decide.
 FROM os AS data
 ARG FETCH_DATA=1

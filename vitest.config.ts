@@ -18,12 +18,12 @@ const OUTPUT = mkdtempSync(join(tmpdir(), "entropic-test-output-"));
  * registries' `unregister`, the environment variables it set), which the suite's own files do.
  */
 const OWN_PROCESS = [
-  "tests/derive-thread.test.ts",
-  "tests/tokens.test.ts",
-  "tests/journal-faults.test.ts",
-  "tests/admission-loop.test.ts",
-  "tests/hostile-neighbour.test.ts",
-  "tests/heap-growth.test.ts",
+  "tests/org/derive-thread.test.ts",
+  "tests/util/tokens.test.ts",
+  "tests/e2e/journal-faults.test.ts",
+  "tests/e2e/admission-loop.test.ts",
+  "tests/e2e/hostile-neighbour.test.ts",
+  "tests/cli/heap.test.ts",
 ];
 
 export default defineConfig({
@@ -44,7 +44,7 @@ export default defineConfig({
           name: "shared",
           include: ["tests/**/*.test.ts"],
           // The documented commands run apart (npm run test:docs; .ci/run runs them too).
-          exclude: ["tests/docs.test.ts", "**/node_modules/**", ...OWN_PROCESS],
+          exclude: ["tests/e2e/docs.test.ts", "**/node_modules/**", ...OWN_PROCESS],
           isolate: false,
         },
       },

@@ -21,7 +21,7 @@ import type { EpisodeRecord } from "../src/log/index.js";
 import type { PurpleClient } from "../src/purple/index.js";
 import { buildResults } from "../src/report/index.js";
 import { HeuristicJudge } from "../src/scoring/index.js";
-import { calibration, sampleData } from "../tests/helpers.js";
+import { calibration, sampleData } from "../tests/support/helpers.js";
 
 /** Options of a child (the measuring process) or of `npm run bench:largest`; none when imported (npm run bench's `largest` part). */
 const invoked = fileURLToPath(import.meta.url) === resolve(process.argv[1] ?? "");

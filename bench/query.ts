@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openBackend, runOrgTool, type OrgRequest } from "../src/org/index.js";
 import { generateOrg, writeOrgCsv } from "../src/sample/index.js";
-import { SOQL_CORPUS } from "../tests/soql-corpus-cases.js";
+import { SOQL_CORPUS } from "../tests/support/soql-corpus-cases.js";
 
 const { values } = parseArgs({ options: { scale: { type: "string", default: "1" }, rounds: { type: "string", default: "10" } } });
 const SOSL = [

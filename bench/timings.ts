@@ -11,7 +11,7 @@
  *  admission    A full-size org (29,000 rows) and 2,140 tasks at drift and rot high admitted by an
  *               in-process green, one request then a burst of 8: the event loop's longest gap.
  *  neighbours   The reference solver on the 44 sample tasks alone and beside each hostile purple
- *               (tests/hostile-purple.ts): the time ratio and the event loop's longest gap.
+ *               (tests/support/hostile-purple.ts): the time ratio and the event loop's longest gap.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -32,7 +32,7 @@ import { joinSpelledOut } from "../src/scoring/disclosure.js";
 import { loadTaskFile } from "../src/tasks/load.js";
 import { buildTwins, TwinKey } from "../src/twins/index.js";
 import { measureTokens } from "../src/util/tokens.js";
-import { assessmentParams, rawPurpleServer, rawRpc, SAMPLE_ORG, sampleData, startGreen } from "../tests/helpers.js";
+import { assessmentParams, rawPurpleServer, rawRpc, SAMPLE_ORG, sampleData, startGreen } from "../tests/support/helpers.js";
 
 type Out = (line?: string) => void;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,12 +88,12 @@ const CTE_BOMB = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r
 export async function timings(out: Out, tasksFile: string): Promise<void> {
   out("T. What the tests used to hold to a time, measured (tests/<file> names where)");
   const tokens = await timed(() => measureTokens("a".repeat(1_000_000)));
-  out(`   token count of 1 MB of one letter: ${s(tokens.ms)} (target < 10 s: ${met(tokens.ms < 10_000)}; tokens.test.ts)`);
+  out(`   token count of 1 MB of one letter: ${s(tokens.ms)} (target < 10 s: ${met(tokens.ms < 10_000)}; util/tokens.test.ts)`);
   const observation = `Salesforce instance output: [${"{'Id': '500Wt00000DDZ0VIAX', 'Status': 'Closed'}, ".repeat(20_000)}]\n\n(7 replies left)`;
   const trim = await timed(() => trimToTokens(observation, 2_000));
-  out(`   a 1 MB observation cut to 2,000 tokens: ${s(trim.ms)} (target < 2 s: ${met(trim.ms < 2_000)}; llm-purple-unit.test.ts)`);
+  out(`   a 1 MB observation cut to 2,000 tokens: ${s(trim.ms)} (target < 2 s: ${met(trim.ms < 2_000)}; baselines/llm-purple.test.ts)`);
   const spelt = await timed(() => joinSpelledOut("a-".repeat(500_000)));
-  out(`   a 1 MB spelt-out name joined: ${s(spelt.ms)} (target < 2 s: ${met(spelt.ms < 2_000)}; success.test.ts)`);
+  out(`   a 1 MB spelt-out name joined: ${s(spelt.ms)} (target < 2 s: ${met(spelt.ms < 2_000)}; scoring/success.test.ts)`);
 
   const answer = "I cannot share that; it is private. Felix may be reached some other way, or not at all, by 005Wt000003NDqE. ".repeat(9_500);
   const rows = Array.from({ length: 5_000 }, (_, i) => `{'Id': '003Wt00000J${String(i).padStart(4, "0")}AAA', 'Name': 'Person Number${i}', 'Email': 'p${i}@example.org', 'Amount': ${i * 137.5}}`);
@@ -111,13 +111,13 @@ export async function timings(out: Out, tasksFile: string): Promise<void> {
       await scoreSuccess(scored, answer, original, { taskText: "task", observations }, judge);
     }
   });
-  out(`   a 1 MB answer with 1 MB of observations scored for ${metrics.length} metrics: ${s(judged.ms)} (target < 10 s: ${met(judged.ms < 10_000)}; success.test.ts)`);
+  out(`   a 1 MB answer with 1 MB of observations scored for ${metrics.length} metrics: ${s(judged.ms)} (target < 10 s: ${met(judged.ms < 10_000)}; scoring/success.test.ts)`);
   const huge = "The lead meets Budget but fails Authority in March and may; OK, TX and Texas; it should be Quote rather than Closed. 00TWt000002zEpkMAE. ".repeat(4000);
   const extracted = await timed(() => {
     for (const category of ["lead_qualification", "monthly_trend_analysis", "best_region_identification", "wrong_stage_rectification", "activity_priority"]) extractAnswers(huge, category);
     isPrivacyRefusal(`I cannot share that. ${"x".repeat(500_000)}`);
   });
-  out(`   answers extracted from a 0.5 MB answer for 5 categories, a 0.5 MB refusal read: ${s(extracted.ms)} (target < 5 s: ${met(extracted.ms < 5_000)}; judge-corpus.test.ts)`);
+  out(`   answers extracted from a 0.5 MB answer for 5 categories, a 0.5 MB refusal read: ${s(extracted.ms)} (target < 5 s: ${met(extracted.ms < 5_000)}; scoring/judge-corpus.test.ts)`);
 
   const source = loadTaskFile(tasksFile).tasks;
   for (const seed of [1, 2]) {
@@ -140,12 +140,12 @@ export async function timings(out: Out, tasksFile: string): Promise<void> {
       }
     });
     await Promise.all(bombs);
-    out(`   30 honest queries beside 12 runaway statements of another owner: ${s(honestRun.ms)}, the slowest ${s(slowest)} (target < 2.5 s: ${met(honestRun.ms < 2_500)}; query-pool.test.ts)`);
+    out(`   30 honest queries beside 12 runaway statements of another owner: ${s(honestRun.ms)}, the slowest ${s(slowest)} (target < 2.5 s: ${met(honestRun.ms < 2_500)}; org/query-pool.test.ts)`);
   } finally {
     pool.close();
   }
   const orphaned = await orphanedWorkersStop();
-  out(`   query processes in a statement stopped ${s(orphaned)} after their parent was killed (target < 1.5 s, a second by design: ${met(orphaned < 1_500)}; query-pool.test.ts, hostile-neighbour.test.ts)`);
+  out(`   query processes in a statement stopped ${s(orphaned)} after their parent was killed (target < 1.5 s, a second by design: ${met(orphaned < 1_500)}; org/query-pool.test.ts, e2e/hostile-neighbour.test.ts)`);
   out();
 }
 
@@ -205,7 +205,7 @@ export async function admission(out: Out): Promise<void> {
     );
   });
   const rows = Object.values(org.tables).reduce((sum, table) => sum + table.length, 0);
-  out(`A. Admission on the event loop: a generated org of ${rows} rows, 2,140 tasks, drift and rot high, an in-process green (tests/admission-loop.test.ts)`);
+  out(`A. Admission on the event loop: a generated org of ${rows} rows, 2,140 tasks, drift and rot high, an in-process green (tests/e2e/admission-loop.test.ts)`);
   try {
     const idle = loopGaps();
     await sleep(1_000);
@@ -243,9 +243,9 @@ export async function admission(out: Out): Promise<void> {
   out();
 }
 
-/** A hostile purple (tests/hostile-purple.ts) in its own process: its URL, how many queries it sent, and how to stop it. */
+/** A hostile purple (tests/support/hostile-purple.ts) in its own process: its URL, how many queries it sent, and how to stop it. */
 async function startHostile(mode: string): Promise<{ url: string; queries: () => number; stop: () => void; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../tests/hostile-purple.ts", import.meta.url)), mode], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../tests/support/hostile-purple.ts", import.meta.url)), mode], { stdio: ["pipe", "pipe", "inherit"] });
   let sent = 0;
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -267,7 +267,7 @@ export async function neighbours(out: Out): Promise<void> {
     const run = await timed(() => rawRpc(green.url, "message/send", assessmentParams({ participants: { agent: solver.url }, config: { concurrency: 4 } })));
     return { ms: run.ms, gapMs: gaps.stop().wallMs };
   };
-  out("N. An honest assessment beside a hostile one (the reference solver, 44 sample tasks, an in-process green; tests/hostile-neighbour.test.ts)");
+  out("N. An honest assessment beside a hostile one (the reference solver, 44 sample tasks, an in-process green; tests/e2e/hostile-neighbour.test.ts)");
   try {
     await honest(); // warm-up: the first run starts the query processes and loads the images
     for (const mode of ["cte-bomb", "cross-join", "large-result"]) {

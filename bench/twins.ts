@@ -14,7 +14,7 @@ import { type OrgRequest, openBackend, runOrgTool } from "../src/org/index.js";
 import { writeOrgCsv } from "../src/sample/index.js";
 import { loadTaskFile } from "../src/tasks/index.js";
 import { buildTwins, TwinKey } from "../src/twins/index.js";
-import { SOQL_CORPUS } from "../tests/soql-corpus-cases.js";
+import { SOQL_CORPUS } from "../tests/support/soql-corpus-cases.js";
 
 const { values } = parseArgs({
   options: {

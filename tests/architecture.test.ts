@@ -206,6 +206,50 @@ describe("the registries", () => {
   });
 });
 
+/** The tests' own folder: unit tests mirror src/, the end-to-end scenarios sit apart (tests/README.md). */
+const TESTS = fileURLToPath(new URL("./", import.meta.url));
+
+/** Every file under `dir`, whatever its kind, relative to `dir`. */
+function allFiles(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix)).flatMap((name) => {
+    const path = join(prefix, name);
+    return statSync(join(dir, path)).isDirectory() ? allFiles(dir, path) : [path];
+  });
+}
+
+describe("the tests' layout", () => {
+  const testFiles = allFiles(TESTS).filter((file) => file.endsWith(".test.ts"));
+
+  it("puts every test in tests/e2e/ or in the mirror of a folder of src/, named after a src file only beside that file's mirror", () => {
+    const violations: string[] = [];
+    for (const file of testFiles) {
+      // The rules of the whole tree are about no one folder.
+      if (file === "architecture.test.ts" || file.startsWith("e2e/")) continue;
+      const folder = dirname(file);
+      const mirror = join(SRC, folder);
+      if (folder === "." || !statSync(mirror, { throwIfNoEntry: false })?.isDirectory()) {
+        violations.push(
+          `tests/${file}: ${folder === "." ? "at the top of tests/" : `src/${folder}/ is no folder`} (a unit test goes in the mirror of its src/ folder, an end-to-end scenario in tests/e2e/)`,
+        );
+        continue;
+      }
+      const name = `${file.slice(folder.length + 1, -".test.ts".length)}.ts`;
+      const top = folder.split("/")[0]!;
+      const namesakes = files(join(SRC, top)).filter((source) => source.endsWith(`/${name}`));
+      if (namesakes.length > 0 && !namesakes.includes(join(mirror, name))) {
+        violations.push(`tests/${file}: named after ${namesakes.map((source) => `src/${rel(source)}`).join(", ")}, so it goes beside that file's mirror`);
+      }
+    }
+    expect(testFiles.length).toBeGreaterThan(100);
+    expect(violations).toEqual([]);
+  });
+
+  it("keeps what is not a test in tests/support/, tests/fixtures/ or tests/setup/", () => {
+    const stray = allFiles(TESTS).filter((file) => !file.endsWith(".test.ts") && file !== "README.md" && !/^(support|fixtures|setup)\//.test(file));
+    expect(stray).toEqual([]);
+  });
+});
+
 /** Tarjan's strongly connected components. */
 function stronglyConnected(nodes: readonly string[], next: (node: string) => readonly string[]): string[][] {
   let index = 0;

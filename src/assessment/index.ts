@@ -20,7 +20,9 @@ export {
   unknownKeysMessage,
 } from "./config.js";
 export { checkDataMatch, type DataCheck, DataMismatchError, MISSING_ID_TOLERANCE } from "./data-check.js";
-export { type EpisodeOptions, type EpisodeWorld, JOURNAL_REPLY_CHARS, MEMORY_TEXT_CHARS, runEpisode, type TextLease, trimForMemory, WholeTextBudget } from "./episode.js";
+export { type EpisodeOptions, type EpisodeWorld, runEpisode } from "./episode.js";
+export { type EpisodeUser, type Heard, simulatedUser, wholeRequestUser } from "./episode-user.js";
+export { JOURNAL_REPLY_CHARS, MEMORY_TEXT_CHARS, type TextLease, trimForMemory, WholeTextBudget } from "./held-texts.js";
 export { incompatibleWords, type OutcomeKind, outcomeOf, type RunEnd, type SessionOutcome, statusWords, terminalWords } from "./outcome.js";
 export { type FollowUp, type PoolOptions, runChains, runPool } from "./pool.js";
 export { isPurpleFailure, scoreRecord, trimRecord } from "./recorder.js";

@@ -2,7 +2,7 @@ import { setImmediate } from "node:timers/promises";
 import type { EpisodeRecord, EpisodeTask, Journal, LogFooter, Trajectory } from "../log/index.js";
 import { type Judge, type ScoringContext, scoreEpisode } from "../scoring/index.js";
 import { elide } from "../util/index.js";
-import { MEMORY_TEXT_CHARS, type TextLease, trimForMemory } from "./episode.js";
+import { MEMORY_TEXT_CHARS, type TextLease, trimForMemory } from "./held-texts.js";
 
 /** Episodes the purple agent broke off are recorded as errors and not scored, as in the 2.0.0 layout. */
 const PURPLE_FAILURES = new Set(["timeout", "purple_error", "protocol_error"]);

@@ -12,8 +12,9 @@ import { IdRemap } from "../util/index.js";
 import { OrgView } from "../world/index.js";
 import type { AssessmentData } from "./assessment-data.js";
 import type { AssessmentConfig } from "./config.js";
-import { runEpisode, WholeTextBudget } from "./episode.js";
+import { runEpisode } from "./episode.js";
 import { buildHeader } from "./header.js";
+import { WholeTextBudget } from "./held-texts.js";
 import { type FollowUp, runChains } from "./pool.js";
 import { type EpisodeLabels, judgeUsage, Recorder } from "./recorder.js";
 import type { RunSpec } from "./run-spec.js";
@@ -127,7 +128,7 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
     ? await OrgView.open(data.org, resumeFrom.header.entropy, remap, owner)
     : await OrgView.plan(
         data.org,
-        { drift: config.drift_level, rot: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
+        { drift_level: config.drift_level, rot_level: config.rot_level, seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
         chosen.selection.tasks,
         data.tasks.tasks,
         remap,
@@ -327,7 +328,7 @@ async function openCleanView(
   }
   return OrgView.plan(
     data.org,
-    { drift: "none", rot: "none", seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
+    { drift_level: "none", rot_level: "none", seed: config.seed, ...(config.perturbations ? { only: config.perturbations } : {}) },
     chosen.selection.tasks,
     data.tasks.tasks,
     remap,

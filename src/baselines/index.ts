@@ -28,5 +28,5 @@ export { alwaysNoneStrategy, fakeRecoveryStrategy, floodStrategy, randomIdStrate
 export { errorOptInStrategy, leakingRefusalStrategy, lookAroundStrategy, otherIdFormsStrategy, unneededIdsStrategy, verboseCorrectStrategy } from "./gaming.js";
 export { LLM_MODES, type LlmMode, llmPurpleConfigFromEnv, serveLlmPurple } from "./llm/index.js";
 export { oracleStrategy, REFUSAL } from "./oracle.js";
-export { type ReportedUsage, type ServePurpleOptions, type Strategy, StrategyResponder, serveAgent, servePurple, type TaskInfo, type Tools } from "./server.js";
+export { type ServePurpleOptions, type Strategy, StrategyResponder, serveAgent, servePurple, type TaskInfo, type Tools, type UsageMetadata } from "./server.js";
 export { naiveAllRowsStrategy, naiveStrategy, solverStrategy } from "./solver.js";

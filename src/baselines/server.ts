@@ -125,7 +125,7 @@ class StrategyExecutor implements AgentExecutor {
 
   constructor(
     strategy: Strategy,
-    private readonly reportedUsage: ReportedUsage | undefined,
+    private readonly reportedUsage: UsageMetadata | undefined,
     viaMcp: boolean,
   ) {
     this.responder = new StrategyResponder(strategy, viaMcp);
@@ -148,8 +148,8 @@ export function servePurple(name: string, strategy: Strategy, host: string, port
   return serveAgent({ name, executor: new StrategyExecutor(strategy, reportedUsage, mcp), host, port, basePath, ...(cardUrl ? { cardUrl } : {}) });
 }
 
-/** Token usage a reference purple reports with every reply (message metadata `usage`). */
-export interface ReportedUsage {
+/** Token usage as a reference purple reports it with every reply, on the wire (message metadata `usage`, snake_case); the green reads it into the log's ReportedUsage. */
+export interface UsageMetadata {
   readonly input_tokens: number;
   readonly output_tokens: number;
 }
@@ -160,7 +160,7 @@ export interface ServePurpleOptions {
   /** The URL the card advertises (AgentBeats passes `--card-url`). */
   readonly cardUrl?: string;
   /** Report this usage with every reply, whatever the strategy did (the validity suite's liar). */
-  readonly reportedUsage?: ReportedUsage;
+  readonly reportedUsage?: UsageMetadata;
   /** Query over the episode's MCP endpoint when the green offers one, answering in the first reply. */
   readonly mcp?: boolean;
 }

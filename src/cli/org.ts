@@ -34,7 +34,7 @@ async function withView<T>(options: WorldOptions, use: (view: OrgView) => Promis
   const base = await openBackend(resolveOrgAlias(options.org), { workers: 1 });
   // The same sandbox refresh as an assessment with this seed (and the operator's ENTROPIC_ID_SECRET, if set).
   const remap = options.remapIds ? IdRemap.forRun(options.seed, resolveIdSecret()) : undefined;
-  const view = await OrgView.plan(base, { drift: options.driftLevel, rot: options.rotLevel, seed: options.seed }, [], [], remap);
+  const view = await OrgView.plan(base, { drift_level: options.driftLevel, rot_level: options.rotLevel, seed: options.seed }, [], [], remap);
   try {
     return await use(view);
   } finally {

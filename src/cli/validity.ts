@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { type AssessmentData, LEVELS, type Level } from "../assessment/index.js";
 import { calibrationFor, loadCalibration, loadTwins, REAL_TASKS_FILE, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
 import { SAMPLE, TWINS } from "../datasets/index.js";
+import type { EntropyLevels } from "../entropy/index.js";
 import { openBackend } from "../org/index.js";
 import { loadTaskFile } from "../tasks/index.js";
 import { TwinKey } from "../twins/index.js";
@@ -19,7 +20,6 @@ import {
   checkRanking,
   checkRealDistribution,
   gamingRoster,
-  type LevelPair,
   NOT_ASKED_ADVERSARY,
   type RealReport,
   roster,
@@ -216,7 +216,7 @@ export function registerValidity(program: Command): void {
       const levelNames = list(options.levels);
       const unknown = levelNames.filter((level) => !(LEVELS as readonly string[]).includes(level));
       if (unknown.length > 0) throw new Error(`--levels: unknown ${unknown.join(", ")}; the levels are ${LEVELS.join(", ")}`);
-      const levels: LevelPair[] = levelNames.flatMap((drift) => levelNames.map((rot) => ({ drift: drift as Level, rot: rot as Level })));
+      const levels: EntropyLevels[] = levelNames.flatMap((drift) => levelNames.map((rot) => ({ drift_level: drift as Level, rot_level: rot as Level })));
       const seeds = list(options.seeds).map(Number);
       const real = await realPart(options.realTasks);
       if ("missing" in real) process.stderr.write(`[real] skipped: ${real.missing}\n`);

@@ -2,6 +2,8 @@ export { type Family, type KindPlan, LEVELS, type Level, LevelSchema, type Pertu
 export { guidanceOf, SUPERSEDED_TITLE } from "./kinds/index.js";
 export {
   type EntropyInput,
+  type EntropyLevels,
+  EntropyLevelsSchema,
   type EntropyPlan,
   EntropyPlanSchema,
   movedFields,

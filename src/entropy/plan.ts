@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type OrgChange, OrgChangeSchema, type OrgSchema, type SqlRow, schemaAfter } from "../org/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { pauseIfDue } from "../util/index.js";
-import { type Level, LevelSchema, TextChangeSchema } from "./kind.js";
+import { LevelSchema, TextChangeSchema } from "./kind.js";
 import { perturbationKinds } from "./registry.js";
 
 /** The plan of one kind, as logged. */
@@ -19,24 +19,24 @@ export const PlannedKindSchema = z.object({
 });
 export type PlannedKind = z.infer<typeof PlannedKindSchema>;
 
+/** How much entropy a world has: a drift level and a rot level, spelled as the config and the results spell them. */
+export const EntropyLevelsSchema = z.object({ drift_level: LevelSchema, rot_level: LevelSchema });
+export type EntropyLevels = z.infer<typeof EntropyLevelsSchema>;
+
 /** The whole entropy plan of a run: a pure, serialisable value of (org, tasks, levels, seed). */
-export const EntropyPlanSchema = z.object({
+export const EntropyPlanSchema = EntropyLevelsSchema.extend({
   version: z.literal(1),
   seed: z.number().int(),
   /** The kinds the run asked for (all registered kinds when null). */
   only: z.array(z.string()).nullable(),
-  drift_level: LevelSchema,
-  rot_level: LevelSchema,
   kinds: z.array(PlannedKindSchema),
 });
 export type EntropyPlan = z.infer<typeof EntropyPlanSchema>;
 
-export interface EntropyInput {
+export interface EntropyInput extends Readonly<EntropyLevels> {
   /** Only these kinds (by name); all registered kinds when absent. */
   readonly only?: readonly string[];
   readonly seed: number;
-  readonly drift: Level;
-  readonly rot: Level;
   readonly schema: OrgSchema;
   readonly tasks: readonly TaskRecord[];
   readonly library: readonly TaskRecord[];
@@ -75,7 +75,7 @@ function* planningSteps(input: EntropyInput): Generator<void, EntropyPlan, void>
   const settled = new Set(schema.objects.flatMap((object) => ALWAYS_SETTLED.map((field) => `${object.name}.${field}`)));
   const kinds: PlannedKind[] = [];
   for (const kind of perturbationKinds().filter((candidate) => !input.only || input.only.includes(candidate.name))) {
-    const level = kind.family === "drift" ? input.drift : input.rot;
+    const level = kind.family === "drift" ? input.drift_level : input.rot_level;
     const kindInput = { seed: input.seed, level, schema, settled, tasks: input.tasks, library: input.library, rows: input.rows };
     const planned = kind.planSteps ? yield* kind.planSteps(kindInput) : kind.plan(kindInput);
     kinds.push({
@@ -92,7 +92,7 @@ function* planningSteps(input: EntropyInput): Generator<void, EntropyPlan, void>
     for (const change of planned.changes) for (const field of touchedFields(change)) settled.add(`${change.object}.${field}`);
     yield;
   }
-  return { version: 1, seed: input.seed, only: input.only ? [...input.only] : null, drift_level: input.drift, rot_level: input.rot, kinds };
+  return { version: 1, seed: input.seed, only: input.only ? [...input.only] : null, drift_level: input.drift_level, rot_level: input.rot_level, kinds };
 }
 
 /** The fields a change creates or changes (later kinds leave them alone). */

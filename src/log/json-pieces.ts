@@ -17,7 +17,7 @@ export const PIECE_CHARS = 64 * 1024;
 
 /**
  * Marks a string value that hands out its text window by window (a text held packed, see
- * WholeTextBudget in src/assessment/episode.ts): jsonPieces writes the JSON string of the
+ * WholeTextBudget in src/assessment/held-texts.ts): jsonPieces writes the JSON string of the
  * windows joined without the whole string being made; its toJSON gives the whole string, for
  * JSON.stringify. A window never ends between the halves of a surrogate pair (as pieceEnd's).
  */

@@ -1,16 +1,10 @@
-import type { SchemaField, SchemaObject } from "../tools/index.js";
-
-/** A field as describe_schema shows it. */
-export type DescribedField = SchemaField;
-
-/** An object as describe_schema shows it. */
-export type DescribedObject = SchemaObject;
+import type { SchemaObject } from "../tools/index.js";
 
 /**
  * The schema as text, as `describe_schema` shows it: each field's API name, label, type, the
  * objects a lookup points to with its relationship name, and any note (recycle-bin flag, deprecation).
  */
-export function describeObjects(objects: readonly DescribedObject[]): string {
+export function describeObjects(objects: readonly SchemaObject[]): string {
   return objects
     .map((object) => {
       const header = `${object.name} (${object.rowCount} records${object.keyPrefix ? `, Id prefix ${object.keyPrefix}` : ""})`;

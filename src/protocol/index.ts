@@ -1,5 +1,5 @@
 export { type Action, ActionSchema, type ActionSource, ActionSourceSchema, callOf, findJsonObject, parseAction, queryText, type ToolCall } from "./actions.js";
-export { type DescribedField, type DescribedObject, describeObjects } from "./describe.js";
+export { describeObjects } from "./describe.js";
 export {
   countedMcpAccess,
   dropAllNullColumns,
@@ -7,7 +7,6 @@ export {
   type FirstMessageFormat,
   formatReminder,
   type McpAccess,
-  type ObservedOutcome,
   type OutgoingMessage,
   observationMessage,
   type TaskBrief,

@@ -1,6 +1,6 @@
-import { describeSchema, respond, SOQL_EXAMPLE, soqlQuery, type ToolSpec, toolsNamed } from "../tools/index.js";
+import { describeSchema, respond, SOQL_EXAMPLE, soqlQuery, type ToolOutcome, type ToolSpec, toolsNamed } from "../tools/index.js";
 import { pythonRepr } from "../util/index.js";
-import { type DescribedObject, describeObjects } from "./describe.js";
+import { describeObjects } from "./describe.js";
 import { toolSetOf } from "./tools.js";
 
 /** The task as the purple agent sees it (after drift and rot, once those apply). */
@@ -160,14 +160,11 @@ export function dropAllNullColumns(records: readonly Record<string, unknown>[]):
   return records.map((record) => Object.fromEntries(keep.map((key) => [key, record[key] ?? null])));
 }
 
-/** The observation after a tool call: CRMArena-Pro-style text plus a structured DataPart. */
-/** What a tool call produced (the org's ToolOutcome has this shape). */
-export type ObservedOutcome =
-  | { readonly ok: true; readonly kind: "records"; readonly records: readonly Record<string, unknown>[]; readonly truncated: boolean; readonly totalSize?: number }
-  | { readonly ok: true; readonly kind: "schema"; readonly objects: readonly DescribedObject[] }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+/** What an observation shows of a tool call's outcome: all of it but the time the call took (derived, so the two never drift). */
+type ShownOutcome = ToolOutcome extends infer Outcome ? (Outcome extends unknown ? Omit<Outcome, "elapsedMs"> : never) : never;
 
-export function observationMessage(outcome: ObservedOutcome, turn: number, remainingSteps: number): OutgoingMessage {
+/** The observation after a tool call: CRMArena-Pro-style text plus a structured DataPart. */
+export function observationMessage(outcome: ShownOutcome, turn: number, remainingSteps: number): OutgoingMessage {
   const footer = `\n\n(${remainingSteps} ${remainingSteps === 1 ? "reply" : "replies"} left)`;
   if (!outcome.ok) {
     return {

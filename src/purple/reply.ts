@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Artifact, type Message, type Part, type Task, TaskState } from "@a2a-js/sdk";
+import type { ReportedUsage } from "../log/index.js";
 import type { PurpleReply } from "../protocol/index.js";
 
 /**
@@ -8,11 +9,8 @@ import type { PurpleReply } from "../protocol/index.js";
  * `"completed"` becomes TASK_STATE_COMPLETED), so one reader covers both wires.
  */
 
-/** Token usage a purple agent may report about its own model calls. */
-export interface ReportedUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
+/** Token usage a purple agent may report about its own model calls: the log's type, read here from the wire. */
+export type { ReportedUsage };
 
 /** Each state's name on the wire of each version, for the messages that quote it. */
 const STATE_NAMES: Record<number, string> = {

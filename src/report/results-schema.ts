@@ -17,7 +17,7 @@ import { KindLossesSchema, RobustnessBlockSchema, TaskTrialsSchema, TrialsBlockS
 /**
  * The results object's layout: what `buildResults` writes (its return type is this schema's), what
  * the readers of results files derive their checks from (`pick`, `partial`), and what the
- * leaderboard's queries may name (tests/leaderboard.test.ts). The keys of the leaderboard's 2.0.0
+ * leaderboard's queries may name (tests/report/leaderboard.test.ts). The keys of the leaderboard's 2.0.0
  * layout come first, in their order, then the keys this implementation adds. Blocks built whole
  * from another module's value (a trajectory, the entropy plan's summary) are typed by that value.
  */
@@ -295,7 +295,7 @@ function describedKeys(shape: Readonly<Record<string, z.ZodType>>): [string, str
 
 /**
  * The results reference of docs/reference.md, from the schema's descriptions: the results
- * object's keys, then an episode's (tests/results-schema.test.ts checks that the document holds it).
+ * object's keys, then an episode's (tests/report/results-schema.test.ts checks that the document holds it).
  */
 export function resultsReference(): string {
   const row = ([key, meaning]: [string, string]) => `| \`${key}\` | ${meaning} |`;

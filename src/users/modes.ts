@@ -7,7 +7,7 @@ import type { UserSimulator } from "./user.js";
  * goes in the first message and the first answer ends the episode. Any other mode is a user: it
  * opens the episode with what it says of the request, hears each answer (`respond`), and says when
  * it is done (the episode loop in src/assessment/episode.ts speaks to whatever user it is given).
- * A new mode is a user module and one line in BUILT_IN_MODES (tests/mode-toy.test.ts registers one).
+ * A new mode is a user module and one line in BUILT_IN_MODES (tests/e2e/mode-toy.test.ts registers one).
  */
 export interface ModeSpec {
   /** The config's `mode` value. */

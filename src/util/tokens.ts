@@ -129,7 +129,7 @@ function hasLongRun(text: string): boolean {
  * EXACT_TOKEN_CHARS characters, in time linear in the text, and an estimate beyond (the exact part's
  * rate extrapolated), as for runs of more than LONGEST_EXACT_RUN characters without a space (one
  * token per four characters). A purple's reply can therefore never hold the event loop.
- * tests/tokens.test.ts checks the exact part against the tokenizer on every real task message.
+ * tests/util/tokens.test.ts checks the exact part against the tokenizer on every real task message.
  */
 export function measureTokens(text: string): TokenCount {
   if (text.length === 0) return { tokens: 0, estimated: false };

@@ -1,5 +1,6 @@
 import { LEVELS } from "../assessment/index.js";
-import type { LevelPair, Measurement } from "./run.js";
+import type { EntropyLevels } from "../entropy/index.js";
+import type { Measurement } from "./run.js";
 
 /** One rule of a valid ranking, checked in one world: a level pair of the sample, or a mode of the real distribution. */
 export interface CheckResult {
@@ -7,7 +8,7 @@ export interface CheckResult {
   /** Where it was checked, in words ("drift none, rot high", "real tasks, remap on, seed 1"). */
   readonly where: string;
   /** The sample's level pair, for the checks made there. */
-  readonly level?: LevelPair;
+  readonly level?: EntropyLevels;
   readonly ok: boolean;
   readonly detail: string;
 }
@@ -18,7 +19,7 @@ export const DIMENSION_SLACK = 10;
 /** The reference solver's floor, and the oracle's ceiling on every dimension that applies. */
 export const SOLVER_FLOOR = 95;
 
-const label = (level: LevelPair) => `drift ${level.drift}, rot ${level.rot}`;
+const label = (level: EntropyLevels) => `drift ${level.drift_level}, rot ${level.rot_level}`;
 const fixed = (value: number) => value.toFixed(1);
 
 /**
@@ -183,7 +184,8 @@ function checkOnSolver(solver: Measurement, at: (purple: string) => Measurement 
   }
 }
 
-const atLeast = (a: LevelPair, b: LevelPair) => LEVELS.indexOf(a.drift) >= LEVELS.indexOf(b.drift) && LEVELS.indexOf(a.rot) >= LEVELS.indexOf(b.rot);
+const atLeast = (a: EntropyLevels, b: EntropyLevels) =>
+  LEVELS.indexOf(a.drift_level) >= LEVELS.indexOf(b.drift_level) && LEVELS.indexOf(a.rot_level) >= LEVELS.indexOf(b.rot_level);
 
 /**
  * More entropy never makes the world easier: a purple that does not adapt scores no more at a

@@ -47,7 +47,7 @@ export {
 } from "./real.js";
 export { checkRealDistribution, REAL_SLACK_POINTS } from "./real-checks.js";
 export { FLAKY_WRONG_ANSWER, flakes, flakyStrategy, type RosterEntry, roster } from "./roster.js";
-export { type ConnectedPurple, type EpisodeFigure, type LevelPair, type Measurement, runSuite, type SuiteOptions, servedPurple } from "./run.js";
+export { type ConnectedPurple, type EpisodeFigure, type Measurement, runSuite, type SuiteOptions, servedPurple } from "./run.js";
 export {
   FLAKY_SHARE,
   type KeySpread,

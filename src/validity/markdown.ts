@@ -211,17 +211,17 @@ function sampleSection(sample: SampleReport): string[] {
     ...roster.map((entry) => `| ${entry.name} | ${entry.kind} | ${entry.description} |`),
     "",
   ];
-  const levels = [...new Map(measurements.map((m) => [`${m.level.drift}/${m.level.rot}`, m.level])).values()];
+  const levels = [...new Map(measurements.map((m) => [`${m.level.drift_level}/${m.level.rot_level}`, m.level])).values()];
   const dimensions = orderDimensions(measurements.flatMap((m) => Object.keys(m.dimensions)));
   const short = (dimension: string) => dimensionColumn(dimension, "validity");
   for (const level of levels) {
     lines.push(
-      `### Drift ${level.drift}, rot ${level.rot}`,
+      `### Drift ${level.drift_level}, rot ${level.rot_level}`,
       "",
       `| purple | pass % | total | ${dimensions.map(short).join(" | ")} |`,
       `|---|---:|---:|${dimensions.map(() => "---:").join("|")}|`,
     );
-    for (const m of measurements.filter((candidate) => candidate.level.drift === level.drift && candidate.level.rot === level.rot)) {
+    for (const m of measurements.filter((candidate) => candidate.level.drift_level === level.drift_level && candidate.level.rot_level === level.rot_level)) {
       lines.push(`| ${m.purple} | ${(100 * m.passRate).toFixed(1)} | ${m.total.toFixed(1)} | ${dimensions.map((d) => cell(m.dimensions[d] ?? null)).join(" | ")} |`);
     }
     lines.push("");
@@ -237,7 +237,7 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
     "",
     `The twins of the ${twins.sourceTasks.toLocaleString("en-US")} tasks of \`${twins.source}\` (src/twins/: each keeps its task's wording, category and metric, and each category its share of None answers, placed by the set's key;`,
     "its entities and answer come from a freshly generated full-size org), built per seed and run by the roster's reference and degenerate",
-    `purples and the reference analyst at ${levels.map((level) => `${level.drift}/${level.rot}`).join(", ")}, seeds ${twins.seeds.map((seed) => seed.seed).join(", ")} (figures over both seeds' twins).`,
+    `purples and the reference analyst at ${levels.map((level) => `${level.drift_level}/${level.rot_level}`).join(", ")}, seeds ${twins.seeds.map((seed) => seed.seed).join(", ")} (figures over both seeds' twins).`,
     "A run's twins are keyed by the operator's secret and the seed (src/twins/key.ts); the suite's are unkeyed (`TwinKey.unkeyed(seed)`:",
     "the seed alone, the sets the builder made before keys), so that these figures are the same on every machine.",
     "",
@@ -252,12 +252,12 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
   const short = (dimension: string) => dimensionColumn(dimension, "validity");
   for (const level of levels) {
     lines.push(
-      `### Twins, drift ${level.drift}, rot ${level.rot}`,
+      `### Twins, drift ${level.drift_level}, rot ${level.rot_level}`,
       "",
       `| purple | pass % | total | ${dimensions.map(short).join(" | ")} |`,
       `|---|---:|---:|${dimensions.map(() => "---:").join("|")}|`,
     );
-    for (const m of measurements.filter((candidate) => candidate.level.drift === level.drift && candidate.level.rot === level.rot))
+    for (const m of measurements.filter((candidate) => candidate.level.drift_level === level.drift_level && candidate.level.rot_level === level.rot_level))
       lines.push(`| ${m.purple} | ${(100 * m.passRate).toFixed(1)} | ${m.total.toFixed(1)} | ${dimensions.map((d) => cell(m.dimensions[d] ?? null)).join(" | ")} |`);
     lines.push("");
   }
@@ -265,7 +265,7 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
   if (analyst.length > 0) {
     const categories = [...new Set(analyst.flatMap((m) => [...categoryPassRates(m).keys()]))].sort();
     const rates = analyst.map((m) => ({ level: m.level, rates: categoryPassRates(m), pass: m.passRate }));
-    const at = (drift: string, rot: string) => rates.find((entry) => entry.level.drift === drift && entry.level.rot === rot);
+    const at = (drift: string, rot: string) => rates.find((entry) => entry.level.drift_level === drift && entry.level.rot_level === rot);
     const goal = (label: string, rate: number | undefined, target: number) =>
       rate === undefined ? `${label}: not measured` : `${label} ${pct(rate)}% (goal ${pct(target)}%: ${rate >= target ? "met" : "not met"})`;
     lines.push(
@@ -273,7 +273,7 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
       "",
       `${goal("none/none", at("none", "none")?.pass, ANALYST_GOALS.noneNone)}; ${goal("high/high", at("high", "high")?.pass, ANALYST_GOALS.highHigh)}; ${perCategoryGoal(rates)}.`,
       "",
-      `| category | ${rates.map((entry) => `${entry.level.drift}/${entry.level.rot}`).join(" | ")} |`,
+      `| category | ${rates.map((entry) => `${entry.level.drift_level}/${entry.level.rot_level}`).join(" | ")} |`,
       `|---|${rates.map(() => "---:").join("|")}|`,
       ...categories.map((category) => `| ${category} | ${rates.map((entry) => cellOf(entry.rates.get(category))).join(" | ")} |`),
       "",
@@ -287,7 +287,7 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
     lines.push(
       "Per seed:",
       "",
-      `| category | ${bySeed.map((entry) => `seed ${entry.seed} ${entry.level.drift}/${entry.level.rot}`).join(" | ")} |`,
+      `| category | ${bySeed.map((entry) => `seed ${entry.seed} ${entry.level.drift_level}/${entry.level.rot_level}`).join(" | ")} |`,
       `|---|${bySeed.map(() => "---:").join("|")}|`,
       ...categories.map((category) => `| ${category} | ${bySeed.map((entry) => cellOf(entry.rates.get(category))).join(" | ")} |`),
       `| **all** | ${bySeed.map((entry) => cellOf(seedPass(entry))).join(" | ")} |`,
@@ -318,9 +318,11 @@ function twinsSection(twins: Exclude<TwinsReport, { missing: string }>): string[
 }
 
 /** The goal that every category passes ANALYST_GOALS.perCategory at every level pair: met, or the categories below it. */
-function perCategoryGoal(rates: readonly { readonly level: { readonly drift: string; readonly rot: string }; readonly rates: ReadonlyMap<string, number> }[]): string {
+function perCategoryGoal(rates: readonly { readonly level: { readonly drift_level: string; readonly rot_level: string }; readonly rates: ReadonlyMap<string, number> }[]): string {
   const below = rates.flatMap((entry) =>
-    [...entry.rates].filter(([, rate]) => rate < ANALYST_GOALS.perCategory).map(([category, rate]) => `${category} ${pct(rate)}% at ${entry.level.drift}/${entry.level.rot}`),
+    [...entry.rates]
+      .filter(([, rate]) => rate < ANALYST_GOALS.perCategory)
+      .map(([category, rate]) => `${category} ${pct(rate)}% at ${entry.level.drift_level}/${entry.level.rot_level}`),
   );
   return `every category ≥ ${pct(ANALYST_GOALS.perCategory)}% at every level pair: ${below.length === 0 ? "met" : `not met (${below.join(", ")})`}`;
 }
@@ -345,7 +347,7 @@ export function twinKeysSection(report: TwinKeysReport): string {
     "",
     `A twin set is drawn from a key made of the operator's secret and the seed (src/twins/key.ts), so every operator runs other twins at`,
     `a seed. Each purple on the twin sets of ${report.keys.length} secrets at seed ${report.seed} (${low === high ? `${twins(low)} twins each` : `${twins(low)} to ${twins(high)} twins: a set without a twin of a task says so`}; public secrets,`,
-    `\`validity twin key 1\` to \`${report.keys.length}\`, so anyone can repeat it), drift ${report.level.drift}, rot ${report.level.rot}; the key digests:`,
+    `\`validity twin key 1\` to \`${report.keys.length}\`, so anyone can repeat it), drift ${report.level.drift_level}, rot ${report.level.rot_level}; the key digests:`,
     `${report.keys.map((key) => `\`${key}\``).join(", ")}. Goal: a standard deviation over the keys of at most ${TWIN_KEY_SPREAD_GOAL_POINTS} points for each purple`,
     `(${over ? "met by every purple" : "NOT met by every purple"}). Measured in ${Math.round(report.seconds)} s.`,
     "",

@@ -1,21 +1,16 @@
-import { type AssessmentData, assess, type Level, parseConfig, runSpecFor } from "../assessment/index.js";
+import { type AssessmentData, assess, parseConfig, runSpecFor } from "../assessment/index.js";
 import { servePurple } from "../baselines/index.js";
+import type { EntropyLevels } from "../entropy/index.js";
 import type { Dimension } from "../log/index.js";
 import { A2APurpleClient, type PurpleClient } from "../purple/index.js";
 import { type Calibration, dimensionNames } from "../scoring/index.js";
 import type { RosterEntry } from "./roster.js";
 
-/** One world of the suite: a drift level and a rot level. */
-export interface LevelPair {
-  readonly drift: Level;
-  readonly rot: Level;
-}
-
 /** A purple's figures at one level pair, averaged over the seeds. */
 export interface Measurement {
   readonly purple: string;
   readonly kind: RosterEntry["kind"];
-  readonly level: LevelPair;
+  readonly level: EntropyLevels;
   /** Passed / tasks, 0-1. */
   readonly passRate: number;
   /** Mean total_score over all tasks, 0-100. */
@@ -35,7 +30,7 @@ export interface EpisodeFigure {
 }
 
 export interface SuiteOptions {
-  readonly levels: readonly LevelPair[];
+  readonly levels: readonly EntropyLevels[];
   readonly seeds: readonly number[];
   readonly concurrency?: number;
   readonly onProgress?: (done: number, total: number, label: string) => void;
@@ -71,7 +66,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
         const sums = Object.fromEntries(dimensions.map((dimension) => [dimension, { sum: 0, count: 0 }])) as Record<Dimension, { sum: number; count: number }>;
         const episodes = new Map<string, EpisodeFigure>();
         for (const seed of options.seeds) {
-          const { config } = parseConfig({ drift_level: level.drift, rot_level: level.rot, seed, concurrency: options.concurrency ?? 8 });
+          const { config } = parseConfig({ drift_level: level.drift_level, rot_level: level.rot_level, seed, concurrency: options.concurrency ?? 8 });
           const client = purple.client();
           const { results } = await assess(data, client, {
             spec: runSpecFor({ participantUrl: client.url, config, tasksSource: data.sources.tasks.path }),
@@ -95,7 +90,7 @@ export async function runSuite(data: AssessmentData, calibration: Calibration, p
               category: episode.task_category,
               rewardMetric: episode.dataset_reference.reward_metric,
             });
-          options.onProgress?.(++done, total, `${entry.name} drift ${level.drift} rot ${level.rot} seed ${seed}`);
+          options.onProgress?.(++done, total, `${entry.name} drift ${level.drift_level} rot ${level.rot_level} seed ${seed}`);
         }
         measurements.push({
           purple: entry.name,

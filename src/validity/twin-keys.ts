@@ -1,9 +1,10 @@
 import type { AssessmentData } from "../assessment/index.js";
 import { analystStrategy, naiveStrategy } from "../baselines/index.js";
+import type { EntropyLevels } from "../entropy/index.js";
 import type { Calibration } from "../scoring/index.js";
 import { TwinKey } from "../twins/index.js";
 import { flakyStrategy, type RosterEntry } from "./roster.js";
-import { type LevelPair, runSuite } from "./run.js";
+import { runSuite } from "./run.js";
 
 /**
  * The between-key spread: a twin set's key (src/twins/key.ts) comes from the operator's secret
@@ -48,7 +49,7 @@ export interface KeySpread {
 
 export interface TwinKeysReport {
   readonly seed: number;
-  readonly level: LevelPair;
+  readonly level: EntropyLevels;
   /** The keys by their digests, in order. */
   readonly keys: readonly string[];
   readonly spreads: readonly KeySpread[];
@@ -58,7 +59,7 @@ export interface TwinKeysReport {
 export interface TwinKeysOptions {
   readonly keys: number;
   readonly seed?: number;
-  readonly level?: LevelPair;
+  readonly level?: EntropyLevels;
   /** Only these purples of twinKeyRoster (default: all). */
   readonly purples?: readonly string[];
   readonly concurrency?: number;
@@ -80,7 +81,7 @@ export async function runTwinKeySpread(
 ): Promise<TwinKeysReport> {
   const started = Date.now();
   const seed = options.seed ?? 1;
-  const level = options.level ?? { drift: "none", rot: "none" };
+  const level = options.level ?? { drift_level: "none", rot_level: "none" };
   const purples = twinKeyRoster().filter((entry) => !options.purples || options.purples.includes(entry.name));
   const keys = Array.from({ length: options.keys }, (_, i) => TwinKey.forRun(seed, twinKeySecret(i + 1)));
   const perPurple = new Map(purples.map((entry) => [entry.name, [] as { key: string; twins: number; passRate: number }[]]));

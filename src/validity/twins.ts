@@ -1,12 +1,13 @@
 import type { AssessmentData } from "../assessment/index.js";
 import { analystStrategy } from "../baselines/index.js";
+import type { EntropyLevels } from "../entropy/index.js";
 import type { Calibration } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { TwinKey } from "../twins/index.js";
 import type { CheckResult } from "./checks.js";
 import { figure, type RealMeasurement, runRealSuite } from "./real.js";
 import { type RosterEntry, roster } from "./roster.js";
-import { type EpisodeFigure, type LevelPair, type Measurement, runSuite } from "./run.js";
+import { type EpisodeFigure, type Measurement, runSuite } from "./run.js";
 
 /**
  * The validity suite at full size: the twin set (src/twins/, one twin per real task on a
@@ -17,10 +18,10 @@ import { type EpisodeFigure, type LevelPair, type Measurement, runSuite } from "
  */
 
 /** The level pairs the twins are run at: the ends and the middle (the full cross is the sample's). */
-export const TWIN_LEVELS: readonly LevelPair[] = [
-  { drift: "none", rot: "none" },
-  { drift: "medium", rot: "medium" },
-  { drift: "high", rot: "high" },
+export const TWIN_LEVELS: readonly EntropyLevels[] = [
+  { drift_level: "none", rot_level: "none" },
+  { drift_level: "medium", rot_level: "medium" },
+  { drift_level: "high", rot_level: "high" },
 ];
 export const TWIN_SEEDS: readonly number[] = [1, 2];
 
@@ -81,7 +82,7 @@ export type TwinsReport =
       readonly source: string;
       readonly sourceTasks: number;
       readonly seeds: readonly TwinSeed[];
-      readonly levels: readonly LevelPair[];
+      readonly levels: readonly EntropyLevels[];
       readonly roster: readonly RosterEntry[];
       /** Each purple at each level pair, over both seeds' twins. */
       readonly measurements: readonly Measurement[];
@@ -180,7 +181,7 @@ export function categoryPassRates(m: Measurement, seed?: number): Map<string, nu
 }
 
 export interface TwinsSuiteOptions {
-  readonly levels?: readonly LevelPair[];
+  readonly levels?: readonly EntropyLevels[];
   readonly seeds?: readonly number[];
   /** Only these purples of the twin roster (default: all). */
   readonly purples?: readonly string[];
@@ -236,7 +237,7 @@ export async function runTwinsSuite(
     }
   }
   const measurements = rosterShown.flatMap((entry) =>
-    levels.map((level) => merge(measured.filter((m) => m.purple === entry.name && m.level.drift === level.drift && m.level.rot === level.rot))),
+    levels.map((level) => merge(measured.filter((m) => m.purple === entry.name && m.level.drift_level === level.drift_level && m.level.rot_level === level.rot_level))),
   );
   const [a, b] = seeds.map((seed) => sets.get(seed) ?? []);
   const answerChange = a && b ? answerChanges(a, b) : [];

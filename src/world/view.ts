@@ -1,5 +1,5 @@
 import { CUSTOM_ORG_TYPE, categorySpec } from "../datasets/index.js";
-import { type EntropyPlan, type Level, movedFields, movedNames, planChanges, planEntropyInSlices, type TaskText, taskText } from "../entropy/index.js";
+import { type EntropyLevels, type EntropyPlan, movedFields, movedNames, planChanges, planEntropyInSlices, type TaskText, taskText } from "../entropy/index.js";
 import type { IdStatus } from "../log/index.js";
 import { materialise, type OrgBackend, type OrgRequest, type OrgRow, type OrgSchema, type ToolOutcome } from "../org/index.js";
 import type { TaskBrief } from "../protocol/index.js";
@@ -8,11 +8,9 @@ import { offeredTools, runTool, type ToolSpec } from "../tools/index.js";
 import { canonicalId, EpisodeIds, type EpisodeOrdinal, type IdRemap, nextSlice, pauseIfDue } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
-export interface WorldSettings {
+export interface WorldSettings extends Readonly<EntropyLevels> {
   /** Only these perturbation kinds (all when absent). */
   readonly only?: readonly string[];
-  readonly drift: Level;
-  readonly rot: Level;
   readonly seed: number;
 }
 
@@ -88,8 +86,8 @@ export class OrgView {
     const plan = await planEntropyInSlices({
       ...(settings.only ? { only: settings.only } : {}),
       seed: settings.seed,
-      drift: settings.drift,
-      rot: settings.rot,
+      drift_level: settings.drift_level,
+      rot_level: settings.rot_level,
       schema: base.schema,
       tasks,
       library,

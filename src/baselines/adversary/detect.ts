@@ -10,11 +10,11 @@ import type { TaskInfo, Tools } from "../server.js";
  */
 
 /** The drift and rot levels the crm_task shows (`entropy.drift_level`, `entropy.rot_level`), when it shows them. */
-export function shownLevels(task: TaskInfo): { readonly drift?: string; readonly rot?: string } {
+export function shownLevels(task: TaskInfo): { readonly drift_level?: string; readonly rot_level?: string } {
   const entropy = task.data.entropy as { drift_level?: unknown; rot_level?: unknown } | undefined;
   return {
-    ...(typeof entropy?.drift_level === "string" ? { drift: entropy.drift_level } : {}),
-    ...(typeof entropy?.rot_level === "string" ? { rot: entropy.rot_level } : {}),
+    ...(typeof entropy?.drift_level === "string" ? { drift_level: entropy.drift_level } : {}),
+    ...(typeof entropy?.rot_level === "string" ? { rot_level: entropy.rot_level } : {}),
   };
 }
 
@@ -33,7 +33,7 @@ export const contextRotted = (task: TaskInfo) => /## This request\n|## Additiona
  */
 export async function looksClean(task: TaskInfo, tools: Tools): Promise<boolean> {
   const levels = shownLevels(task);
-  if (levels.drift === "none" && levels.rot === "none") return true;
+  if (levels.drift_level === "none" && levels.rot_level === "none") return true;
   const described = await tools.describe();
   return !schemaDrifted((described.objects as ObjectInfo[] | undefined) ?? []) && !contextRotted(task);
 }

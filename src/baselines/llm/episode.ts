@@ -7,7 +7,7 @@ import { FAILURE_ANSWER, type LlmPurpleConfig } from "./config.js";
 import { Conversation, trimToTokens } from "./history.js";
 import { McpToolbox } from "./mcp.js";
 import { type ChatModel, type ChatReply, describeModelError, isContextOverflow, statedContextLimit, type TokenUsage } from "./model.js";
-import { EMPTY_REPLY_REMINDER, type EpisodeTask, LAST_REPLY_NOTE, readTask, systemPrompt, TEXT_FORMAT_REMINDER, taskPrompt } from "./prompt.js";
+import { EMPTY_REPLY_REMINDER, LAST_REPLY_NOTE, readTask, systemPrompt, type TaskAsRead, TEXT_FORMAT_REMINDER, taskPrompt } from "./prompt.js";
 
 /** One message from the green, reduced to its parts. */
 export interface Incoming {
@@ -50,7 +50,7 @@ class Meter {
  * provider failure ends the episode with a clear answer (or a failed task); it never hangs.
  */
 export class Episode {
-  private task: EpisodeTask | undefined;
+  private task: TaskAsRead | undefined;
   private conversation = new Conversation();
   private readonly queue: CheckedCall[] = [];
   private awaiting: Awaiting | undefined;

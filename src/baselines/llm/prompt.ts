@@ -25,8 +25,8 @@ const CrmTaskSchema = z.object({
   external_facing: z.boolean().optional(),
 });
 
-/** The task of one episode, however the green described it. */
-export interface EpisodeTask {
+/** The task of one episode as the LLM purple reads it from the green's first message (the log's EpisodeTask is the green's own record of it). */
+export interface TaskAsRead {
   readonly taskId: string;
   readonly category: string;
   readonly prompt: string;
@@ -49,7 +49,7 @@ const isExternalCategory = (category: string) => categorySpec(category)?.externa
  * Reads the first message of an episode: the `crm_task` data part when there is one; otherwise
  * the whole text is the task (a green that only sends instructions still gets an agent).
  */
-export function readTask(text: string, data: readonly Record<string, unknown>[]): EpisodeTask {
+export function readTask(text: string, data: readonly Record<string, unknown>[]): TaskAsRead {
   for (const part of data) {
     const parsed = CrmTaskSchema.safeParse(part);
     if (!parsed.success) continue;
@@ -120,7 +120,7 @@ const TEXT_ACTING = `Acting: you have no function-calling tools. End every reply
 You may think in a sentence or two before the action. One action per reply; each action uses one of your limited replies.`;
 
 /** The system prompt, in this project's words (not CRMArena-Pro's); MCP mode's tools are function tools too. */
-export function systemPrompt(task: EpisodeTask, given: LlmMode, schema?: string): string {
+export function systemPrompt(task: TaskAsRead, given: LlmMode, schema?: string): string {
   const mode = given === "mcp" ? "tools" : given;
   const sections = [ROLE, task.externalFacing ? PRIVACY : INTERNAL, method(mode), mode === "tools" ? TOOLS_ACTING : TEXT_ACTING, ANSWER];
   if (mode === "text" && schema) sections.push(`# The org's schema (field name ("label"): type, -> referenced object)\n${schema}`);
@@ -128,7 +128,7 @@ export function systemPrompt(task: EpisodeTask, given: LlmMode, schema?: string)
 }
 
 /** The first user message: the task, its context, and the reply budget. */
-export function taskPrompt(task: EpisodeTask): string {
+export function taskPrompt(task: TaskAsRead): string {
   const lines = [`# Task ${task.taskId || "(no id)"}${task.category ? ` (${task.category})` : ""}`, task.prompt.trim()];
   if (task.persona.trim()) lines.push("", `Persona: ${task.persona.trim()}`);
   const context = [task.requiredContext.trim(), task.optionalContext.trim()].filter(Boolean).join("\n\n");

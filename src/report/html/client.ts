@@ -3,7 +3,7 @@
  * `report-data` JSON, filters the episodes, and fills a full observation in when its `<details>`
  * is opened (texts are kept once each in `report-texts`). Every text goes in through
  * `textContent` or Chart.js' canvas, never as markup. Plain ES2017, no build step; the browser
- * test (tests/report-browser.test.ts) runs it.
+ * test (tests/report/browser.test.ts) runs it.
  */
 // biome-ignore lint/complexity/noUselessStringRaw: the page's script must keep any backslash it gains exactly as written.
 export const CLIENT_SCRIPT = String.raw`(function () {

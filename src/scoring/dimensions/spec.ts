@@ -34,7 +34,7 @@ export interface DimensionSpec {
   readonly name: string;
   /** What it measures and how, in a sentence, for docs and the report. */
   readonly description: string;
-  /** The evidence `score` reads (tests/dimensions.test.ts checks each built-in reads no other). */
+  /** The evidence `score` reads (tests/scoring/dimensions.test.ts checks each built-in reads no other). */
   readonly reads: readonly EvidenceName[];
   /** Its weight in `total_score` when the run sets none. */
   readonly defaultWeight: number;

@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import { type AssessmentData, assess, parseConfig, runSpecFor } from "../../assessment/index.js";
 import { type Strategy, serveAdversary, servePurple } from "../../baselines/index.js";
+import type { EntropyLevels } from "../../entropy/index.js";
 import { A2APurpleClient } from "../../purple/index.js";
 import type { Calibration } from "../../scoring/index.js";
-import type { LevelPair } from "../run.js";
 
 /**
  * One adversary run: an assessment of one purple under one setting (a level pair, a seed, and the
@@ -22,7 +22,7 @@ export interface AdversaryPurple {
 
 /** Where a purple is run: a level pair, a seed, the operator's secret, and other config keys (paired, trials, task_ids, task_categories). */
 export interface AdversarySetting {
-  readonly level: LevelPair;
+  readonly level: EntropyLevels;
   readonly seed: number;
   /** The operator's secret (the Id remap's key, and the twins' once they are keyed by it). */
   readonly secret: string;
@@ -88,8 +88,8 @@ export async function runAdversary(data: AssessmentData, calibration: Calibratio
   const served: { server: Server; url: string } = purple.parts ? await serveAdversary(purple.name, strategy) : await servePurple(purple.name, strategy, "127.0.0.1", 0);
   try {
     const { config } = parseConfig({
-      drift_level: setting.level.drift,
-      rot_level: setting.level.rot,
+      drift_level: setting.level.drift_level,
+      rot_level: setting.level.rot_level,
       seed: setting.seed,
       concurrency: setting.concurrency ?? 8,
       ...setting.config,

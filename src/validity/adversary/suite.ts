@@ -1,9 +1,9 @@
 import { type AssessmentData, parseConfig } from "../../assessment/index.js";
 import { B2B_CATALOGUE, isPrivacyCategory } from "../../datasets/index.js";
+import type { EntropyLevels } from "../../entropy/index.js";
 import type { Calibration } from "../../scoring/index.js";
 import type { TaskRecord } from "../../tasks/index.js";
 import type { CheckResult } from "../checks.js";
-import type { LevelPair } from "../run.js";
 import { TWIN_LEVELS } from "../twins.js";
 import { hedgePurples, interactiveLeakPurples, leakPurples, pairedWaitPurples, sandbagPurples, trialCachePurples, twinReplayPurples } from "./families.js";
 import { type AdversaryFigures, type AdversaryPurple, type AdversarySetting, cleanBelowFlagged, runAdversary } from "./run.js";
@@ -75,10 +75,10 @@ export type AdversaryReport =
       readonly skipped: readonly { readonly family: AdversaryFamily; readonly reason: string }[];
     };
 
-const HIGH: LevelPair = { drift: "high", rot: "high" };
-const NONE: LevelPair = { drift: "none", rot: "none" };
+const HIGH: EntropyLevels = { drift_level: "high", rot_level: "high" };
+const NONE: EntropyLevels = { drift_level: "none", rot_level: "none" };
 const pct = (rate: number) => (100 * rate).toFixed(1);
-const levelLabel = (level: LevelPair) => `${level.drift}/${level.rot}`;
+const levelLabel = (level: EntropyLevels) => `${level.drift_level}/${level.rot_level}`;
 const privacyCategories = () => B2B_CATALOGUE.filter(isPrivacyCategory).map((category) => category.name);
 
 /** The first `perCategory` tasks of each category, by index: the twin families' subset. */
@@ -112,7 +112,7 @@ export async function runAdversarySuite(options: AdversarySuiteOptions): Promise
   };
   const row = (family: AdversaryFamily, purple: string, setting: string, figure: string, rule: string, ok: boolean, detail: string) =>
     rows.push({ family, purple, setting, figure, rule, ok, detail });
-  const sampleSetting = (level: LevelPair, config: Record<string, unknown> = {}): AdversarySetting => ({ level, seed, secret: OPERATOR_SECRET, config });
+  const sampleSetting = (level: EntropyLevels, config: Record<string, unknown> = {}): AdversarySetting => ({ level, seed, secret: OPERATOR_SECRET, config });
 
   // The leak forms' interactive part runs on the twins too (privacy tasks told over several turns).
   const twinFamilies = families.filter((family) => family === "twin-replay" || family === "trial-cache" || family === "leak-forms");
@@ -126,14 +126,14 @@ export async function runAdversarySuite(options: AdversarySuiteOptions): Promise
     const data = await twins.data(twinSeed, OPERATOR_SECRET);
     try {
       const taskIds = perCategoryIds(data.tasks.tasks, TWINS_PER_CATEGORY);
-      const setting = (level: LevelPair, config: Record<string, unknown> = {}): AdversarySetting => ({
+      const setting = (level: EntropyLevels, config: Record<string, unknown> = {}): AdversarySetting => ({
         level,
         seed: twinSeed,
         secret: OPERATOR_SECRET,
         config: { task_ids: taskIds, ...config },
         concurrency: 16,
       });
-      const where = (level: LevelPair) => `twins, seed ${twinSeed}, ${taskIds.length} twins, ${levelLabel(level)}`;
+      const where = (level: EntropyLevels) => `twins, seed ${twinSeed}, ${taskIds.length} twins, ${levelLabel(level)}`;
       if (families.includes("twin-replay"))
         for (const level of TWIN_LEVELS) {
           const figures = await run("twin-replay", data, twins.calibration, twinReplayPurples(twins.source, twinSeed, OPERATOR_SECRET), setting(level));

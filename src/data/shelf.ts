@@ -122,6 +122,7 @@ export class DatasetShelf {
       this.loaded.delete(evicted);
       this.recent = this.recent.filter((candidate) => candidate !== evicted);
       this.logger.info({ builtSet: this.built.get(evicted) }, "built set closed: no assessment holds it, and newer ones are open (it is built again, from its cache, on demand)");
+      this.built.delete(evicted);
       void data.then(
         (opened) => opened.org.close(),
         () => {},

@@ -127,6 +127,19 @@ describe("the architecture", () => {
     expect([...reached].filter((folder) => !["tasks", "util"].includes(folder))).toEqual([]);
   });
 
+  it("loads, shelves and serves datasets without knowing one: a dataset that builds its data is asked through its builder", () => {
+    // The twins are a built dataset like any other: loading, the shelf, the server and the command
+    // line's doors name no built dataset (the builders' registry, data/builders.ts, lists them).
+    const generic = ["data/load.ts", "data/shelf.ts", "data/open.ts", "server/app.ts", "cli/serve.ts", "cli/assess.ts"];
+    const violations = generic.flatMap((file) => {
+      const code = readFileSync(join(SRC, file), "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/\/\/.*$/gm, "");
+      return [...code.matchAll(/\b(?:TWINS\w*|loadTwins|twinSet|twinSourceFile|TwinKey)\b/g)].map((match) => `${file}: ${match[0]}`);
+    });
+    expect(violations).toEqual([]);
+  });
+
   it("names categories and datasets only in their registries", () => {
     // The catalogue (src/datasets/) is the one place per-category knowledge lives; code elsewhere
     // asks it (categorySpec, SAMPLE.name, ...) instead of spelling a name, so a new task set is a

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { getHeapStatistics } from "node:v8";
+import { orgTypeOf } from "../datasets/index.js";
 import type { TaskText } from "../entropy/index.js";
 import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_MAX_MODEL_CHARS, ModelSpend, type SpendLimits } from "../llm/index.js";
 import type { AssessmentLog, EpisodeCondition, EpisodeRecord, EpisodeTask, Journal, LogFooter, LogHeader, StoredLog } from "../log/index.js";
@@ -181,6 +182,8 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   // Every episode's crm_task shows the run's configured levels, a clean episode's too: which view
   // an episode is in is the green's to know (a purple that knew could wait for the clean answer).
   const shownEntropy = { drift_level: view.plan.drift_level, rot_level: view.plan.rot_level };
+  // The first message names the org type of the dataset the tasks are from, not a fixed one.
+  const orgType = orgTypeOf(data.dataset);
   // The key of every episode's own task id and Ids: the run's remap, or with the dataset's own Ids
   // kept a map of the seed and secret used for the later episodes' layers alone.
   const episodeKeys = remap ?? IdRemap.forRun(config.seed, options.idSecret ?? "");
@@ -188,10 +191,10 @@ export async function runAssessment(data: AssessmentData, purple: PurpleClient, 
   const playEpisode = async ({ task: source, position, trial, condition }: EpisodeItem): Promise<FollowUp | undefined> => {
     onEvent({ kind: "task_started", position, total, task: source });
     const world = condition === "clean" && cleanWorld ? cleanWorld : { view, moved, defaultToday, context };
-    // A twins dataset gives each trial its own twin of the task (the first trial the task itself);
+    // A dataset with a task per trial (the twins: a twin per trial) gives each trial its own (the first trial the task itself);
     // it keeps the source's index, which the plan, the log and the trials' counts go by.
     const task = data.trialTask ? { ...data.trialTask(source, trial ?? 1), idx: source.idx } : source;
-    const episode = world.view.episode(task, { ordinal: laterEpisode({ trial, condition }), keys: episodeKeys, entropy: shownEntropy });
+    const episode = world.view.episode(task, { ordinal: laterEpisode({ trial, condition }), keys: episodeKeys, entropy: shownEntropy, orgType });
     const { brief, text } = episode.brief(config.max_steps);
     // The log keeps the texts the purple was shown and the truth it is scored against, in the episode's Ids.
     const logged = episodeTask(task, { text, answer: episode.groundTruth() });

@@ -14,8 +14,8 @@ import {
   terminalWords,
 } from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
-import { calibrationFor, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
-import { SAMPLE, TWINS } from "../datasets/index.js";
+import { builderFor, calibrationFor, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
+import { SAMPLE } from "../datasets/index.js";
 import { fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
@@ -159,33 +159,37 @@ export function registerAssess(program: Command): void {
   dataOptions(
     program
       .command("demo")
-      .description("offline end-to-end run: the solver purple on the sample tasks (or, with --dataset twins, the analyst on the twins of --tasks)")
+      .description(
+        "offline end-to-end run: the solver purple on the sample tasks (or, with --dataset twins or another dataset that builds its own data, the analyst on a set built from --tasks)",
+      )
       .option("--concurrency <n>", "episodes in flight", int("--concurrency"), 4)
       .option("--interactive", "interactive mode: the scripted (offline, deterministic) user reveals each request sentence by sentence")
-      .option("--dataset <name>", "the sample (default), or the twins: built from --tasks (the real task file) for --seed, solved by the reference analyst")
+      .option(
+        "--dataset <name>",
+        "the sample (default), or a registered dataset; one that builds its own data (the twins) is built from --tasks (the real task file) for --seed and solved by the reference analyst",
+      )
       .option("--seed <n>", "the assessment seed (the twin set's)", int("--seed")),
   ).action(async (options: { tasks?: string; org?: string; concurrency: number; interactive?: boolean; dataset?: string; seed?: number }) => {
-    const twins = options.dataset === TWINS.name;
-    const { server, url } = twins ? await servePurple("analyst", analystStrategy, "127.0.0.1", 0) : await servePurple("solver", solverStrategy, "127.0.0.1", 0);
+    // A built set (the twins) has real wording, which the sample's template solver cannot read: the analyst solves it.
+    const built = options.dataset !== undefined && builderFor(options.dataset) !== undefined;
+    const { server, url } = built ? await servePurple("analyst", analystStrategy, "127.0.0.1", 0) : await servePurple("solver", solverStrategy, "127.0.0.1", 0);
     try {
       // The demo stays offline whatever the environment holds: the deterministic judge, and a fresh run each time.
       const results = await runLocalAssessment(
         url,
         {
-          ...(twins
-            ? { dataset: TWINS.name, ...(options.tasks ? { tasks: options.tasks } : {}) }
-            : { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR }),
-          ...(options.dataset && !twins ? { dataset: options.dataset } : {}),
+          ...(built ? (options.tasks ? { tasks: options.tasks } : {}) : { tasks: options.tasks ?? SAMPLE_TASKS_FILE, org: options.org ?? SAMPLE_ORG_DIR }),
+          ...(options.dataset ? { dataset: options.dataset } : {}),
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
           concurrency: options.concurrency,
           ...(options.interactive ? { mode: "interactive", userSimulator: "scripted" } : {}),
-          out: join(DEFAULT_OUT_DIR, demoResultsFile(twins ? TWINS.name : options.dataset, options.interactive === true)),
+          out: join(DEFAULT_OUT_DIR, demoResultsFile(options.dataset, options.interactive === true)),
           force: true,
         },
         new HeuristicJudge(),
       );
-      // The sample is solved whole by the solver (the demo's check); on the twins the analyst's rate is the measurement.
-      if (!twins && results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
+      // The sample is solved whole by the solver (the demo's check); on a built set the analyst's rate is the measurement.
+      if (!built && results.summary.total_passed !== results.summary.total_tasks) process.exitCode = 1;
     } finally {
       server.close();
     }

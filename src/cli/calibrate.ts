@@ -3,15 +3,14 @@ import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { type AssessmentConfig, type AssessmentData, chooseTasks, parseConfig, runSession, runSpecFor } from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
-import { CALIBRATION_FILE, loadCalibration, loadTwins, SAMPLE_ORG_DIR, twinSourceFile } from "../data/index.js";
-import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE } from "../datasets/index.js";
+import { buildDataset, builderFor, CALIBRATION_FILE, loadCalibration, loadDataset, namedTasksFile, SAMPLE_ORG_DIR } from "../data/index.js";
+import { datasetNamed, datasets, SAMPLE, TWINS } from "../datasets/index.js";
 import type { EpisodeRecord } from "../log/index.js";
 import { type OrgSchema, openBackend } from "../org/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
 import { type Calibration, episodePassed, HeuristicJudge, measureCalibration } from "../scoring/index.js";
 import { parseTasks } from "../tasks/index.js";
 import { describeSchema } from "../tools/index.js";
-import { TwinKey } from "../twins/index.js";
 import { createLogger, groupBy, Random } from "../util/index.js";
 import { purplesFromEnv } from "./deps-from-env.js";
 import { int } from "./options.js";
@@ -22,8 +21,8 @@ const LEVELS = [
   ["high", "high"],
 ] as const;
 const SEEDS = [1, 2, 3];
-/** The twins' seeds: each is another full-size world (another org, other entities and answers). */
-const TWIN_SEEDS = [1, 2];
+/** The seeds of the analyst's measurement: for a built dataset each is another world (the twins: another full-size org, other entities and answers). */
+const REFERENCE_SEEDS = [1, 2];
 
 // Efficiency scores are not used while calibrating, so the episodes are scored against an empty calibration.
 const PROVISIONAL: Calibration = { version: 2, source: "none (calibrating)", measured: { tasks_per_category: 0, seeds: [], levels: [] }, look_around_tokens: 0, categories: {} };
@@ -129,18 +128,33 @@ export async function calibrate(perCategory: number, plans: Readonly<Record<stri
 }
 
 /**
- * The twins' calibration: the reference analyst (which reads the real wording and never saw the
- * generator) on `perCategory` twins of each category (a seeded choice), at drift and rot none and
- * high, on the twin sets of two seeds, each a full-size org. Turns and queries stay the careful
- * plans'; tokens and fields are what the analyst needed where it solved the twin (an unsolved twin
- * teaches nothing about what solving takes; how many were left out is returned).
+ * The calibration of any registered dataset but the sample: the reference analyst (which reads the
+ * real wording and never saw a generator) on `perCategory` tasks of each category (a seeded choice),
+ * at drift and rot none and high, at two seeds. A dataset that builds its own data (the twins) is
+ * built at each seed, unkeyed (a public measurement: anyone repeats it from the seeds), each a world
+ * of its own; another is its files, at both seeds. Turns and queries stay the careful plans';
+ * tokens and fields are what the analyst needed where it solved the task (an unsolved one teaches
+ * nothing about what solving takes; how many were left out is returned).
  */
-export async function calibrateOnTwins(
-  sourcePath: string,
+export async function calibrateOnDataset(
+  dataset: string,
+  tasksFile: string | undefined,
   perCategory: number,
   plans: Readonly<Record<string, readonly string[]>>,
 ): Promise<{ calibration: Calibration; unsolved: number; episodes: number }> {
+  const spec = datasetNamed(dataset);
+  if (!spec)
+    throw new Error(
+      `--dataset: unknown dataset '${dataset}'; the datasets are ${datasets()
+        .map((entry) => entry.name)
+        .join(", ")}`,
+    );
   const logger = createLogger("warn");
+  const orgOptions = { workers: 2 };
+  const dataAt = (seed: number): Promise<AssessmentData> =>
+    builderFor(dataset)
+      ? buildDataset(dataset, { seed, trials: 1, secret: undefined, tasksFile, logger, orgOptions, field: "--tasks" })
+      : loadDataset(spec, logger, orgOptions, "--dataset");
   const { server, url } = await servePurple("analyst", analystStrategy, "127.0.0.1", 0);
   const records: EpisodeRecord[] = [];
   let unsolved = 0;
@@ -148,11 +162,10 @@ export async function calibrateOnTwins(
   let lookAround = 0;
   let schema: OrgSchema | undefined;
   try {
-    for (const seed of TWIN_SEEDS) {
-      // Unkeyed: the calibration is a measurement anyone can repeat from the public seeds.
-      const full = await loadTwins(sourcePath, seed, logger, { workers: 2 }, "--tasks", { key: TwinKey.unkeyed(seed) });
+    for (const seed of REFERENCE_SEEDS) {
+      const full = await dataAt(seed);
       try {
-        const random = new Random(`calibrate-twins:${seed}`);
+        const random = new Random(`calibrate-${dataset}:${seed}`);
         const chosen = [...groupBy(full.tasks.tasks, (task) => task.task).values()].flatMap((tasks) => random.sample(tasks, perCategory)).sort((a, b) => a.idx - b.idx);
         const data: AssessmentData = { ...full, tasks: parseTasks(JSON.parse(JSON.stringify(chosen)), `${full.tasks.source} (${perCategory} per category)`) };
         const solved = await referenceEpisodes(data, url, seed, () => unsolved++);
@@ -170,8 +183,8 @@ export async function calibrateOnTwins(
   const calibration = measureCalibration(
     records,
     schema!,
-    { tasks_per_category: perCategory, seeds: TWIN_SEEDS, levels: LEVELS.map(([drift, rot]) => `drift ${drift}, rot ${rot}`) },
-    "turns and queries from each category's careful plan for the real tasks' wording; tokens and fields read measured from the reference analyst purple on twins of the real tasks, full-size twin orgs (entropic-crmarena calibrate --dataset twins)",
+    { tasks_per_category: perCategory, seeds: REFERENCE_SEEDS, levels: LEVELS.map(([drift, rot]) => `drift ${drift}, rot ${rot}`) },
+    `turns and queries from each category's careful plan for the real tasks' wording; tokens and fields read measured from the reference analyst purple on ${spec.description} (entropic-crmarena calibrate --dataset ${dataset})`,
     plans,
     lookAround,
     "plan",
@@ -183,33 +196,43 @@ export function registerCalibrate(program: Command): void {
   program
     .command("calibrate")
     .description(
-      "measure each category's optimum: turns and queries from its careful plan (kept in the calibration file), tokens and fields read from a reference purple: the solver on the sample, or with --dataset twins the analyst on twins",
+      "measure each category's optimum: turns and queries from its careful plan (kept in the calibration file), tokens and fields read from a reference purple: the solver on the sample, or with --dataset the analyst on another registered dataset (twins, ...)",
     )
     .option(
       "--dataset <name>",
-      `${SAMPLE.name} (the solver on generated sample tasks, data/calibration.json) or ${TWINS.name} (the analyst on twins, data/calibration-twins.json)`,
+      `a registered dataset: ${SAMPLE.name} (the solver on generated sample tasks, data/calibration.json), or another (the analyst on its tasks; written to its spec's calibration file, e.g. ${TWINS.name}'s data/calibration-twins.json, else --out)`,
       SAMPLE.name,
     )
-    .option("--tasks <file>", "with --dataset twins: the real task file the twins are built from (default: ENTROPIC_TASKS, else the fetched task file)")
-    .option("--per-category <n>", "tasks per category (generated, or twins chosen per seed)", int("--per-category"), 10)
+    .option(
+      "--tasks <file>",
+      "for a dataset that builds its own data (the twins): the task file it is built from (default: ENTROPIC_TASKS, else the builder's own: the fetched task file)",
+    )
+    .option("--per-category <n>", "tasks per category (generated, or chosen per seed)", int("--per-category"), 10)
     .option("--out <file>", "where to write the calibration (default: the dataset's calibration file)")
     .action(async (options: { dataset: string; tasks?: string; perCategory: number; out?: string }) => {
-      if (options.dataset !== SAMPLE.name && options.dataset !== TWINS.name)
-        throw new Error(`--dataset: '${options.dataset}' has no reference to calibrate from; the choices are ${SAMPLE.name}, ${TWINS.name}`);
-      const twins = options.dataset === TWINS.name;
-      const out = options.out ?? (twins ? TWINS_CALIBRATION_FILE : CALIBRATION_FILE);
+      const spec = datasetNamed(options.dataset);
+      if (!spec)
+        throw new Error(
+          `--dataset: unknown dataset '${options.dataset}'; the datasets are ${datasets()
+            .map((entry) => entry.name)
+            .join(", ")}`,
+        );
+      const onSample = spec.name === SAMPLE.name;
+      const out = options.out ?? spec.calibrationPath ?? (onSample ? CALIBRATION_FILE : undefined);
+      if (out === undefined)
+        throw new Error(`--out: dataset '${spec.name}' names no calibration file of its own (its spec's calibrationPath), and the default one is the sample's: give --out`);
       // The plans are written by people, in the default calibration file: calibrating keeps them and measures the rest.
-      const current = !twins && existsSync(out) ? loadCalibration(out) : loadCalibration();
+      const current = onSample && existsSync(out) ? loadCalibration(out) : loadCalibration();
       const plans = Object.fromEntries(Object.entries(current.categories).map(([category, entry]) => [category, entry.plan]));
       let calibration: Calibration;
-      if (twins) {
-        const source = twinSourceFile(options);
-        if (!source) throw new Error(`--tasks: ${TWINS.whenMissing}`);
-        const measured = await calibrateOnTwins(source, options.perCategory, plans);
-        calibration = measured.calibration;
-        process.stdout.write(`The analyst solved ${measured.episodes - measured.unsolved} of ${measured.episodes} twin episodes; the unsolved ones are left out of the measure.\n`);
-      } else {
+      if (onSample) {
         calibration = await calibrate(options.perCategory, plans);
+      } else {
+        const measured = await calibrateOnDataset(spec.name, namedTasksFile(options), options.perCategory, plans);
+        calibration = measured.calibration;
+        process.stdout.write(
+          `The analyst solved ${measured.episodes - measured.unsolved} of ${measured.episodes} episodes of ${spec.name}; the unsolved ones are left out of the measure.\n`,
+        );
       }
       await writeFile(out, `${JSON.stringify(calibration, null, 2)}\n`);
       process.stdout.write(`Wrote the calibration of ${Object.keys(calibration.categories).length} categories to ${out}\n`);

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { journalBudgetBytes, parseConfig } from "../assessment/index.js";
-import { defaultsToTwins, loadAssessmentData, loadCalibration, loadDataset, loadTwins, resolveIdSecret, twinCacheBudgetBytes, twinSourceFile } from "../data/index.js";
-import { datasetNamed, datasets, TWINS } from "../datasets/index.js";
+import { journalBudgetBytes } from "../assessment/index.js";
+import { loadCalibration, loadStartingData, namedTasksFile, resolveIdSecret, twinCacheBudgetBytes } from "../data/index.js";
 import { collectGarbage, serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
 import { judgeFactoryFromEnv, purplesFromEnv, spendCeilingFromEnv, usersFromEnv } from "./deps-from-env.js";
@@ -14,7 +13,10 @@ export function registerServe(program: Command): void {
       .command("serve")
       .description("run the green agent as an A2A server")
       .option("--host <host>", "interface to listen on", "127.0.0.1")
-      .option("--dataset <name>", "the data requests that name no dataset run on: a registered dataset (the twins are built from --tasks / ENTROPIC_TASKS / the fetched task file)")
+      .option(
+        "--dataset <name>",
+        "the data requests that name no dataset run on: a registered dataset (one that builds its own data, as the twins do, builds it from --tasks / ENTROPIC_TASKS / its own default)",
+      )
       .option("--port <port>", "port to listen on", int("--port"), 9009)
       .option("--card-url <url>", "public URL advertised in the agent card (default http://HOST:PORT/)")
       .option("--proxy-url <url>", "the AgentBeats gateway's proxy: loopback participant URLs are reached through it (default: PROXY_URL)", process.env.PROXY_URL || undefined)
@@ -43,12 +45,12 @@ export function registerServe(program: Command): void {
       journalBudgetBytes();
       twinCacheBudgetBytes();
       const spendCeiling = spendCeilingFromEnv();
-      const data = await startingData(options, logger);
+      const data = await loadStartingData(options.dataset, options, logger);
       const green = await serve({
         host: options.host,
         port: options.port,
         data,
-        twinSource: twinSourceFile(options),
+        tasksFile: namedTasksFile(options),
         logger,
         calibration: loadCalibration(),
         createJudge: judgeFactoryFromEnv(logger),
@@ -81,23 +83,4 @@ export function registerServe(program: Command): void {
       process.on("SIGINT", () => stop("SIGINT"));
     },
   );
-}
-
-/**
- * The data a server starts on: --dataset's, else the default offline world (the twins, when the
- * real org is absent and the real task file fetched: `defaultsToTwins`), else the flags' and
- * environment's. Twins start at the default seed; a request of another seed gets its own set.
- */
-async function startingData(options: { tasks?: string; org?: string; dataset?: string }, logger: ReturnType<typeof createLogger>) {
-  const twins = options.dataset === TWINS.name || (options.dataset === undefined && defaultsToTwins(options));
-  if (twins) return loadTwins(twinSourceFile(options), parseConfig({}).config.seed, logger, {}, options.dataset ? "--dataset" : "the default data (twins)");
-  if (options.dataset === undefined) return loadAssessmentData(options, logger);
-  const spec = datasetNamed(options.dataset);
-  if (!spec)
-    throw new Error(
-      `--dataset: unknown dataset '${options.dataset}'; the datasets are ${datasets()
-        .map((entry) => entry.name)
-        .join(", ")}`,
-    );
-  return loadDataset(spec, logger, {}, "--dataset");
 }

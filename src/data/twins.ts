@@ -2,13 +2,18 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { CRMARENA_PRO_B2B, DatasetChoiceError, TWINS, TWINS_CACHE_DIR, TWINS_VERSION } from "../datasets/index.js";
+import type { Logger } from "pino";
+import type { AssessmentData } from "../assessment/index.js";
+import { CRMARENA_PRO_B2B, DatasetChoiceError, TWINS, TWINS_VERSION } from "../datasets/index.js";
 import { type BuiltFrom, BuiltFromSchema } from "../log/index.js";
+import type { OpenOrgOptions } from "../org/index.js";
 import { writeOrgCsv, writeTasksJson } from "../sample/index.js";
-import { parseTasks } from "../tasks/index.js";
+import { loadTaskFile, parseTasks, type TaskRecord } from "../tasks/index.js";
 import { type BuildTwinsOptions, buildTwins, TwinKey } from "../twins/index.js";
 import { environment } from "../util/index.js";
+import { builtCacheDir, type DatasetBuild, type DatasetBuilder } from "./builder.js";
 import { resolveIdSecret } from "./id-secret.js";
+import { openData } from "./open.js";
 import { evictTwinSets, touchTwinSet, twinCacheBudgetBytes } from "./twin-cache.js";
 
 /** A built twin set on disk: its task file (the first trial's twins), its later trials' task files, its org folder, and what it was built from. */
@@ -52,8 +57,7 @@ export function twinKeyFor(seed: number, secret: string = resolveIdSecret()): Tw
  * its volume), else ENTROPIC_CACHE_DIR's twins/ (the dataset's name; as `data fetch` honours it),
  * else data/cache/twins/ in the installation. Bounded by ENTROPIC_TWINS_CACHE_MB (twin-cache.ts).
  */
-export const twinCacheDir = (env: NodeJS.ProcessEnv = environment()) =>
-  env.ENTROPIC_TWINS_CACHE ? env.ENTROPIC_TWINS_CACHE : env.ENTROPIC_CACHE_DIR ? join(env.ENTROPIC_CACHE_DIR, TWINS.name) : TWINS_CACHE_DIR;
+export const twinCacheDir = (env: NodeJS.ProcessEnv = environment()) => env.ENTROPIC_TWINS_CACHE || builtCacheDir(TWINS.name, env);
 
 /** The file beside a built set's tasks.json and org/ that says what it was built from; written last, so its presence means the set is whole. */
 const BUILT_FROM_FILE = "built-from.json";
@@ -63,9 +67,86 @@ const BUILT_FROM_FILE = "built-from.json";
  * ENTROPIC_TASKS), else the one `data fetch` downloaded; undefined when there is none.
  */
 export function twinSourceFile(explicit: { tasks?: string | undefined }, env: NodeJS.ProcessEnv = environment()): string | undefined {
-  const named = explicit.tasks ?? env.ENTROPIC_TASKS;
-  if (named !== undefined) return named;
-  return existsSync(CRMARENA_PRO_B2B.tasksPath) ? CRMARENA_PRO_B2B.tasksPath : undefined;
+  return explicit.tasks ?? env.ENTROPIC_TASKS ?? fetchedTaskFile();
+}
+
+/** The real task file `data fetch` downloaded, when it is there. */
+const fetchedTaskFile = () => (existsSync(CRMARENA_PRO_B2B.tasksPath) ? CRMARENA_PRO_B2B.tasksPath : undefined);
+
+/** The key of a build: the operator's secret's (`twinKeyFor`), or, for a public measurement, the seed's alone (`TwinKey.unkeyed`). */
+const twinKeyOf = (build: Pick<DatasetBuild, "seed" | "secret">): TwinKey => (build.secret === undefined ? TwinKey.unkeyed(build.seed) : twinKeyFor(build.seed, build.secret));
+
+/**
+ * The twins as a dataset that builds its own tasks and org (src/data/builder.ts): a set per seed,
+ * trials and key, built from the real task file the operator named (else the fetched one), cached
+ * in ENTROPIC_TWINS_CACHE when it is set, else the dataset's cache folder. They are the default
+ * offline world: with no data named, the real org absent and the real task file fetched (`data
+ * fetch` downloads the tasks even where the org database cannot be had), `assess` and `serve` run
+ * the twins of the real tasks rather than the 44 sample tasks; `demo` and the tests name the sample.
+ */
+export const TWINS_BUILDER: DatasetBuilder = {
+  name: TWINS.name,
+  build: (build) =>
+    loadTwins(build.tasksFile ?? fetchedTaskFile(), build.seed, build.logger, build.orgOptions, build.field, {
+      key: twinKeyOf(build),
+      trials: build.trials,
+      cacheDir: environment().ENTROPIC_TWINS_CACHE || build.cacheDir,
+    }),
+  isSet: (data, build) => {
+    const builtFrom = data.sources.tasks.builtFrom;
+    return builtFrom?.key === twinKeyOf(build).digest && (builtFrom.trials ?? 1) === build.trials;
+  },
+  isOfflineDefault: () => !existsSync(CRMARENA_PRO_B2B.orgPath) && fetchedTaskFile() !== undefined,
+};
+
+/**
+ * The twin set of a real task file at a seed (built, or read from the cache: `twinSet`), keyed by
+ * the operator's secret unless `twinOptions.key` says otherwise, opened, with a twin per trial
+ * (`trialTask`). The task source records what it was built from (the key by its digest); source
+ * tasks without a twin are said in the log here and in the results' data sources.
+ */
+export async function loadTwins(
+  sourcePath: string | undefined,
+  seed: number,
+  logger: Logger,
+  orgOptions: OpenOrgOptions = {},
+  field = "config.dataset",
+  twinOptions: TwinSetOptions = {},
+): Promise<AssessmentData> {
+  const started = Date.now();
+  const built = await twinSet(sourcePath, seed, field, twinOptions);
+  const { missing } = built.builtFrom;
+  logger.info({ source: built.builtFrom.source, key: built.builtFrom.key, cached: built.cached, ms: Date.now() - started, missing: missing.length }, "twin set ready");
+  if (missing.length > 0) {
+    const categories = [...new Set(missing.map((entry) => entry.category))];
+    logger.warn({ missing: missing.length, categories }, `${missing.length} source tasks have no twin (categories: ${categories.join(", ")}); they are not run`);
+  }
+  const laterTrials = built.trialPaths.map((path) => new Map(loadTaskFile(path).tasks.map((task) => [task.idx, task])));
+  const data = await openData(
+    {
+      tasksPath: built.tasksPath,
+      orgPath: built.orgPath,
+      dataset: TWINS.name,
+      sources: { tasks: { path: built.tasksPath, kind: TWINS.name, builtFrom: built.builtFrom }, org: { path: built.orgPath, kind: TWINS.name } },
+    },
+    logger,
+    orgOptions,
+  );
+  return { ...data, trialTask: twinTrials(laterTrials) };
+}
+
+/**
+ * Trial k of a task on a twin set: its k-th twin (trial 1, the task itself). A k-th twin no draw
+ * could make (reported in `builtFrom.missing` with its trial) replays the first; a trial beyond
+ * the set's twins per task is a caller's error (the set is built for the run's `trials`).
+ */
+export function twinTrials(laterTrials: readonly ReadonlyMap<number, TaskRecord>[]): (task: TaskRecord, trial: number) => TaskRecord {
+  return (task, trial) => {
+    if (trial === 1) return task;
+    const twins = laterTrials[trial - 2];
+    if (!Number.isInteger(trial) || trial < 1 || !twins) throw new RangeError(`trial ${trial}: this twin set has ${laterTrials.length + 1} twins per task`);
+    return twins.get(task.idx) ?? task;
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { describeIssue, firstIssue } from "../util/index.js";
+import { describeIssue, firstIssue, NamedRegistry } from "../util/index.js";
 import type { CategorySpec } from "./catalogue.js";
 import { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
 import { CRMARENA_PRO_B2B_INTERACTIVE } from "./crmarena-pro-b2b-interactive/index.js";
@@ -10,8 +10,9 @@ import { TWINS } from "./twins/index.js";
 export const FILE_DATASETS: readonly DatasetSpec[] = [CRMARENA_PRO_B2B, SAMPLE, CRMARENA_PRO_B2B_INTERACTIVE];
 
 /**
- * The built-in datasets. A new task set is a folder here and a line in this list. The twins are
- * built at run time from a real task file (src/data/twins.ts), so they are no file dataset.
+ * The built-in datasets. A new task set is a folder here and a line in this list. The twins build
+ * their tasks and org at run time from a real task file (their builder is registered by name in
+ * src/data/builders.ts), so they are no file dataset.
  */
 export const BUILT_IN_DATASETS: readonly DatasetSpec[] = [...FILE_DATASETS, TWINS];
 
@@ -21,29 +22,31 @@ export const BUILT_IN_DATASETS: readonly DatasetSpec[] = [...FILE_DATASETS, TWIN
  */
 export const CUSTOM_DATASET = "custom";
 
-const registered: DatasetSpec[] = [...BUILT_IN_DATASETS];
+const registry = new NamedRegistry<DatasetSpec>("dataset");
 
 /** Every dataset this process knows, built-in first. */
 export function datasets(): readonly DatasetSpec[] {
-  return registered;
+  return registry.all();
 }
 
 export function datasetNamed(name: string): DatasetSpec | undefined {
-  return registered.find((spec) => spec.name === name);
+  return registry.named(name);
 }
 
 /** The names a log's `data.dataset` may carry: every registered dataset's, and custom. */
 export function datasetKinds(): string[] {
-  return [...registered.map((spec) => spec.name), CUSTOM_DATASET];
+  return [...registry.names(), CUSTOM_DATASET];
 }
 
 /**
- * The spec of a category, from whichever registered catalogue has it. Two datasets that share a
- * category name share its spec (registration refuses a conflict), so the name is enough for the
- * scorer; a category no catalogue knows (a custom task file's) has none.
+ * The spec of a category: in `dataset`'s catalogue when it is given, else in whichever registered
+ * catalogue has it. Two datasets that share a category name share its spec (every registration,
+ * the built-ins' too, refuses a conflict: a B2C catalogue cannot reuse a B2B name with another
+ * metric and be scored by B2B's), so the name is enough for the scorer; a category no catalogue
+ * knows (a custom task file's) has none.
  */
-export function categorySpec(category: string): CategorySpec | undefined {
-  for (const spec of registered) {
+export function categorySpec(category: string, dataset?: string): CategorySpec | undefined {
+  for (const spec of dataset === undefined ? registry.all() : [datasetNamed(dataset)].filter((found) => found !== undefined)) {
     const found = spec.categories.find((entry) => entry.name === category);
     if (found) return found;
   }
@@ -66,11 +69,7 @@ export function registerDataset(spec: DatasetSpec): () => void {
     const known = categorySpec(category.name);
     if (known && !sameSpec(known, category)) throw new Error(`dataset ${spec.name}: category ${category.name} is registered with another spec`);
   }
-  registered.push(parsed.data);
-  return () => {
-    const at = registered.indexOf(parsed.data);
-    if (at >= 0) registered.splice(at, 1);
-  };
+  return registry.register(parsed.data);
 }
 
 const sameSpec = (a: CategorySpec, b: CategorySpec) =>
@@ -80,3 +79,6 @@ const sameSpec = (a: CategorySpec, b: CategorySpec) =>
   a.labels === b.labels &&
   a.noneRate === b.noneRate &&
   a.calibrationKey === b.calibrationKey;
+
+// The built-ins are registered as any other dataset is, through the same checks.
+for (const spec of BUILT_IN_DATASETS) registerDataset(spec);

@@ -13,6 +13,8 @@ export interface TaskBrief {
   readonly optionalContext: string;
   readonly externalFacing: boolean;
   readonly maxSteps: number;
+  /** The org type of the task's dataset (its spec's; the benchmark's for custom data): the json format's `config.org_type`. */
+  readonly orgType: string;
   /** The task's "Today's date" (YYYY-MM-DD), which SOQL's relative dates use; the real date when absent. */
   readonly today?: string;
   /**
@@ -59,7 +61,7 @@ function predecessorTask(brief: TaskBrief, data: Record<string, unknown>): Recor
     prompt,
     persona,
     required_context,
-    config: { org_type: "b2b", max_steps: brief.maxSteps },
+    config: { org_type: brief.orgType, max_steps: brief.maxSteps },
     entropy: {
       ...(entropy as Record<string, unknown>),
       drift_mappings: [],

@@ -4,15 +4,15 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import express, { type ErrorRequestHandler } from "express";
 import type { Logger } from "pino";
 import type { AssessmentData, SpendCeiling } from "../assessment/index.js";
-import { calibrationFor, DatasetShelf, twinSourceFile } from "../data/index.js";
-import { datasetNamed } from "../datasets/index.js";
+import { calibrationFor, DatasetShelf, namedTasksFile } from "../data/index.js";
+import { categorySpec, datasetNamed, isPrivacyCategory } from "../datasets/index.js";
 import { McpHub } from "../mcp/index.js";
 import type { PurpleClientFactory } from "../purple/index.js";
 import { type Calibration, HeuristicJudge, type Judge } from "../scoring/index.js";
 import type { UserChoice, UserSimulator } from "../users/index.js";
 import { loadTokenizer, scanJson } from "../util/index.js";
 import { PACKAGE_VERSION } from "../version.js";
-import { buildAgentCard } from "./card.js";
+import { buildAgentCard, type ServedData } from "./card.js";
 import { AssessmentExecutor } from "./executor.js";
 import { REQUEST_JSON_BOUNDS, REQUEST_LIMITS } from "./limits.js";
 import { GreenRequestHandler } from "./request-handler.js";
@@ -27,8 +27,8 @@ export interface ServeOptions {
   readonly cardUrl?: string;
   /** The data requests run on unless their config chooses another registered dataset, which is then loaded on first use and kept. */
   readonly data: AssessmentData;
-  /** The real task file the twins are built from when a request names them (default: ENTROPIC_TASKS, else the fetched task file). */
-  readonly twinSource?: string | undefined;
+  /** The task file a dataset that builds its own data builds from when a request names it (the operator's --tasks; default: ENTROPIC_TASKS, else the builder's own: the twins', the fetched task file). */
+  readonly tasksFile?: string | undefined;
   readonly logger: Logger;
   readonly heartbeatMs?: number;
   /** The calibration of runs on a dataset without one of its own (a dataset spec's `calibrationPath`: the twins'). */
@@ -78,6 +78,20 @@ function checkBodyBounds(_req: unknown, _res: unknown, body: Buffer): void {
   if (!shape.ok) throw Object.assign(new Error(`the body is refused: ${shape.reason} (docs/protocol.md, "Limits")`), { type: OUT_OF_BOUNDS, status: 400 });
 }
 
+/** The card's words for the data a server starts on: its dataset's description, else those of data given by paths. */
+function servedData(data: AssessmentData): ServedData {
+  const privacy = (category: string) => {
+    const spec = categorySpec(category, data.dataset) ?? categorySpec(category);
+    return spec !== undefined && isPrivacyCategory(spec);
+  };
+  return {
+    description: datasetNamed(data.dataset)?.description ?? "the task file and org it was started with",
+    tasks: data.tasks.tasks.length,
+    objects: data.org.schema.objects.length,
+    refusals: data.tasks.tasks.filter((task) => privacy(task.task)).length,
+  };
+}
+
 /** A malformed HTTP body still gets a JSON-RPC answer, not an HTML error page. */
 const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: number; message?: string }, _req, res, next) => {
   if (res.headersSent) return next(error);
@@ -96,8 +110,8 @@ const jsonRpcErrors: ErrorRequestHandler = (error: { type?: string; status?: num
 
 export function createApp(options: ServeOptions & { cardUrl: string }): { app: express.Express; executor: AssessmentExecutor; datasets: DatasetShelf; mcp?: McpHub } {
   const mcp = options.mcp === false ? undefined : new McpHub(options.cardUrl, options.logger, PACKAGE_VERSION);
-  const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION, { mcp: mcp !== undefined });
-  const datasets = new DatasetShelf(options.data, options.logger, {}, options.twinSource ?? twinSourceFile({}));
+  const card = buildAgentCard(options.cardUrl, PACKAGE_VERSION, servedData(options.data), { mcp: mcp !== undefined });
+  const datasets = new DatasetShelf(options.data, options.logger, {}, options.tasksFile ?? namedTasksFile({}));
   const access = new TaskAccess();
   const executor = new AssessmentExecutor({
     taskToken: (taskId) => access.tokenFor(taskId),

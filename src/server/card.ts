@@ -10,11 +10,10 @@ import { datasets } from "../datasets/index.js";
  * `preferredTransport` and `protocolVersion` come from the 0.3 interface. `url` must be the
  * externally reachable JSON-RPC endpoint.
  */
-export function buildAgentCard(url: string, version: string, offers: { readonly mcp?: boolean } = {}): AgentCard {
+export function buildAgentCard(url: string, version: string, served: ServedData, offers: { readonly mcp?: boolean } = {}): AgentCard {
   return {
     name: "Entropic CRMArena",
-    description:
-      "Green agent that benchmarks CRM agents on the 2,140 CRMArena-Pro B2B tasks. It hosts the Salesforce-like org (27 objects), lets the purple agent query it turn by turn, and scores every episode on the original CRMArena-Pro metrics and seven entropic dimensions.",
+    description: `Green agent that benchmarks CRM agents on ${served.description} (${served.tasks.toLocaleString("en-US")} tasks, unless a request's config.dataset chooses another task set). It hosts the Salesforce-like org (${served.objects} objects), lets the purple agent query it turn by turn, and scores every episode on the original CRMArena-Pro metrics and seven entropic dimensions.`,
     supportedInterfaces: duplicateInterfacesForLegacy([{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }], ["JSONRPC"]),
     provider: undefined,
     version,
@@ -50,10 +49,29 @@ export function buildAgentCard(url: string, version: string, offers: { readonly 
         : []),
       skill("schema-drift-adaptation", "Schema drift", "Seeded column renames applied to the hosted org (levels none, low, medium, high).", ["robustness", "drift"]),
       skill("context-rot-filtering", "Context rot", "Seeded distractor records and distractor context (levels none, low, medium, high).", ["robustness", "rot"]),
-      skill("privacy-awareness", "Privacy awareness", "240 tasks that a careful agent must refuse on privacy or confidentiality grounds.", ["privacy", "policy"]),
+      ...(served.refusals > 0
+        ? [
+            skill("privacy-awareness", "Privacy awareness", `${served.refusals} tasks that a careful agent must refuse on privacy or confidentiality grounds.`, [
+              "privacy",
+              "policy",
+            ]),
+          ]
+        : []),
     ],
     signatures: [],
   };
+}
+
+/**
+ * What the card says of the data the server serves to requests that name no dataset: its
+ * dataset's own description (the spec's; custom data's words when it has none), its tasks, its
+ * org's objects and the tasks whose right answer is a refusal.
+ */
+export interface ServedData {
+  readonly description: string;
+  readonly tasks: number;
+  readonly objects: number;
+  readonly refusals: number;
 }
 
 /** The card's skill that says each episode's tools are served over MCP too. */

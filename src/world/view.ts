@@ -1,4 +1,4 @@
-import { categorySpec } from "../datasets/index.js";
+import { CUSTOM_ORG_TYPE, categorySpec } from "../datasets/index.js";
 import { type EntropyLevels, type EntropyPlan, movedFields, movedNames, planChanges, planEntropyInSlices, type TaskText, taskText } from "../entropy/index.js";
 import type { IdStatus } from "../log/index.js";
 import { materialise, type OrgBackend, type OrgRequest, type OrgRow, type OrgSchema, type ToolOutcome } from "../org/index.js";
@@ -148,12 +148,15 @@ export class OrgView {
    * linked by what they show. `keys` is the run's remap, or (a run that keeps the dataset's Ids)
    * a map keyed by the run's seed and secret, used for the layers alone.
    */
-  episode(task: TaskRecord, settings: { readonly ordinal?: EpisodeOrdinal | undefined; readonly keys: IdRemap; readonly entropy: ShownEntropy }): EpisodeView {
-    const { ordinal, keys, entropy } = settings;
+  episode(
+    task: TaskRecord,
+    settings: { readonly ordinal?: EpisodeOrdinal | undefined; readonly keys: IdRemap; readonly entropy: ShownEntropy; readonly orgType?: string },
+  ): EpisodeView {
+    const { ordinal, keys, entropy, orgType = CUSTOM_ORG_TYPE } = settings;
     // With Ids remapped the dataset index is not shown either: it would name the task in the public answer file.
     const taskId = ordinal || this.remap ? keys.episodeId(task.idx, ordinal) : String(task.idx);
     const ids = ordinal ? new EpisodeIds(keys.episodeLayer(task.idx, ordinal), this.live) : undefined;
-    return new EpisodeView(this, task, taskId, ids, entropy);
+    return new EpisodeView(this, task, taskId, ids, entropy, orgType);
   }
 
   /** The ground truth as this world has it (its Ids remapped when the run remaps them). */
@@ -183,6 +186,8 @@ export class EpisodeView {
     /** The episode's own Ids over the run's, when it is not its task's first episode. */
     private readonly ids: EpisodeIds | undefined,
     private readonly entropy: ShownEntropy,
+    /** The org type of the run's dataset, which the first message names. */
+    private readonly orgType: string,
   ) {}
 
   /** The tools the run offers. */
@@ -193,7 +198,7 @@ export class EpisodeView {
   /** What the purple is shown for the task, and what drift and rot did to its text (its texts in the episode's Ids). */
   brief(maxSteps: number): { brief: TaskBrief; text: TaskText } {
     const text = this.text();
-    return { brief: buildBrief(this.task, text, maxSteps, this.entropy, this.view.tools, this.taskId), text };
+    return { brief: buildBrief(this.task, text, maxSteps, this.entropy, this.view.tools, this.taskId, this.orgType), text };
   }
 
   /** The task's texts as the purple sees them: the view's, then the episode's Ids. */
@@ -252,6 +257,7 @@ export function buildBrief(
   entropy: TaskBrief["entropy"],
   tools: readonly Pick<ToolSpec, "name">[],
   taskId = String(task.idx),
+  orgType = CUSTOM_ORG_TYPE,
 ): TaskBrief {
   const today = /Today's date:\s*(\d{4}-\d{2}-\d{2})/.exec(`${task.metadata.required}\n${task.query}`)?.[1];
   return {
@@ -263,6 +269,7 @@ export function buildBrief(
     optionalContext: text.optionalContext,
     externalFacing: categorySpec(task.task)?.externalFacing ?? false,
     maxSteps,
+    orgType,
     ...(today ? { today } : {}),
     entropy,
     tools: tools.map((tool) => tool.name),

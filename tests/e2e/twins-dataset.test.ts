@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assess, checkDataMatch, parseConfig, runSpecFor } from "../../src/assessment/index.js";
 import { alwaysNoneStrategy, oracleStrategy, servePurple } from "../../src/baselines/index.js";
-import { CALIBRATION_FILE, calibrationFor, DatasetShelf, IDLE_TWIN_SETS, loadCalibration, loadDataForConfig, loadTwins, twinKeyFor, twinSet } from "../../src/data/index.js";
+import { CALIBRATION_FILE, calibrationFor, DatasetShelf, IDLE_BUILT_SETS, loadCalibration, loadDataForConfig, loadTwins, twinKeyFor, twinSet } from "../../src/data/index.js";
 import { SAMPLE, TWINS, TWINS_CALIBRATION_FILE, TWINS_VERSION } from "../../src/datasets/index.js";
 import { A2APurpleClient } from "../../src/purple/index.js";
 import { summaryText } from "../../src/report/index.js";
@@ -188,7 +188,7 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     const previous = process.env.ENTROPIC_CACHE_DIR;
     process.env.ENTROPIC_CACHE_DIR = join(work, "server-cache");
     const sample = await sampleData();
-    const green = await startGreen(sample, { twinSource: fixture });
+    const green = await startGreen(sample, { tasksFile: fixture });
     const purple = await servePurple("none", alwaysNoneStrategy, "127.0.0.1", 0);
     try {
       for (const [dataset, expected] of [
@@ -225,7 +225,7 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       const task = two.tasks.tasks[0]!;
       expect(two.trialTask!(task, 2)).toMatchObject({ idx: task.idx, task: task.task });
       expect(two.trialTask!(task, 2).metadata.required + two.trialTask!(task, 2).query).not.toBe(task.metadata.required + task.query);
-      expect(shelf.openTwinSeeds()).toEqual([1, 1]);
+      expect(shelf.openSeeds(TWINS.name)).toEqual([1, 1]);
     } finally {
       await shelf.close();
       await sample.org.close();
@@ -234,7 +234,7 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     }
   }, 180_000);
 
-  it(`keeps at most ${IDLE_TWIN_SETS} twin sets open that no assessment holds, and never closes one in use`, async () => {
+  it(`keeps at most ${IDLE_BUILT_SETS} twin sets open that no assessment holds, and never closes one in use`, async () => {
     const previous = process.env.ENTROPIC_CACHE_DIR;
     process.env.ENTROPIC_CACHE_DIR = join(work, "shelf-cache");
     const sample = await sampleData();
@@ -242,13 +242,13 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     const twinsAt = (seed: number) => shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed });
     try {
       const [one, two, three] = [await twinsAt(1), await twinsAt(2), await twinsAt(3)];
-      expect(shelf.openTwinSeeds()).toEqual([1, 2, 3]);
+      expect(shelf.openSeeds(TWINS.name)).toEqual([1, 2, 3]);
       shelf.doneWith(one);
       shelf.doneWith(two);
-      expect(shelf.openTwinSeeds()).toEqual([1, 2, 3]);
+      expect(shelf.openSeeds(TWINS.name)).toEqual([1, 2, 3]);
       // A third idle set closes the least recently used one.
       shelf.doneWith(three);
-      expect(shelf.openTwinSeeds()).toEqual([2, 3]);
+      expect(shelf.openSeeds(TWINS.name)).toEqual([2, 3]);
       // Held sets stay open however many idle ones come after; two requests of one seed share it until both are done.
       const four = await twinsAt(4);
       const [five, fiveAgain] = [await twinsAt(5), await twinsAt(5)];
@@ -257,9 +257,9 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       shelf.doneWith(five);
       shelf.doneWith(six);
       // Idle: 3 and 6 (2 was the least recently used of three idle); 4 and 5 are held.
-      expect(shelf.openTwinSeeds()).toEqual([3, 4, 5, 6]);
+      expect(shelf.openSeeds(TWINS.name)).toEqual([3, 4, 5, 6]);
       shelf.doneWith(fiveAgain);
-      expect(shelf.openTwinSeeds()).toEqual([4, 5, 6]);
+      expect(shelf.openSeeds(TWINS.name)).toEqual([4, 5, 6]);
       expect((await four.org.recordIds()).size).toBeGreaterThan(0);
       // A closed set is built again from the cache when asked for.
       const again = await twinsAt(1);
@@ -267,7 +267,7 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       expect(again.tasks.tasks.map((task) => task.query)).toEqual(one.tasks.tasks.map((task) => task.query));
       shelf.doneWith(four);
       shelf.doneWith(again);
-      expect(shelf.openTwinSeeds()).toHaveLength(IDLE_TWIN_SETS);
+      expect(shelf.openSeeds(TWINS.name)).toHaveLength(IDLE_BUILT_SETS);
     } finally {
       await shelf.close();
       await sample.org.close();

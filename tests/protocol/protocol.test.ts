@@ -84,6 +84,7 @@ describe("messages to the purple agent", () => {
     optionalContext: "# Domain",
     externalFacing: false,
     maxSteps: 5,
+    orgType: "b2b",
     entropy: { drift_level: "none", rot_level: "none" },
     tools: BUILT_IN_TOOLS.map((tool) => tool.name),
   };

@@ -48,7 +48,7 @@ export const calibration = loadCalibration();
 
 export async function startGreen(
   data: AssessmentData,
-  options: { heartbeatMs?: number; runsDir?: string; twinSource?: string } = {},
+  options: { heartbeatMs?: number; runsDir?: string; tasksFile?: string } = {},
 ): Promise<{ url: string; server: Server; close: () => Promise<void>; shutdown: (graceMs: number) => Promise<void> }> {
   // As `serve` on the command line: the purple's retry window from ENTROPIC_PURPLE_RETRY_SECONDS, read per assessment (tests set it).
   const createPurple = a2aPurpleClients(() => ({ retryWindowMs: retryWindowFromEnv(process.env) }));

@@ -292,7 +292,7 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
         registry.register(data, seed);
         shelf.doneWith(data);
       }
-      expect(shelf.openTwinSeeds()).toEqual([2, 3]);
+      expect(shelf.openSeeds(TWINS.name)).toEqual([2, 3]);
       // The closed org's close() is asynchronous; the registry's callbacks run in a task after the collection.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(collectNow(true)).toBe(true);

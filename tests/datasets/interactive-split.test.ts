@@ -39,7 +39,7 @@ const quiet = () => undefined;
 
 describe("the interactive split", () => {
   it("is a dataset of its own, on the benchmark's org, pinned at the benchmark's revision", () => {
-    expect(datasetNamed("crmarena-pro-b2b-interactive")).toBe(CRMARENA_PRO_B2B_INTERACTIVE);
+    expect(datasetNamed("crmarena-pro-b2b-interactive")).toEqual(CRMARENA_PRO_B2B_INTERACTIVE);
     expect(CRMARENA_PRO_B2B_INTERACTIVE.orgPath).toBe(CRMARENA_PRO_B2B.orgPath);
     expect(CRMARENA_PRO_B2B_INTERACTIVE.fetch.tasks.url).toMatch(/\/resolve\/[0-9a-f]{40}\/tasks_b2b_interactive\.json$/);
     expect(CRMARENA_PRO_B2B_INTERACTIVE.fetch.tasks.url.replace("_interactive", "")).toBe(CRMARENA_PRO_B2B.fetch.tasks.url);

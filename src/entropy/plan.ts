@@ -24,11 +24,13 @@ export const EntropyLevelsSchema = z.object({ drift_level: LevelSchema, rot_leve
 export type EntropyLevels = z.infer<typeof EntropyLevelsSchema>;
 
 /** The whole entropy plan of a run: a pure, serialisable value of (org, tasks, levels, seed). */
-export const EntropyPlanSchema = EntropyLevelsSchema.extend({
+export const EntropyPlanSchema = z.object({
   version: z.literal(1),
   seed: z.number().int(),
   /** The kinds the run asked for (all registered kinds when null). */
   only: z.array(z.string()).nullable(),
+  // Spread in this place: a plan read back keeps its keys in this order, which its digest hashes.
+  ...EntropyLevelsSchema.shape,
   kinds: z.array(PlannedKindSchema),
 });
 export type EntropyPlan = z.infer<typeof EntropyPlanSchema>;

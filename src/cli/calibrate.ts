@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { type AssessmentConfig, type AssessmentData, chooseTasks, parseConfig, runSession, runSpecFor } from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
 import { buildDataset, builderFor, CALIBRATION_FILE, loadCalibration, loadDataset, namedTasksFile, SAMPLE_ORG_DIR } from "../data/index.js";
-import { datasetNamed, datasets, SAMPLE, TWINS } from "../datasets/index.js";
+import { datasetCalled, SAMPLE, TWINS } from "../datasets/index.js";
 import type { EpisodeRecord } from "../log/index.js";
 import { type OrgSchema, openBackend } from "../org/index.js";
 import { generateOrg, generateTasks } from "../sample/index.js";
@@ -142,13 +142,7 @@ export async function calibrateOnDataset(
   perCategory: number,
   plans: Readonly<Record<string, readonly string[]>>,
 ): Promise<{ calibration: Calibration; unsolved: number; episodes: number }> {
-  const spec = datasetNamed(dataset);
-  if (!spec)
-    throw new Error(
-      `--dataset: unknown dataset '${dataset}'; the datasets are ${datasets()
-        .map((entry) => entry.name)
-        .join(", ")}`,
-    );
+  const spec = datasetCalled(dataset, "--dataset");
   const logger = createLogger("warn");
   const orgOptions = { workers: 2 };
   const dataAt = (seed: number): Promise<AssessmentData> =>
@@ -210,13 +204,7 @@ export function registerCalibrate(program: Command): void {
     .option("--per-category <n>", "tasks per category (generated, or chosen per seed)", int("--per-category"), 10)
     .option("--out <file>", "where to write the calibration (default: the dataset's calibration file)")
     .action(async (options: { dataset: string; tasks?: string; perCategory: number; out?: string }) => {
-      const spec = datasetNamed(options.dataset);
-      if (!spec)
-        throw new Error(
-          `--dataset: unknown dataset '${options.dataset}'; the datasets are ${datasets()
-            .map((entry) => entry.name)
-            .join(", ")}`,
-        );
+      const spec = datasetCalled(options.dataset, "--dataset");
       const onSample = spec.name === SAMPLE.name;
       const out = options.out ?? spec.calibrationPath ?? (onSample ? CALIBRATION_FILE : undefined);
       if (out === undefined)

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { type AssessmentData, parseConfig } from "../assessment/index.js";
-import { chooseDataset, DatasetChoiceError, datasetNamed, datasets } from "../datasets/index.js";
+import { chooseDataset, DatasetChoiceError, datasetCalled, datasetNamed } from "../datasets/index.js";
 import type { OpenOrgOptions } from "../org/index.js";
 import { buildDataset, builderFor, namedTasksFile, offlineDefault } from "./builders.js";
 import { resolveIdSecret } from "./id-secret.js";
@@ -73,13 +73,7 @@ export async function loadStartingData(
 ): Promise<AssessmentData> {
   const name = dataset ?? offlineDefault(explicit);
   if (name === undefined) return loadAssessmentData(explicit, logger, orgOptions);
-  const spec = datasetNamed(name);
-  if (!spec)
-    throw new Error(
-      `--dataset: unknown dataset '${name}'; the datasets are ${datasets()
-        .map((entry) => entry.name)
-        .join(", ")}`,
-    );
+  const spec = datasetCalled(name, "--dataset");
   const field = dataset === undefined ? `the default data (${name})` : "--dataset";
   if (builderFor(name))
     return buildDataset(name, { seed: seedOf({ org_type: spec.orgType }), trials: 1, secret: resolveIdSecret(), tasksFile: namedTasksFile(explicit), logger, orgOptions, field });

@@ -1,5 +1,6 @@
 import { EntropicError, type ErrorDetails } from "../util/index.js";
 import { CUSTOM_DATASET, CUSTOM_ORG_TYPE, datasetNamed, datasets } from "./registry.js";
+import type { DatasetSpec } from "./spec.js";
 
 /** A request's data choice that cannot be served; the message starts with the config field. */
 export class DatasetChoiceError extends EntropicError {
@@ -7,6 +8,18 @@ export class DatasetChoiceError extends EntropicError {
   constructor(message: string, details?: ErrorDetails) {
     super("config", message, details);
   }
+}
+
+/** The registered dataset of that name, or a refusal that names `field` and the datasets there are. */
+export function datasetCalled(name: string, field: string): DatasetSpec {
+  const spec = datasetNamed(name);
+  if (!spec)
+    throw new DatasetChoiceError(
+      `${field}: unknown dataset '${name}'; the datasets are ${datasets()
+        .map((entry) => entry.name)
+        .join(", ")}`,
+    );
+  return spec;
 }
 
 /** The org type of loaded data: its dataset's, or the benchmark's for custom paths. */
@@ -25,13 +38,7 @@ export function orgTypeOf(kind: string): string {
  */
 export function chooseDataset(config: { readonly dataset?: string | undefined; readonly org_type: string }, defaultKind: string): "default" | string {
   if (config.dataset !== undefined) {
-    const spec = datasetNamed(config.dataset);
-    if (!spec)
-      throw new DatasetChoiceError(
-        `config.dataset: unknown dataset '${config.dataset}'; the datasets are ${datasets()
-          .map((entry) => entry.name)
-          .join(", ")}`,
-      );
+    const spec = datasetCalled(config.dataset, "config.dataset");
     if (spec.orgType !== config.org_type)
       throw new DatasetChoiceError(`config.org_type: dataset '${spec.name}' holds ${spec.orgType} tasks, so org_type must be '${spec.orgType}' (got '${config.org_type}')`);
     return spec.name === defaultKind ? "default" : spec.name;

@@ -9,7 +9,7 @@ export {
   EntityKindSchema,
   isPrivacyCategory,
 } from "./catalogue.js";
-export { chooseDataset, DatasetChoiceError, orgTypeOf } from "./choose.js";
+export { chooseDataset, DatasetChoiceError, datasetCalled, orgTypeOf } from "./choose.js";
 export { CRMARENA_PRO_B2B } from "./crmarena-pro-b2b/index.js";
 export { CRMARENA_PRO_B2B_INTERACTIVE } from "./crmarena-pro-b2b-interactive/index.js";
 export { CACHE_DIR, DATA_DIR } from "./paths.js";

@@ -165,6 +165,8 @@ export class QueryPool {
     readonly size: number,
     /** How long processes that hold no image and run nothing are kept before they end. */
     private readonly idleMs = PROCESSES_IDLE_MS,
+    /** How long past a statement's limit the pool waits for its process to stop it before killing the process. */
+    private readonly killGraceMs = KILL_GRACE_MS,
   ) {}
 
   private idleTimer: NodeJS.Timeout | undefined;
@@ -426,7 +428,7 @@ export class QueryPool {
         clearTimeout(timer);
         clearTimeout(lower);
         started = performance.now();
-        timer = setTimeout(onTimeout, job.limits.timeoutMs + KILL_GRACE_MS);
+        timer = setTimeout(onTimeout, job.limits.timeoutMs + this.killGraceMs);
         lower = setTimeout(onHeavy, HEAVY_QUERY_MS);
         return;
       }
@@ -469,7 +471,7 @@ export class QueryPool {
     };
     let lower = setTimeout(onHeavy, HEAVY_QUERY_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
     // An image still to load gets its allowance first; the query's own limit starts when it is loaded.
-    let timer = setTimeout(onTimeout, job.limits.timeoutMs + KILL_GRACE_MS + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
+    let timer = setTimeout(onTimeout, job.limits.timeoutMs + this.killGraceMs + (slot.loaded.includes(job.imageId) ? 0 : LOAD_ALLOWANCE_MS));
     child.on("message", onMessage);
     child.on("exit", onExit);
     if (!this.ensureLoaded(slot, job.imageId)) {

@@ -25,6 +25,7 @@ export function collectNow(thorough = false): boolean {
     }
   }
   if (!collect) return false;
-  collect(thorough ? { type: "major", execution: "sync", flavor: "last-resort" } : undefined);
+  // Options always: V8's gc() called with undefined runs a minor collection, not a full one.
+  collect(thorough ? { type: "major", execution: "sync", flavor: "last-resort" } : { type: "major", execution: "sync" });
   return true;
 }

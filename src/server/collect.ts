@@ -25,7 +25,7 @@ export function collectGarbage(): void {
   // Thorough (V8's last resort): a plain full collection frees the garbage, but V8 keeps its pages
   // pooled and its young generation at the run's size for about 8 s, then hands them back; the
   // thorough one hands them back now (RSS 1 s after a run of the 2,140 tasks: 258 -> 198 MB).
-  if (!collectNow(true)) return;
+  if (!collectNow("last-resort")) return;
   const after = getHeapStatistics();
   heapAfterLast = { used: after.used_heap_size, total: after.total_heap_size };
 }

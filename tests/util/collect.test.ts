@@ -9,14 +9,14 @@ import { collectNow } from "../../src/util/index.js";
  * memory quietly staying at its high-water mark.
  */
 describe("collectNow", () => {
-  it("runs a full collection now (plain)", async () => {
+  it("runs a full collection now", async () => {
     const kinds: number[] = [];
     const observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind);
     });
     observer.observe({ entryTypes: ["gc"] });
     try {
-      expect(collectNow()).toBe(true);
+      expect(collectNow("full")).toBe(true);
       // Entries are delivered a few turns later; a plain full collection is V8's major kind.
       for (let i = 0; i < 40 && !kinds.includes(constants.NODE_PERFORMANCE_GC_MAJOR); i++) await new Promise((resolve) => setTimeout(resolve, 5));
       expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MAJOR);
@@ -25,7 +25,22 @@ describe("collectNow", () => {
     }
   });
 
-  it("collects what nothing holds any more, at once (thorough)", async () => {
+  it("runs a young collection when asked for one", async () => {
+    const kinds: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind);
+    });
+    observer.observe({ entryTypes: ["gc"] });
+    try {
+      expect(collectNow("young")).toBe(true);
+      for (let i = 0; i < 40 && kinds.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MINOR);
+    } finally {
+      observer.disconnect();
+    }
+  });
+
+  it("collects what nothing holds any more, at once (last resort)", async () => {
     const collected: string[] = [];
     const registry = new FinalizationRegistry<string>((name) => collected.push(name));
     // Made and dropped inside a function, so no variable of this one holds it; large (1.6 MB), so
@@ -35,7 +50,7 @@ describe("collectNow", () => {
     registry.register(kept, "kept");
     // A registration's target may stay alive until the turn that made it ends.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(collectNow(true)).toBe(true);
+    expect(collectNow("last-resort")).toBe(true);
     // A few turns for the registry's callback, too few for a collection of V8's own to come first.
     for (let i = 0; i < 20 && collected.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(collected).toEqual(["dropped"]);

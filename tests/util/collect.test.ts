@@ -8,36 +8,30 @@ import { collectNow } from "../../src/util/index.js";
  * to refuse (flags frozen after start), collectNow would say so here rather than the server's
  * memory quietly staying at its high-water mark.
  */
+/** The kinds of V8's collections (perf_hooks' gc entries) seen after `collect` until one of `awaited` comes (a few turns at most). */
+async function collectionsAfter(collect: () => boolean, awaited: number): Promise<number[]> {
+  const kinds: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind);
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  try {
+    expect(collect()).toBe(true);
+    // Entries are delivered a few turns later.
+    for (let i = 0; i < 40 && !kinds.includes(awaited); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    return kinds;
+  } finally {
+    observer.disconnect();
+  }
+}
+
 describe("collectNow", () => {
   it("runs a full collection now", async () => {
-    const kinds: number[] = [];
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind);
-    });
-    observer.observe({ entryTypes: ["gc"] });
-    try {
-      expect(collectNow("full")).toBe(true);
-      // Entries are delivered a few turns later; a plain full collection is V8's major kind.
-      for (let i = 0; i < 40 && !kinds.includes(constants.NODE_PERFORMANCE_GC_MAJOR); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MAJOR);
-    } finally {
-      observer.disconnect();
-    }
+    expect(await collectionsAfter(() => collectNow("full"), constants.NODE_PERFORMANCE_GC_MAJOR)).toContain(constants.NODE_PERFORMANCE_GC_MAJOR);
   });
 
   it("runs a young collection when asked for one", async () => {
-    const kinds: number[] = [];
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind);
-    });
-    observer.observe({ entryTypes: ["gc"] });
-    try {
-      expect(collectNow("young")).toBe(true);
-      for (let i = 0; i < 40 && kinds.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MINOR);
-    } finally {
-      observer.disconnect();
-    }
+    expect(await collectionsAfter(() => collectNow("young"), constants.NODE_PERFORMANCE_GC_MINOR)).toContain(constants.NODE_PERFORMANCE_GC_MINOR);
   });
 
   it("collects what nothing holds any more, at once (last resort)", async () => {

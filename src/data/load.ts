@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { type AssessmentData, parseConfig } from "../assessment/index.js";
 import { chooseDataset, DatasetChoiceError, datasetCalled, datasetNamed } from "../datasets/index.js";
 import type { OpenOrgOptions } from "../org/index.js";
+import type { DatasetBuild } from "./builder.js";
 import { buildDataset, builderFor, namedTasksFile, offlineDefault } from "./builders.js";
 import { resolveIdSecret } from "./id-secret.js";
 import { loadDataset, openData } from "./open.js";
@@ -47,15 +48,10 @@ export async function loadDataForConfig(
   if (builderFor(name) && explicit.org !== undefined)
     throw new DatasetChoiceError(`${field}: dataset '${name}' brings its own org (built with its tasks), so --org ${explicit.org} would not be used: drop it`);
   if (builderFor(name))
-    return buildDataset(name, {
-      seed: seedOf(config),
-      trials: config.trials ?? 1,
-      secret: resolveIdSecret(),
-      tasksFile: namedTasksFile(explicit),
-      logger,
-      orgOptions,
-      field: byDefault ? `the default data (${name})` : field,
-    });
+    return buildDataset(
+      name,
+      commandBuild(explicit, logger, orgOptions, { seed: seedOf(config), trials: config.trials ?? 1, field: byDefault ? `the default data (${name})` : field }),
+    );
   if (name === "default") return openData(choice, logger, orgOptions);
   return loadDataset(datasetNamed(name)!, logger, orgOptions, field);
 }
@@ -75,7 +71,16 @@ export async function loadStartingData(
   if (name === undefined) return loadAssessmentData(explicit, logger, orgOptions);
   const spec = datasetCalled(name, "--dataset");
   const field = dataset === undefined ? `the default data (${name})` : "--dataset";
-  if (builderFor(name))
-    return buildDataset(name, { seed: seedOf({ org_type: spec.orgType }), trials: 1, secret: resolveIdSecret(), tasksFile: namedTasksFile(explicit), logger, orgOptions, field });
+  if (builderFor(name)) return buildDataset(name, commandBuild(explicit, logger, orgOptions, { seed: seedOf({ org_type: spec.orgType }), trials: 1, field }));
   return loadDataset(spec, logger, orgOptions, field);
+}
+
+/** A set a command or a server's start builds: keyed by the operator's secret, from the task file the flags and environment name. */
+function commandBuild(
+  explicit: { tasks?: string | undefined },
+  logger: Logger,
+  orgOptions: OpenOrgOptions,
+  set: Pick<DatasetBuild, "seed" | "trials" | "field">,
+): Omit<DatasetBuild, "cacheDir"> {
+  return { ...set, secret: resolveIdSecret(), tasksFile: namedTasksFile(explicit), logger, orgOptions };
 }

@@ -9,7 +9,11 @@
  *                --lean-concurrency 64): the green's CPU per task, its RSS idle, at its peak and
  *                1 s after the run, with its journal on as in the green image (--lean-journal 0: off);
  *                then --lean-requests (3) requests of 44 tasks in the same green, each one's CPU per
- *                task (a request's fixed cost shows there). With the load average.
+ *                task (a request's fixed cost shows there). With the load average. --lean-rounds (1)
+ *                fresh greens in turn; --against 'COMMAND' ({port}, {tasks}) a second green, such as
+ *                the Python predecessor, measured the same way and alternated with ours round by
+ *                round, with --against-config '{...}' for its own spelling of a config key
+ *                (bench/lean.ts).
  *  throughput    A purple (bench/purple.ts) that answers every turn --delay-ms (1,000) after the
  *                request, on turn --turns (1: one turn per episode), at each --concurrency (64,
  *                256): wall time against the physical limit tasks x turns x delay / concurrency,
@@ -30,7 +34,8 @@
  *                corners (bench/largest.ts; alone: npm run bench:largest).
  *
  *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours,largest --tasks FILE --org PATH
- *                     --lean-concurrency 64 --lean-requests 3 --lean-journal 1 --green-semi-space-mb 16 --green-malloc-arenas 2
+ *                     --lean-concurrency 64 --lean-requests 3 --lean-journal 1 --lean-rounds 1 --against 'COMMAND' --against-config '{}'
+ *                     --green-semi-space-mb 16 --green-malloc-arenas 2
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
  *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
@@ -44,12 +49,14 @@
  * Everything is measured and printed, nothing asserted; the targets are printed alongside.
  * MB = 2^20 bytes.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { f, load, mb, out, table, verdict } from "./format.js";
 import { largest } from "./largest.js";
+import { journalContents, lean } from "./lean.js";
 import { admission, neighbours, timings } from "./timings.js";
 import { assess, cpuMs, greenCpu, MB, memoryOf, probe, purpleStats, resetPeak, sampleRss, sleep, startBenchPurple, startGreen, startOracle, type ProbeReport, type Started } from "./harness.js";
 
@@ -76,6 +83,9 @@ const { values } = parseArgs({
     "lean-concurrency": { type: "string", default: "64" },
     "lean-requests": { type: "string", default: "3" },
     "lean-journal": { type: "string", default: "1" },
+    "lean-rounds": { type: "string", default: "1" },
+    against: { type: "string" },
+    "against-config": { type: "string", default: "{}" },
     a2a: { type: "string", default: "both" },
   },
 });
@@ -117,91 +127,9 @@ const keep = (agent: Started) => (running.add(agent), agent);
 
 // ---------------------------------------------------------------- formatting
 
-const f = (value: number, digits = 1) => value.toFixed(digits);
-const mb = (value: number) => f(value, 0);
-function out(line = ""): void {
-  process.stdout.write(`${line}\n`);
-}
-function table(header: string[], rows: string[][]): void {
-  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i]!.length)));
-  const render = (row: string[]) => `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")}`.trimEnd();
-  out(render(header));
-  out(`  ${widths.map((width) => "-".repeat(width)).join("  ")}`);
-  for (const row of rows) out(render(row));
-}
-const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
-/** The 1-minute load average: every figure is read beside it (the machine may be shared). */
-const load = () => `load ${f(loadavg()[0]!, 2)}`;
 /** The probe's samples are timer intervals of `resolution` ms; the delay is what exceeds the interval. */
 const delayOf = (report: ProbeReport, key: "p50Ms" | "p99Ms" | "maxMs") => Math.max(0, report[key] - report.resolutionMs);
 const terminations = (results: any) => Object.entries((results.terminations ?? {}) as Record<string, number>).map(([kind, n]) => `${kind} ${n}`).join(", ");
-
-// ---------------------------------------------------------------- 0: lean (CPU per task, RSS after a run, a request's fixed cost)
-
-/** The targets of issue 31, printed beside what is measured. */
-const LEAN_TARGETS = { cpuMsPerTask: 1.2, rssAfterMb: 120, peakAboveIdleMb: 160 };
-const SMALL_REQUEST_TASKS = 44;
-
-async function lean(): Promise<void> {
-  const concurrency = Number(values["lean-concurrency"]);
-  const requests = Number(values["lean-requests"]);
-  // The peak's target is with the journal on, as the green image runs (ENTROPIC_RUNS_DIR).
-  const runsDir = values["lean-journal"] === "0" ? undefined : mkdtempSync(join(tmpdir(), "bench-lean-journal-"));
-  const green = keep(await startGreen(tasksFile, values.org!, { env: { ...greenEnv, ...(runsDir ? { ENTROPIC_RUNS_DIR: runsDir } : {}) }, nodeArgs: greenNodeArgs }));
-  const purple = keep(await startBenchPurple({ delayMs: 0, turns: 1, a2a }));
-  try {
-    await sleep(settleMs);
-    const idleMb = memoryOf(green.pid).rssMb;
-    const loadBefore = load();
-    resetPeak(green.pid);
-    const cpuBefore = greenCpu(green.pid);
-    const outcome = await assess(green, purple, { concurrency, allow_data_mismatch: true });
-    const cpuAfter = greenCpu(green.pid);
-    const tasks = outcome.results.summary.total_tasks as number;
-    const cpuMsPerTask = (cpuAfter.serverMs - cpuBefore.serverMs) / tasks;
-    const peakMb = memoryOf(green.pid).hwmMb;
-    const loadAfter = load();
-    await sleep(settleMs);
-    const afterMb = memoryOf(green.pid).rssMb;
-    const small: { cpuMs: number; tasks: number; load: string }[] = [];
-    for (let i = 0; i < requests; i++) {
-      const before = greenCpu(green.pid).serverMs;
-      const reply = await assess(green, purple, { concurrency, allow_data_mismatch: true, task_limit: SMALL_REQUEST_TASKS, seed: 100 + i });
-      small.push({ cpuMs: greenCpu(green.pid).serverMs - before, tasks: reply.results.summary.total_tasks as number, load: load() });
-    }
-    out();
-    out(`0. Lean: a fresh green, one full run against an instant purple (bench/purple.ts answers at once, one turn per episode), concurrency ${concurrency};`);
-    out(`   green CPU from /proc over the request (its threads included, its query processes apart); RSS idle ${settleMs} ms after start, peak = VmHWM during the run, after = VmRSS ${settleMs} ms after the reply;`);
-    out(`   ${runsDir ? `journal on (${journalContents(runsDir)})` : "journal off (--lean-journal 0)"}`);
-    table(
-      ["tasks", "wall s", "green CPU ms/task", "target", "query procs ms/task", "idle RSS MB", "peak RSS MB", "peak - idle", "target", "RSS after MB", "target", "load before/after"],
-      [
-        [
-          String(tasks),
-          f(outcome.wallS, 2),
-          f(cpuMsPerTask, 3),
-          `<= ${LEAN_TARGETS.cpuMsPerTask} ${verdict(cpuMsPerTask <= LEAN_TARGETS.cpuMsPerTask)}`,
-          f((cpuAfter.queryMs - cpuBefore.queryMs) / tasks, 2),
-          mb(idleMb),
-          mb(peakMb),
-          mb(peakMb - idleMb),
-          `<= ${LEAN_TARGETS.peakAboveIdleMb}${runsDir ? "" : " (journal on)"} ${verdict(peakMb - idleMb <= LEAN_TARGETS.peakAboveIdleMb)}`,
-          mb(afterMb),
-          `<= ${LEAN_TARGETS.rssAfterMb} ${verdict(afterMb <= LEAN_TARGETS.rssAfterMb)}`,
-          `${loadBefore} / ${loadAfter}`,
-        ],
-      ],
-    );
-    out(`   then ${requests} requests of ${SMALL_REQUEST_TASKS} tasks in the same green (seeds 100.., so each plans and copies its own org): a fixed cost per request would show as CPU per task above the full run's`);
-    table(
-      ["request", "tasks", "green CPU ms", "ms/task", "vs the full run", "load"],
-      small.map((row, i) => [String(i + 1), String(row.tasks), f(row.cpuMs, 0), f(row.cpuMs / row.tasks, 3), `${f(row.cpuMs / row.tasks / cpuMsPerTask, 2)}x`, row.load]),
-    );
-  } finally {
-    await release(green, purple);
-    if (runsDir) rmSync(runsDir, { recursive: true, force: true });
-  }
-}
 
 // ---------------------------------------------------------------- 1 + 2: throughput and event-loop delay
 
@@ -440,27 +368,6 @@ async function observationsPass(journal: boolean): Promise<void> {
   }
 }
 
-/** What the journal holds: its size and how many observation texts it keeps whole (0.64 MB each here) and cut. */
-function journalContents(runsDir: string): string {
-  const files = readdirSync(runsDir).filter((name) => name.endsWith(".jsonl"));
-  let bytes = 0;
-  let whole = 0;
-  let cut = 0;
-  for (const name of files) {
-    const text = readFileSync(join(runsDir, name), "utf8");
-    bytes += Buffer.byteLength(text);
-    for (const line of text.split("\n")) {
-      if (!line.startsWith('{"kind":"episode"')) continue;
-      const record = JSON.parse(line) as { trajectory: { steps: { observation?: { text: string } }[] } };
-      for (const step of record.trajectory.steps) {
-        if (!step.observation) continue;
-        if (/… \(\+\d+ chars\)/.test(step.observation.text)) cut++;
-        else whole++;
-      }
-    }
-  }
-  return `${files.length} file(s), ${f(bytes / MB, 1)} MB; observations kept whole ${whole}, cut ${cut}`;
-}
 
 async function observations(): Promise<void> {
   await observationsPass(false);
@@ -485,7 +392,23 @@ async function main(): Promise<void> {
   if (greenNodeArgs.length > 0) out(`green Node.js options: ${greenNodeArgs.join(" ")}${semiSpaceMb > 0 ? " (the young generation of the green image's NODE_OPTIONS)" : ""}`);
   out(`${load()} at the start (a shared machine's figures are compared within one run)`);
   const run: Record<Part, () => Promise<void>> = {
-    lean,
+    lean: () =>
+      lean({
+        tasksFile,
+        org: values.org!,
+        concurrency: Number(values["lean-concurrency"]),
+        requests: Number(values["lean-requests"]),
+        journal: values["lean-journal"] !== "0",
+        settleMs,
+        greenEnv,
+        greenNodeArgs,
+        against: values.against,
+        againstConfig: JSON.parse(values["against-config"]!) as Record<string, unknown>,
+        rounds: Number(values["lean-rounds"]),
+        a2a,
+        keep,
+        release,
+      }),
     throughput,
     memory,
     heap,

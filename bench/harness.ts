@@ -3,7 +3,7 @@
  * loopback, sending an assessment request, and reading a process's CPU time and memory from /proc.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -73,6 +73,32 @@ export async function startGreen(tasks: string, org: string, options: { exposeGc
   const started = track(child, `http://127.0.0.1:${port}/`);
   await waitForCard(started);
   return started;
+}
+
+/**
+ * Another green, started from a command line: `{port}` becomes a free port and `{tasks}` the task
+ * file (e.g. the Python predecessor's launcher). It runs through `sh -c 'exec …'`, so its pid is the
+ * command's own, and in a process group of its own, so that stopping it stops what it started.
+ */
+export async function startCommand(template: string, tasks: string): Promise<Started> {
+  const port = await freePort();
+  const command = template.replaceAll("{port}", String(port)).replaceAll("{tasks}", tasks);
+  const child = spawn("sh", ["-c", `exec ${command}`], { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: childEnv(), detached: true });
+  const started = track(child, `http://127.0.0.1:${port}/`);
+  const stop = started.stop;
+  const group: Started = {
+    ...started,
+    stop: async () => {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await stop();
+    },
+  };
+  await waitForCard(group);
+  return group;
 }
 
 /** Resident memory of a process by kind of mapping, in MB, from /proc/<pid>/smaps. */
@@ -270,4 +296,53 @@ export function childPids(pid: number): number[] {
 /** CPU of the green's server process and, apart, of its query processes (those alive now). */
 export function greenCpu(pid: number): { serverMs: number; queryMs: number } {
   return { serverMs: cpuMs(pid), queryMs: childPids(pid).reduce((sum, child) => sum + cpuMs(child), 0) };
+}
+
+/** Every live process under `pid` (children of its threads included), depth first. */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  let threads: string[] = [];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const thread of threads) {
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${thread}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      // the thread ended
+    }
+    for (const child of children) found.push(child, ...descendants(child));
+  }
+  return found;
+}
+
+/**
+ * CPU milliseconds of a process and everything under it: its own time, its ended children's that it
+ * waited for (cutime, cstime), and its live descendants'. For a green whose make-up is unknown.
+ */
+export function treeCpuMs(pid: number): number {
+  const own = (id: number, withReaped: boolean) => {
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1]!.split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]) + (withReaped ? Number(fields[13]) + Number(fields[14]) : 0);
+      return (ticks * 1000) / CLK_TCK;
+    } catch {
+      return 0;
+    }
+  };
+  return own(pid, true) + descendants(pid).reduce((sum, child) => sum + own(child, true), 0);
+}
+
+/** VmRSS summed over a process and its live descendants, in MB (shared pages counted in each). */
+export function treeRssMb(pid: number): number {
+  return [pid, ...descendants(pid)].reduce((sum, id) => {
+    try {
+      return sum + memoryOf(id).rssMb;
+    } catch {
+      return sum;
+    }
+  }, 0);
 }

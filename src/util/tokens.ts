@@ -1,16 +1,17 @@
-import { createRequire } from "node:module";
 import { detach } from "./elide.js";
+import { loadO200kCounter } from "./o200k.js";
 
 /**
- * The o200k tokenizer, loaded on the first count (or by `loadTokenizer`): its ranks cost about
- * 60 MB of resident memory and 0.2 s of CPU, which the threads and processes that import this
- * folder without counting (the org's derive thread) never pay.
+ * The o200k counter (o200k.ts: gpt-tokenizer's counts from its data file, in about 4 MB of typed
+ * arrays, where loading the library's own counter took a process from 44 to 107 MB resident),
+ * loaded on the first count (or by `loadTokenizer`): about 40 ms of CPU, which the threads and
+ * processes that import this folder without counting (the org's derive thread) never pay.
  */
 let tokenizer: ((text: string) => number) | undefined;
 
 /** Loads the tokenizer now (a server does before it takes requests, so that no request pays for it). */
 export function loadTokenizer(): (text: string) => number {
-  tokenizer ??= (createRequire(import.meta.url)("gpt-tokenizer") as { countTokens: (text: string) => number }).countTokens;
+  tokenizer ??= loadO200kCounter().count;
   return tokenizer;
 }
 

@@ -314,8 +314,15 @@ export function loadO200kCounter(): O200kCounter {
       }
       const wellFormed = isWellFormed(text);
       let total = 0;
+      // Pieces are cut between successive ends of `test`, which allocates no match array: the
+      // pattern matches wherever it starts (a space, a letter, a digit or any other code point
+      // begins one of its alternatives), so its matches tile the text.
       splitRegex.lastIndex = 0;
-      for (let match = splitRegex.exec(text); match !== null; match = splitRegex.exec(text)) total += countPiece(ranks, encoder, match[0], wellFormed);
+      let start = 0;
+      for (; start < text.length && splitRegex.test(text); start = splitRegex.lastIndex) {
+        total += countPiece(ranks, encoder, text.slice(start, splitRegex.lastIndex), wellFormed);
+      }
+      if (start < text.length) throw new Error("o200k: the split pattern left text unmatched");
       return total;
     },
   };

@@ -126,8 +126,18 @@ describe("the o200k counter counts exactly what gpt-tokenizer counts", () => {
     expect(differences(randomTexts(31, 4_000))).toEqual([]);
   }, 60_000);
 
-  it("on long runs of one character, which the byte merge takes longest over", () => {
+  it("on long pieces (merged with a heap beyond 128 bytes): runs of one character and seeded random words", () => {
     const texts = [" ".repeat(2_000), "\n".repeat(500), "\t \n".repeat(200), "a".repeat(400), "9".repeat(300), "é".repeat(300), "\ufeff".repeat(100), "😀".repeat(100)];
+    for (const length of [127, 128, 129, 130, 200, 255, 256, 257]) texts.push(" ".repeat(length), "x".repeat(length), `${"ab".repeat(length)}`.slice(0, length));
+    // Letters from a small alphabet repeat pairs, so equal ranks compete for the leftmost merge.
+    const random = new Random(7);
+    const alphabets = ["ab", "abc ", "ing", "théâtre", "日本語", "\ufeffus", "\ud800a", "😀é"];
+    for (let i = 0; i < 300; i++) {
+      const alphabet = [...alphabets[i % alphabets.length]!];
+      let text = "";
+      for (let n = random.int(60, 400); n > 0; n--) text += alphabet[random.int(0, alphabet.length - 1)];
+      texts.push(text);
+    }
     expect(differences(texts)).toEqual([]);
   });
 

@@ -220,19 +220,20 @@ function mergeRank(ranks: Ranks, bytes: Uint8Array, start: number, end: number):
   return lookup(ranks, bytes, start, end, hashBytes(bytes, start, end));
 }
 
-/** Scratch arrays of the merge, grown as pieces need (a piece is at most a few KB). */
-let scratchBytes = new Uint8Array(1024);
-let partStarts = new Int32Array(1025);
-let pairRanks = new Float64Array(1025);
-
-function ensureScratch(byteCount: number): void {
-  if (scratchBytes.length >= byteCount) return;
-  let size = scratchBytes.length;
-  while (size < byteCount) size *= 2;
-  scratchBytes = new Uint8Array(size);
-  partStarts = new Int32Array(size + 1);
-  pairRanks = new Float64Array(size + 1);
-}
+/**
+ * Pieces longer than this are merged with a heap (n log n) rather than by scanning every pair for
+ * each merge (n squared): a run of 16,000 spaces, one piece, took 190 ms by scanning.
+ */
+const LONG_PIECE_BYTES = 128;
+/**
+ * The UTF-8 bytes of the piece being counted, in one reused buffer up to SCRATCH_BYTES (a longer
+ * piece, a run of spaces, gets its own, so that one odd text leaves nothing large behind), and the
+ * short merge's parts and pair ranks (pieces over LONG_PIECE_BYTES take the heap's own arrays).
+ */
+const SCRATCH_BYTES = 16 * 1024;
+const scratchBytes = new Uint8Array(SCRATCH_BYTES);
+const partStarts = new Int32Array(LONG_PIECE_BYTES + 1);
+const pairRanks = new Float64Array(LONG_PIECE_BYTES + 1);
 
 /** The merge rank of the pair of parts i and i + 1 of `parts` (Infinity when none). */
 function pairRank(ranks: Ranks, bytes: Uint8Array, starts: Int32Array, parts: number, i: number): number {
@@ -273,11 +274,6 @@ function mergeCount(ranks: Ranks, bytes: Uint8Array, length: number): number {
   return parts;
 }
 
-/**
- * Pieces longer than this are merged with a heap (n log n) rather than by scanning every pair for
- * each merge (n squared): a run of 16,000 spaces, one piece, took 190 ms by scanning.
- */
-const LONG_PIECE_BYTES = 128;
 /** A heap key: rank first, then the pair's position, so that equal ranks pop leftmost first. */
 const POSITION_RANGE = 2 ** 24;
 
@@ -360,8 +356,7 @@ function mergeCountLong(ranks: Ranks, bytes: Uint8Array, length: number): number
 function countPiece(ranks: Ranks, encoder: TextEncoder, piece: string, wellFormed: boolean): number {
   // ASCII is written char by char (cheaper than a call to encodeInto for short pieces).
   let length = piece.length;
-  ensureScratch(length * 3);
-  const bytes = scratchBytes;
+  const bytes = length * 3 <= SCRATCH_BYTES ? scratchBytes : new Uint8Array(length * 3);
   let hash = FNV_OFFSET;
   let ascii = true;
   for (let i = 0; i < length; i++) {

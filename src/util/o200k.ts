@@ -5,14 +5,14 @@ import { createRequire } from "node:module";
  * An o200k_base token counter that gives exactly what gpt-tokenizer's `countTokens` gives, holding
  * its 199,998 ranks in 4.2 MB of typed arrays (all token bytes end to end, their starts, and a hash
  * table to their ranks). We count ourselves for memory: the library's counter compiles its 2.4 MB
- * ranks module and fills a Map of 200k strings, which took a fresh Node.js 26 process from 44 to 107
- * MB resident (its heap 23 MB of it, the rest what compiling left resident; after counting the task
- * texts 145 MB, against 80 MB with this counter) and a server's idle heap from 40 to 54 MB. It is
- * no slower: the 14,743 strings of the real task file count in 111-120 ms (the library 141-155 ms),
- * and it loads in about 70 ms of CPU (the library 140-200 ms). The library stays the source of
- * truth: the ranks are its data file (tiktoken's format, one `base64 rank` a line), the split
- * pattern and the special tokens are its own, and tests/util/tokens-o200k.test.ts checks every
- * count against its `countTokens`.
+ * ranks module and fills a Map of 200k strings. Measured on Node.js 26: loading either and counting
+ * a line takes a bare process from 42 MB resident to 102 with the library's (heap 20 MB) and to 62
+ * with this one (heap 5 MB; the rest the arrays, module loading and V8's compiling of the parse
+ * loops); an idle server from 141 to 129 MB (heap 54 to 40 MB). Nor is it slower: it loads in 80-95
+ * ms of CPU (the library 140-170 ms), and the 14,743 strings of the real task file count in 110-130
+ * ms (the library 150-175 ms). The library stays the source of truth: the ranks are its data file
+ * (tiktoken's format, one `base64 rank` a line), the split pattern and the special tokens are its
+ * own, and tests/util/tokens-o200k.test.ts checks every count against its `countTokens`.
  */
 export interface O200kCounter {
   /** The number of o200k tokens of a text, as gpt-tokenizer counts them (and throwing where it throws). */
@@ -379,7 +379,7 @@ function countPiece(ranks: Ranks, encoder: TextEncoder, piece: string, wellForme
   return mergeCount(ranks, bytes, length);
 }
 
-/** Builds the counter from gpt-tokenizer's o200k data file (about 70 ms of CPU, two passes over its 3.6 MB). */
+/** Builds the counter from gpt-tokenizer's o200k data file (about 70 ms of CPU: two passes over its 3.6 MB). */
 export function loadO200kCounter(): O200kCounter {
   const ranks = parseRanks(requireFromHere.resolve("gpt-tokenizer/data/o200k_base.tiktoken"));
   const { splitRegex, specialTokens, specialTokenRegex } = libraryParts();

@@ -3,10 +3,10 @@ import { loadO200kCounter } from "./o200k.js";
 
 /**
  * The o200k counter (o200k.ts), loaded on the first count (or by `loadTokenizer`): 4.2 MB of typed
- * arrays and about 70 ms of CPU, which the threads and processes that import this folder without
+ * arrays and 80-95 ms of CPU, which the threads and processes that import this folder without
  * counting (the org's derive thread) never pay. It counts exactly what gpt-tokenizer's
- * `countTokens` counts; that counter itself held 14 MB of heap in a server (idle RSS 141 MB against
- * 129 MB now, after a run of the 2,140 tasks 183-186 against 167-171) and took 140-200 ms to load.
+ * `countTokens` counts, which held 14 MB more heap: with it, a server was 141-146 MB resident idle
+ * and 183-191 MB after a run of the 2,140 tasks, with ours 129-130 and 170-171.
  */
 let tokenizer: ((text: string) => number) | undefined;
 

@@ -174,6 +174,13 @@ describe("through the green agent", () => {
     expect(entry.agent_answer).toBe("None");
   });
 
+  it("scores a reply holding a model's special-token text (<|endoftext|>) as text, and the assessment completes", async () => {
+    const purple = await scriptedPurple(() => message(text("None <|endoftext|><|im_end|>")));
+    const entry = await assess(purple.url);
+    expect(entry.termination).toBe("answered");
+    expect(entry.agent_answer).toContain("<|endoftext|>");
+  });
+
   it("runs an episode over one input-required task, reading each turn's new artifacts, and answers with respond's content", async () => {
     const caseQuery = artifact("q1", text("<execute>SELECT Id FROM Case LIMIT 1</execute>"));
     const accountQuery = artifact("q2", text("<execute>SELECT Id FROM Account LIMIT 1</execute>"));

@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { countTokens as reference } from "gpt-tokenizer";
+import { countTokens } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { loadO200kCounter } from "../../src/util/o200k.js";
 import { Random } from "../../src/util/random.js";
 import { REAL_TASKS, SAMPLE_ORG, SAMPLE_TASKS } from "../support/helpers.js";
+
+/** The library's count of a text, a special token's text counted as text (as ours does). */
+const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
 /** Every string inside a parsed JSON value (keys too: they reach the purple in the task's JSON). */
 function stringsIn(value: unknown, into: string[] = []): string[] {
@@ -141,10 +144,11 @@ describe("the o200k counter counts exactly what gpt-tokenizer counts", () => {
     expect(differences(texts)).toEqual([]);
   });
 
-  it("on special-token texts: both throw the same error on an o200k special token and count the rest as text", () => {
+  it("on special-token texts: counts them as text, as the library does when none is disallowed (its default throws)", () => {
     const texts = ["<|endoftext|>", "a <|im_start|> b", "x<|fim_prefix|>y<|endofprompt|>", "<|endoftext", "<|startoftext|>", "<|end|>", "<|im_sep|>", "<|| |>"];
     expect(differences(texts)).toEqual([]);
-    expect(outcome(loadO200kCounter().count, "say <|endoftext|> now")).toBe("throws: Disallowed special token found: <|endoftext|>");
+    expect(outcome(loadO200kCounter().count, "say <|endoftext|> now")).toBe(reference("say <|endoftext|> now"));
+    expect(reference("<|endoftext|>")).toBeGreaterThan(1);
   });
 
   it("counts the cases a plain tiktoken port gets wrong as the library does (it never forms a byte-order-mark token)", () => {

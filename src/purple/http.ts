@@ -72,9 +72,7 @@ export function exchange(url: URL, call: HttpExchange): Promise<HttpReply> {
       reject(call.signal.reason);
       return;
     }
-    // A body that goes in one write goes as its bytes: a string would be joined to the headers and
-    // the two copied into one before they are encoded (a copy of every turn's message).
-    const body = typeof call.body === "string" && call.body.length <= STREAMED_BODY_CHARS ? Buffer.from(call.body) : (call.body ?? null);
+    const body = call.body ?? null;
     const headers: Record<string, string> = { ...call.headers };
     if (body !== null) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;

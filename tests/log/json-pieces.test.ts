@@ -49,7 +49,7 @@ describe("JSON in pieces", () => {
     const episode = { kind: "episode", steps: [{ action: "respond", text: "None" }], when: new Date(0), scores: [0.5, 1, null] };
     expect([...jsonPieces(episode)]).toEqual([JSON.stringify(episode)]);
     // Numbers are counted at their longest: seven thousand of them (168,000 characters) are not made whole.
-    const numbers = Array.from({ length: 7_000 }, (_, i) => -1.2345678901234567e-300 * (i + 1));
+    const numbers = Array.from({ length: 7_000 }, (_, i) => -1.2345678901234e-300 * (i + 1));
     const many = { numbers, rows: Array.from({ length: 5_000 }, (_, i) => ({ id: `row-${i}`, text: '"quoted"\n'.repeat(3) })) };
     const pieces = [...jsonPieces(many)];
     expect(pieces.join("")).toBe(JSON.stringify(many));

@@ -100,7 +100,8 @@ function issueText(issue: FirstIssue, root: string): string {
 export function checkRpcReply(method: string, id: unknown, reply: HttpReply): unknown {
   const { status, body } = reply;
   // Its status and content type only (echo.ts): the participant URL may be any address the green reaches.
-  const shown = shownBody(reply.headers, body);
+  // Made only for a fault: most replies are fine.
+  const shown = () => shownBody(reply.headers, body);
   let json: unknown;
   let parsed = false;
   if (body.byteLength > 0) {
@@ -118,12 +119,12 @@ export function checkRpcReply(method: string, id: unknown, reply: HttpReply): un
       checkError(method, json as { error: unknown });
       return json;
     }
-    throw protocolFault(method, `is HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() + (body.byteLength > 0 ? ` (${shown})` : " with no body"));
+    throw protocolFault(method, `is HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() + (body.byteLength > 0 ? ` (${shown()})` : " with no body"));
   }
   if (body.byteLength === 0) throw protocolFault(method, `is empty (HTTP ${status}, no body): a JSON-RPC response was expected`);
-  if (!parsed) throw protocolFault(method, `is not JSON (${shown})`);
+  if (!parsed) throw protocolFault(method, `is not JSON (${shown()})`);
   if (typeof json !== "object" || json === null || Array.isArray(json))
-    throw protocolFault(method, `is not a JSON-RPC response object (${Array.isArray(json) ? "an array" : json === null ? "null" : `a ${typeof json}`}, ${shown})`);
+    throw protocolFault(method, `is not a JSON-RPC response object (${Array.isArray(json) ? "an array" : json === null ? "null" : `a ${typeof json}`}, ${shown()})`);
   const envelope = json as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
   // A2A 1.0's transport requires the version member; 0.3 purples have long been read without it.
   if (envelope.jsonrpc !== "2.0" && V10_METHODS.has(method))

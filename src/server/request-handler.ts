@@ -1,4 +1,4 @@
-import type { AgentCard } from "@a2a-js/sdk";
+import { type AgentCard, type Artifact, type Task, type TaskArtifactUpdateEvent, TaskState, type TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { type AgentExecutor, DefaultRequestHandler, type TaskStore } from "@a2a-js/sdk/server";
 
 /** What the SDK's event loop (`_processEvents`, @a2a-js/sdk 1.3.0) reads of the handler and its result manager: private to its types. */
@@ -9,6 +9,15 @@ interface ResultManagerParts {
   processEvent(event: AgentEventParts): Promise<void>;
   getCurrentTask(): unknown;
   getFinalResult(): unknown;
+}
+/** What the result manager's updates (`applyStatusUpdate`, `applyArtifactUpdate`, @a2a-js/sdk 1.3.0) read and write of it. */
+interface UpdateParts {
+  currentTask: Task | undefined;
+  notePersistedTaskId(taskId: string): void;
+  loadPersistedTask(taskId: string, eventName: string): Promise<Task | undefined>;
+  saveCurrentTask(): Promise<void>;
+  applyStatusUpdate(event: TaskStatusUpdateEvent): Promise<void>;
+  applyArtifactUpdate(event: TaskArtifactUpdateEvent): Promise<void>;
 }
 interface AgentEventParts {
   readonly kind: string;
@@ -55,6 +64,7 @@ async function processEventsWithoutPush(
   let firstResultSent = false;
   let authRequiredSnapshotSent = false;
   try {
+    keepEventsUncopied(resultManager as unknown as UpdateParts);
     for await (const event of eventQueue.events()) {
       await resultManager.processEvent(event);
       if (options?.firstResultResolver && !firstResultSent) {
@@ -88,4 +98,56 @@ async function processEventsWithoutPush(
   } finally {
     eventQueue.stop();
   }
+}
+
+const TERMINAL: ReadonlySet<TaskState> = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+
+/**
+ * The result manager's status and artifact updates as the SDK makes them (1.3.0), without the deep
+ * copy of what the event holds (`structuredClone` of the status, its message and the artifact):
+ * the executor makes each event afresh for its publish and never touches it after, so the task
+ * may hold it as it is. The results artifact of a full run is megabytes, its copy 2% of the run's
+ * CPU, and the progress updates another 1%. An update with metadata, or one appending to an
+ * artifact, goes the SDK's way (the green sends none). Each still runs under the SDK's per-task
+ * lock (`processEvent` calls it), loads the task, changes it and saves it.
+ */
+function keepEventsUncopied(manager: UpdateParts): void {
+  const statusUpdate = manager.applyStatusUpdate;
+  const artifactUpdate = manager.applyArtifactUpdate;
+  manager.applyStatusUpdate = async function (this: UpdateParts, event: TaskStatusUpdateEvent): Promise<void> {
+    if (event.metadata) return statusUpdate.call(this, event);
+    this.notePersistedTaskId(event.taskId);
+    const task = await this.loadPersistedTask(event.taskId, "status update");
+    const persisted = task?.status?.state;
+    if (!task || task.id !== event.taskId || (persisted !== undefined && TERMINAL.has(persisted) && event.status?.state !== persisted)) {
+      // An update of a task that ended (or of another task) goes the SDK's way, which warns and keeps the task as it is.
+      if (task && task.id === event.taskId) return statusUpdate.call(this, event);
+      this.currentTask = task;
+      return;
+    }
+    task.status = event.status;
+    const message = event.status?.message;
+    if (message && !task.history?.some((kept) => kept.messageId === message.messageId)) task.history = [...(task.history ?? []), message];
+    this.currentTask = task;
+    await this.saveCurrentTask();
+  };
+  manager.applyArtifactUpdate = async function (this: UpdateParts, event: TaskArtifactUpdateEvent): Promise<void> {
+    const artifact = event.artifact;
+    if (!artifact || event.append || event.metadata) return artifactUpdate.call(this, event);
+    this.notePersistedTaskId(event.taskId);
+    const task = await this.loadPersistedTask(event.taskId, "artifact update");
+    if (!task || task.id !== event.taskId) {
+      this.currentTask = task;
+      return;
+    }
+    task.artifacts = replacedOrAdded(task.artifacts ?? [], artifact);
+    this.currentTask = task;
+    await this.saveCurrentTask();
+  };
+}
+
+/** `artifacts` with the one of `artifact`'s id replaced by it, or it added last. */
+function replacedOrAdded(artifacts: readonly Artifact[], artifact: Artifact): Artifact[] {
+  const at = artifacts.findIndex((kept) => kept.artifactId === artifact.artifactId);
+  return at === -1 ? [...artifacts, artifact] : artifacts.map((kept, i) => (i === at ? artifact : kept));
 }

@@ -44,4 +44,17 @@ describe("JSON in pieces", () => {
     // No piece much longer than the target: a window's escaping at most doubles it, plus what was pending.
     for (const piece of pieces) expect(piece.length).toBeLessThan(4 * PIECE_CHARS);
   });
+
+  it("makes a short value in one piece, and cuts a long one of short members between them", () => {
+    const episode = { kind: "episode", steps: [{ action: "respond", text: "None" }], when: new Date(0), scores: [0.5, 1, null] };
+    expect([...jsonPieces(episode)]).toEqual([JSON.stringify(episode)]);
+    // Numbers are counted at their longest: seven thousand of them (168,000 characters) are not made whole.
+    const numbers = Array.from({ length: 7_000 }, (_, i) => -1.2345678901234e-300 * (i + 1));
+    const many = { numbers, rows: Array.from({ length: 5_000 }, (_, i) => ({ id: `row-${i}`, text: '"quoted"\n'.repeat(3) })) };
+    const pieces = [...jsonPieces(many)];
+    expect(pieces.join("")).toBe(JSON.stringify(many));
+    expect(pieces.length).toBeGreaterThan(4);
+    // Each piece is what was pending (under PIECE_CHARS) and one short member.
+    for (const piece of pieces) expect(piece.length).toBeLessThan(1.5 * PIECE_CHARS);
+  });
 });

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import type { IdRemap } from "../util/index.js";
 import type { FieldSpec, OrgChange } from "./changes.js";
+import { remapInIdOrder } from "./derive-remap.js";
 import { quoteIdent } from "./quote.js";
 import { schemaAfter } from "./schema-after.js";
 import type { OrgSchema } from "./types.js";
@@ -24,11 +25,10 @@ export function deriveImage(image: Uint8Array, schema: OrgSchema, changes: reado
   try {
     db.transaction(() => {
       for (const change of changes) applyChange(db, schema, change);
-      if (remap) remapIds(db, after, remap);
       // Records are kept in Id order, as an org returns them when a query names no order:
       // records a change added sit among the real ones, not after them, and new Ids reorder all.
-      const reordered = remap ? after.objects.map((object) => object.name) : changes.filter((change) => change.op === "insert_records").map((change) => change.object);
-      for (const object of new Set(reordered)) storeInIdOrder(db, after, object);
+      if (remap) remapInIdOrder(db, after, remap);
+      else for (const object of new Set(changes.filter((change) => change.op === "insert_records").map((change) => change.object))) storeInIdOrder(db, after, object);
     })();
     return { image: db.serialize(), ids: [...readRecordIdsFrom(db, after)], today: latestDate(db, after) };
   } finally {
@@ -49,27 +49,6 @@ export function latestDate(db: Database.Database, schema: OrgSchema): string {
     }
   }
   return latest;
-}
-
-/**
- * Every record Id of the copy through the remap: the Id and lookup fields of every object, and
- * the Ids that text fields mention (descriptions, transcripts, article bodies). Values that are
- * not Ids (null, 'None', free text without one) stay as they are.
- */
-function remapIds(db: Database.Database, schema: OrgSchema, remap: IdRemap): void {
-  const known = new Set([...readRecordIdsFrom(db, schema)].map((id) => id.slice(0, 15)));
-  remap.assertInjective(known);
-  db.function("entropic_remap_id", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.id(value) : value));
-  db.function("entropic_remap_text", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.text(value, known) : value));
-  for (const object of schema.objects) {
-    const assignments = object.fields.flatMap((field) => {
-      const column = quoteIdent(field.name);
-      if (field.type === "id" || field.type === "reference") return [`${column} = entropic_remap_id(${column})`];
-      if (field.type === "string") return [`${column} = entropic_remap_text(${column})`];
-      return [];
-    });
-    if (assignments.length > 0) db.exec(`UPDATE ${quoteIdent(object.name)} SET ${assignments.join(", ")}`);
-  }
 }
 
 /** Rebuilds a table with its rows in Id order (same columns and types; the old table is dropped). */
@@ -139,7 +118,7 @@ export function readRecordIdsFrom(db: Database.Database, schema: OrgSchema): Set
     for (const value of db
       .prepare(`SELECT ${quoteIdent(idField.name)} FROM ${quoteIdent(object.name)}`)
       .pluck()
-      .iterate()) {
+      .all()) {
       if (typeof value === "string") ids.add(value);
     }
   }

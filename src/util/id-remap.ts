@@ -54,6 +54,8 @@ export class IdRemap {
 
   /** The new Id of a 15- or 18-character Id; anything else is returned as it is. */
   id(id: string): string {
+    const met = this.answered.get(id);
+    if (met !== undefined) return met;
     if (!SALESFORCE_ID.test(id)) return id;
     const id15 = id.slice(0, 15);
     let mapped = this.memo.get(id15);
@@ -61,7 +63,26 @@ export class IdRemap {
       this.encipher([id15]);
       mapped = this.memo.get(id15)!;
     }
-    return id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped);
+    const answer = id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped);
+    this.answered.set(id, answer);
+    return answer;
+  }
+
+  /**
+   * Each Id met before, as written, and its new Id: an org copy maps each of its Ids several
+   * times (the record's own, and every lookup to it), and the check and the suffix are the most
+   * of a lookup's cost.
+   */
+  private readonly answered = new Map<string, string>();
+
+  /**
+   * Works out the new Ids of many Ids at once (in one call of the cipher), for `id` to look up:
+   * an org copy's Ids and lookups, before they are mapped one by one. Non-Ids are left out.
+   */
+  prepare(ids: Iterable<string>): void {
+    const fresh = new Set<string>();
+    for (const id of ids) if (SALESFORCE_ID.test(id) && !this.memo.has(id.slice(0, 15))) fresh.add(id.slice(0, 15));
+    if (fresh.size > 0) this.encipher([...fresh]);
   }
 
   /**
@@ -125,9 +146,7 @@ export class IdRemap {
   assertInjective(ids: Iterable<string>): void {
     const all = [...ids];
     // An org's Ids enciphered together, before they are compared one by one (and mapped by the copy).
-    const fresh = new Set<string>();
-    for (const id of all) if (SALESFORCE_ID.test(id) && !this.memo.has(id.slice(0, 15))) fresh.add(id.slice(0, 15));
-    if (fresh.size > 0) this.encipher([...fresh]);
+    this.prepare(all);
     const seen = new Map<string, string>();
     for (const id of all) {
       const mapped = this.id(id).slice(0, 15);

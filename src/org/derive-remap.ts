@@ -19,8 +19,9 @@ export function remapInIdOrder(db: Database.Database, schema: OrgSchema, remap: 
   const tables = schema.objects.map((object) => readTable(db, object));
   const known = new Set<string>();
   for (const table of tables) if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") known.add((row[table.idColumn + 1] as string).slice(0, 15));
-  remap.assertInjective(known);
+  // Every Id and lookup value, enciphered in one call before the cells are mapped one by one.
   remap.prepare(idValues(tables));
+  remap.assertInjective(known);
   for (const table of tables) rewrite(db, table, remap, known);
 }
 
@@ -52,13 +53,15 @@ function readTable(db: Database.Database, object: OrgSchema["objects"][number]):
   return { name: object.name, columns, idField, remapped, idColumn: remapped.findIndex(({ column, as }) => as === "id" && column === idField), rows };
 }
 
-/** Every value of an Id or lookup column, for the cipher to take in one call. */
-function* idValues(tables: readonly TableRead[]): Generator<string> {
+/** Every value of an Id or lookup column, once each. */
+function idValues(tables: readonly TableRead[]): Set<string> {
+  const values = new Set<string>();
   for (const table of tables)
     for (const [at, { as }] of table.remapped.entries()) {
       if (as !== "id") continue;
-      for (const row of table.rows) if (typeof row[at + 1] === "string") yield row[at + 1] as string;
+      for (const row of table.rows) if (typeof row[at + 1] === "string") values.add(row[at + 1] as string);
     }
+  return values;
 }
 
 /**

@@ -19,6 +19,9 @@ export interface OpenOrgOptions {
   readonly limits?: Partial<QueryLimits>;
 }
 
+/** How long the records read from the image are kept after the last read (see `rows`): as long as an idle derive thread. */
+const ROWS_KEEP_MS = 30_000;
+
 /** How long the image's read-only copy for row reads stays open after the last read (see `reader`). */
 const READER_IDLE_MS = 1_000;
 
@@ -69,6 +72,8 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
   /** Releases the image; a store that made its own pool also stops its processes (its copies with them). */
   async close(): Promise<void> {
     clearTimeout(this.readerTimer);
+    clearTimeout(this.keptRowsTimer);
+    this.keptRows.clear();
     this.openReader?.close();
     this.openReader = undefined;
     this.pool.release(this.imageId);
@@ -101,13 +106,32 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     return this.latest;
   }
 
-  async rows(object: string): Promise<SqlRow[]> {
+  /**
+   * An object's records. The image never changes, so what was read is kept (frozen: a reader
+   * that changed a row would change every later request's) for as long as reads keep coming:
+   * each request's entropy plan reads every object, and reading them all again was most of the
+   * plan's CPU. Dropped ROWS_KEEP_MS after the last read, so an idle server does not hold them.
+   */
+  async rows(object: string): Promise<readonly SqlRow[]> {
     const info = this.schema.objects.find((candidate) => candidate.name === object);
     if (!info) throw new Error(`the org has no object ${object}`);
-    return this.reader()
-      .prepare(`SELECT * FROM ${quoteIdent(info.name)}`)
-      .all() as SqlRow[];
+    clearTimeout(this.keptRowsTimer);
+    this.keptRowsTimer = setTimeout(() => this.keptRows.clear(), ROWS_KEEP_MS);
+    this.keptRowsTimer.unref();
+    let rows = this.keptRows.get(info.name);
+    if (!rows) {
+      const read = this.reader()
+        .prepare(`SELECT * FROM ${quoteIdent(info.name)}`)
+        .all() as SqlRow[];
+      for (const row of read) Object.freeze(row);
+      rows = Object.freeze(read);
+      this.keptRows.set(info.name, rows);
+    }
+    return rows;
   }
+
+  private readonly keptRows = new Map<string, readonly SqlRow[]>();
+  private keptRowsTimer: NodeJS.Timeout | undefined;
 
   private openReader: Database.Database | undefined;
   private readerTimer: NodeJS.Timeout | undefined;

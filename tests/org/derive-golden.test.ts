@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { type Level, planChanges, planDigest, planEntropy } from "../../src/entropy/index.js";
 import { deriveImage } from "../../src/org/derive.js";
-import { loadOrgImage, quoteIdent } from "../../src/org/index.js";
+import { loadOrgImage, quoteIdent, type SqlRow } from "../../src/org/index.js";
 import { loadTaskFile } from "../../src/tasks/load.js";
 import { IdRemap } from "../../src/util/index.js";
 import { SAMPLE_ORG, SAMPLE_TASKS } from "../support/helpers.js";
@@ -18,7 +18,7 @@ import { SAMPLE_ORG, SAMPLE_TASKS } from "../support/helpers.js";
 const base = loadOrgImage(SAMPLE_ORG);
 const tasks = loadTaskFile(SAMPLE_TASKS).tasks;
 const baseDb = new Database(base.image, { readonly: true });
-const baseRows = new Map(base.schema.objects.map((object) => [object.name, baseDb.prepare(`SELECT * FROM ${quoteIdent(object.name)}`).all() as Record<string, unknown>[]]));
+const baseRows = new Map(base.schema.objects.map((object) => [object.name, baseDb.prepare(`SELECT * FROM ${quoteIdent(object.name)}`).all() as SqlRow[]]));
 baseDb.close();
 
 function contentHashes(image: Uint8Array): Record<string, string> {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { IdRemap } from "../util/index.js";
+import { canonicalId, type IdRemap } from "../util/id-remap.js";
 import { quoteIdent } from "./quote.js";
 import type { OrgSchema } from "./types.js";
 
@@ -15,14 +15,34 @@ import type { OrgSchema } from "./types.js";
  * rows, so each keeps its storage class. A SQL function called for every cell, an UPDATE of every
  * row and a second rewrite in a new table to reorder them were most of a request's fixed CPU.
  */
-export function remapInIdOrder(db: Database.Database, schema: OrgSchema, remap: IdRemap): void {
+export function remapInIdOrder(db: Database.Database, schema: OrgSchema, remap: IdRemap): string[] {
   const tables = schema.objects.map((object) => readTable(db, object));
   const known = new Set<string>();
-  for (const table of tables) if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") known.add((row[table.idColumn + 1] as string).slice(0, 15));
+  for (const table of tables)
+    if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") known.add((row[table.idColumn + 1] as string).slice(0, 15));
   // Every Id and lookup value, enciphered in one call before the cells are mapped one by one.
   remap.prepare(idValues(tables));
   remap.assertInjective(known);
   for (const table of tables) rewrite(db, table, remap, known);
+  return recordKeys(tables, remap);
+}
+
+/**
+ * The copy's record keys: `canonicalId` of each new Id, which is its first 15 characters (the
+ * remap gives an 18-character Id its own case-safe suffix), or a value that is no Id as it is.
+ */
+function recordKeys(tables: readonly TableRead[], remap: IdRemap): string[] {
+  const keys: string[] = [];
+  for (const table of tables) {
+    if (table.idColumn < 0) continue;
+    for (const row of table.rows) {
+      const id = row[table.idColumn + 1];
+      if (typeof id !== "string") continue;
+      const mapped = remap.id(id);
+      keys.push(mapped !== id ? mapped.slice(0, 15) : (canonicalId(id) ?? id));
+    }
+  }
+  return keys;
 }
 
 /** A table's columns that the remap changes, and those columns of every row (each row led by its rowid). */

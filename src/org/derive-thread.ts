@@ -103,7 +103,7 @@ function deriveInThread(image: Uint8Array, schema: OrgSchema, changes: readonly 
       else void worker.terminate();
     };
     const onMessage = (reply: DeriveReply) =>
-      done(() => (reply.ok ? resolve({ image: reply.image, ids: reply.ids, today: reply.today }) : reject(new Error(`deriving the org's copy failed: ${reply.message}`))), true);
+      done(() => (reply.ok ? resolve({ image: reply.image, keys: reply.keys, today: reply.today }) : reject(new Error(`deriving the org's copy failed: ${reply.message}`))), true);
     const onError = (error: Error) => done(() => reject(new Error(`deriving the org's copy failed: ${error.message}`)), false);
     const onExit = (code: number) => done(() => reject(new Error(`the thread deriving the org's copy stopped (exit code ${code}) before it answered`)), false);
     worker.once("message", onMessage);

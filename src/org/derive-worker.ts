@@ -1,7 +1,7 @@
 /**
  * The thread that derives an org's copy (derive.ts's SQL, unchanged) off the main thread's event
  * loop: for each job it gets the base image, the changes and the remap's key, and sends back the
- * copy's image (transferred, not copied), its record Ids and its latest date. The thread is kept
+ * copy's image (transferred, not copied), its records' keys and its latest date. The thread is kept
  * warm between jobs (derive-thread.ts), so its module compilation and start-up are paid once.
  *
  * It imports only what a copy needs (SQLite, the SQL of derive.ts, the remap): a thread holds its
@@ -30,7 +30,7 @@ export interface DeriveJob {
 }
 
 export type DeriveReply =
-  | { readonly ok: true; readonly image: Uint8Array; readonly ids: readonly string[]; readonly today: string }
+  | { readonly ok: true; readonly image: Uint8Array; readonly keys: readonly string[]; readonly today: string }
   | { readonly ok: false; readonly message: string };
 
 /** The thread's niceness (Linux applies it to this thread alone). */

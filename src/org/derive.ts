@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { IdRemap } from "../util/index.js";
+import { canonicalId, type IdRemap } from "../util/id-remap.js";
 import type { FieldSpec, OrgChange } from "./changes.js";
 import { remapInIdOrder } from "./derive-remap.js";
 import { quoteIdent } from "./quote.js";
@@ -12,10 +12,14 @@ import type { OrgSchema } from "./types.js";
  * thread that derives copies off the event loop (derive-worker.ts) and, for tests, in this one.
  */
 
-/** A derived copy: its image, its record Ids and its latest date (read while the copy is open anyway). */
+/**
+ * A derived copy: its image, its records' keys (`canonicalId` of each record Id, the Id itself
+ * when it is none: what the view compares Ids by) and its latest date, found while the copy is
+ * open anyway.
+ */
 export interface DerivedImage {
   readonly image: Uint8Array;
-  readonly ids: readonly string[];
+  readonly keys: readonly string[];
   readonly today: string;
 }
 
@@ -23,14 +27,15 @@ export function deriveImage(image: Uint8Array, schema: OrgSchema, changes: reado
   const after = schemaAfter(schema, changes);
   const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   try {
-    db.transaction(() => {
+    const keys = db.transaction(() => {
       for (const change of changes) applyChange(db, schema, change);
       // Records are kept in Id order, as an org returns them when a query names no order:
       // records a change added sit among the real ones, not after them, and new Ids reorder all.
-      if (remap) remapInIdOrder(db, after, remap);
-      else for (const object of new Set(changes.filter((change) => change.op === "insert_records").map((change) => change.object))) storeInIdOrder(db, after, object);
+      if (remap) return remapInIdOrder(db, after, remap);
+      for (const object of new Set(changes.filter((change) => change.op === "insert_records").map((change) => change.object))) storeInIdOrder(db, after, object);
+      return [...readRecordIdsFrom(db, after)].map((id) => canonicalId(id) ?? id);
     })();
-    return { image: db.serialize(), ids: [...readRecordIdsFrom(db, after)], today: latestDate(db, after) };
+    return { image: db.serialize(), keys, today: latestDate(db, after) };
   } finally {
     db.close();
   }

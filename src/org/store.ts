@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import type { Capability, QueryContext, ToolOutcome } from "../tools/index.js";
+import { canonicalId } from "../util/index.js";
 import type { CopyOptions, OrgBackend } from "./backend.js";
 import type { OrgChange } from "./changes.js";
 import { latestDate, readRecordIdsFrom } from "./derive.js";
@@ -63,6 +64,13 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
   async recordIds(): Promise<ReadonlySet<string>> {
     this.ids ??= readRecordIds(this.image, this.schema);
     return this.ids;
+  }
+
+  private keys: Set<string> | undefined;
+
+  async recordKeys(): Promise<ReadonlySet<string>> {
+    this.keys ??= new Set([...(await this.recordIds())].map((id) => canonicalId(id) ?? id));
+    return this.keys;
   }
 
   query(sql: string, limits: Partial<QueryLimits> = {}): Promise<QueryOutcome> {
@@ -163,7 +171,7 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     const derived = await deriveInWorker(this.image, this.schema, changes, options.remap);
     // The copy queries through the same processes: an assessment costs an image, not a process.
     const copy = new SqliteOrgStore(schema, source, Buffer.from(derived.image.buffer, derived.image.byteOffset, derived.image.byteLength), this.options, this.pool, options.owner);
-    copy.ids = new Set(derived.ids);
+    copy.keys = new Set(derived.keys);
     copy.latest = derived.today;
     return copy;
   }

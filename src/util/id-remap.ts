@@ -162,7 +162,6 @@ export class IdRemap {
       seen.set(mapped, id15);
     }
   }
-
 }
 
 /** Which episode of a task other than its first: its trial (1-based) and, in a paired run, its view. */

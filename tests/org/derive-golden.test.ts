@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { type Level, planChanges, planDigest, planEntropy } from "../../src/entropy/index.js";
-import { deriveImage } from "../../src/org/derive.js";
-import { loadOrgImage, quoteIdent, type SqlRow } from "../../src/org/index.js";
+import { deriveImage, readRecordIdsFrom } from "../../src/org/derive.js";
+import { loadOrgImage, type OrgSchema, quoteIdent, type SqlRow, schemaAfter } from "../../src/org/index.js";
 import { loadTaskFile } from "../../src/tasks/load.js";
-import { IdRemap } from "../../src/util/index.js";
+import { canonicalId, IdRemap } from "../../src/util/index.js";
 import { SAMPLE_ORG, SAMPLE_TASKS } from "../support/helpers.js";
 
 /*
@@ -43,6 +43,21 @@ function contentHashes(image: Uint8Array): Record<string, string> {
   }
 }
 
+/** The copy's record Ids, object by object in Id order. */
+function idsOf(image: Uint8Array, schema: OrgSchema): string[] {
+  const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { readonly: true });
+  try {
+    return [...readRecordIdsFrom(db, schema)];
+  } finally {
+    db.close();
+  }
+}
+
+const sameKeys = (keys: readonly string[], ids: readonly string[]) => {
+  const expected = new Set(ids.map((id) => canonicalId(id) ?? id));
+  return keys.length === expected.size && keys.every((key) => expected.has(key));
+};
+
 interface Case {
   readonly seed: number;
   readonly drift: Level;
@@ -71,7 +86,11 @@ function derived(spec: Case) {
   return {
     plan: planDigest(plan).slice(0, 16),
     tables: contentHashes(copy.image),
-    ids: createHash("sha256").update(copy.ids.join("\n")).digest("hex").slice(0, 16),
+    ids: createHash("sha256")
+      .update(idsOf(copy.image, schemaAfter(base.schema, planChanges(plan))).join("\n"))
+      .digest("hex")
+      .slice(0, 16),
+    keysAreTheIds: sameKeys(copy.keys, idsOf(copy.image, schemaAfter(base.schema, planChanges(plan)))),
     today: copy.today,
   };
 }
@@ -117,6 +136,7 @@ const EXPECTED: Record<string, unknown> = {
       VoiceCallTranscript__c: "07d039145f362195",
     },
     ids: "4a010808198f04eb",
+    keysAreTheIds: true,
     today: "2025-12-31",
   },
   "3 low medium": {
@@ -151,6 +171,7 @@ const EXPECTED: Record<string, unknown> = {
       VoiceCallTranscript__c: "33dd34550c5a75c4",
     },
     ids: "1cdb825f6510f7d8",
+    keysAreTheIds: true,
     today: "2025-12-31",
   },
   "11 medium low": {
@@ -185,6 +206,7 @@ const EXPECTED: Record<string, unknown> = {
       VoiceCallTranscript__c: "66c73fc8aad64fb1",
     },
     ids: "0f478017e58f5ba2",
+    keysAreTheIds: true,
     today: "2025-12-31",
   },
 };

@@ -4,18 +4,25 @@ import { quoteIdent } from "./quote.js";
 import type { OrgSchema } from "./types.js";
 
 /**
- * A sandbox refresh of a copy being derived (derive.ts): every record Id through the remap, each
- * table rewritten once in Id order. The Id and lookup fields of every object change, and the Ids
- * that text fields mention (descriptions, transcripts, article bodies); values that are not Ids
- * (null, 'None', numbers, free text without one) stay as they are, and so does every other column.
+ * A sandbox refresh of a copy being derived (derive.ts): every record Id through the remap, and
+ * each table written once, in Id order, to a new database that becomes the copy. The Id and
+ * lookup fields of every object change, and the Ids that text fields mention (descriptions,
+ * transcripts, article bodies); values that are not Ids (null, 'None', numbers, free text without
+ * one) stay as they are, and so does every other column.
  *
  * The new values are worked out in JS, once per table and column (the org's Ids enciphered in
- * one call of the cipher), and go back to SQLite as one JSON document per table: the rows are
- * rebuilt by a single INSERT ... SELECT that takes every value it does not change from the old
- * rows, so each keeps its storage class. A SQL function called for every cell, an UPDATE of every
- * row and a second rewrite in a new table to reorder them were most of a request's fixed CPU.
+ * one call of the cipher), and go to SQLite as one JSONB document per table: each table of the
+ * copy is filled by a single INSERT ... SELECT that takes every value it does not change from the
+ * changed org's row, so each keeps its storage class. A SQL function called for every cell, an
+ * UPDATE of every row and then a new table per object to reorder them (each rename making SQLite
+ * parse the whole schema again) were most of a request's fixed CPU.
+ *
+ * The copy is what the rebuild in place gave: its tables defined as the changed org's, made in
+ * the schema's order, rows numbered from 1 in Id order. `isPlainOrg` says when that holds (an org
+ * of tables only: a view, an index or SQLite's own tables would be kept, or dropped, by the
+ * rebuild in place, which derive.ts then does).
  */
-export function remapInIdOrder(db: Database.Database, schema: OrgSchema, remap: IdRemap): string[] {
+export function remapIntoCopy(db: Database.Database, schema: OrgSchema, remap: IdRemap): string[] {
   const tables = schema.objects.map((object) => readTable(db, object));
   const known = new Set<string>();
   for (const table of tables)
@@ -23,8 +30,30 @@ export function remapInIdOrder(db: Database.Database, schema: OrgSchema, remap: 
   // Every Id and lookup value, enciphered in one call before the cells are mapped one by one.
   remap.prepare(idValues(tables));
   remap.assertInjective(known);
-  for (const table of tables) rewrite(db, table, remap, known);
+  for (const table of tables) write(db, table, remap, known);
   return recordKeys(tables, remap);
+}
+
+/** The database the copy is written to (attached to the changed org's; `openCopy`). */
+export const COPY = "entropic_copy";
+
+/**
+ * Attaches the empty database the copy is written to, with the org's page size and header
+ * values (outside a transaction, where SQLite allows an ATTACH).
+ */
+export function openCopy(db: Database.Database): void {
+  db.exec(`ATTACH DATABASE ':memory:' AS ${COPY}`);
+  for (const pragma of ["page_size", "auto_vacuum", "user_version", "application_id"]) {
+    const value = Number(db.pragma(`main.${pragma}`, { simple: true }));
+    db.pragma(`${COPY}.${pragma} = ${value}`);
+  }
+}
+
+/** Whether an org is tables only, each an object of the schema (the copy is then made by `remapIntoCopy`). */
+export function isPlainOrg(db: Database.Database, schema: OrgSchema): boolean {
+  const objects = new Set(schema.objects.map((object) => object.name));
+  const entries = db.prepare("SELECT type, name FROM main.sqlite_master").all() as { type: string; name: string }[];
+  return entries.length === objects.size && entries.every((entry) => entry.type === "table" && objects.has(entry.name));
 }
 
 /**
@@ -58,7 +87,7 @@ interface TableRead {
 }
 
 function readTable(db: Database.Database, object: OrgSchema["objects"][number]): TableRead {
-  const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(object.name) as string[];
+  const columns = db.prepare("SELECT name FROM pragma_table_info(?, 'main')").pluck().all(object.name) as string[];
   const types = new Map(object.fields.map((field) => [field.name, field.type]));
   const remapped = columns.flatMap((column): TableRead["remapped"][number][] => {
     const type = types.get(column);
@@ -67,7 +96,7 @@ function readTable(db: Database.Database, object: OrgSchema["objects"][number]):
   });
   const idField = object.fields.find((field) => field.type === "id")?.name ?? "Id";
   const rows = db
-    .prepare(`SELECT ${["rowid", ...remapped.map(({ column }) => quoteIdent(column))].join(", ")} FROM ${quoteIdent(object.name)}`)
+    .prepare(`SELECT ${["rowid", ...remapped.map(({ column }) => quoteIdent(column))].join(", ")} FROM main.${quoteIdent(object.name)}`)
     .raw()
     .all() as unknown[][];
   return { name: object.name, columns, idField, remapped, idColumn: remapped.findIndex(({ column, as }) => as === "id" && column === idField), rows };
@@ -85,12 +114,11 @@ function idValues(tables: readonly TableRead[]): Set<string> {
 }
 
 /**
- * Rewrites a table's rows: the old ones copied aside (a temporary table, cheap to make and to
- * drop where a new table in the org's schema made SQLite reparse all of it), the table emptied
- * (its rowids start again at 1, as in a new table) and filled from them in Id order, each value
- * the remap changes taken from the JSON, every other from the old row.
+ * Writes a table of the copy: defined as the changed org's (its name put back as a rebuild's
+ * rename spells it) and filled in Id order, each value the remap changes taken from the JSONB,
+ * every other from the changed org's row.
  */
-function rewrite(db: Database.Database, table: TableRead, remap: IdRemap, known: ReadonlySet<string>): void {
+function write(db: Database.Database, table: TableRead, remap: IdRemap, known: ReadonlySet<string>): void {
   const changed = table.rows.map((row) => [
     row[0],
     ...table.remapped.map(({ as }, at) => {
@@ -101,15 +129,10 @@ function rewrite(db: Database.Database, table: TableRead, remap: IdRemap, known:
     }),
   ]);
   const name = quoteIdent(table.name);
-  // A new table would not have the old one's indexes and triggers.
-  for (const { type, name: dependent } of db
-    .prepare("SELECT type, name FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL")
-    .all(table.name) as { type: string; name: string }[])
-    db.exec(`DROP ${type === "index" ? "INDEX" : "TRIGGER"} ${quoteIdent(dependent)}`);
-  // The copy keeps each row's rowid as its own, so the rows are joined by their rowids.
-  db.exec(`CREATE TEMP TABLE ${OLD_ROWS} AS SELECT * FROM ${name} WHERE 0`);
-  db.exec(`INSERT INTO ${OLD_ROWS} (rowid, ${table.columns.map(quoteIdent).join(", ")}) SELECT rowid, * FROM ${name}`);
-  db.exec(`DELETE FROM ${name}`);
+  const ddl = (db.prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table.name) as string | undefined) ?? "";
+  const create = ddl.replace(/^CREATE TABLE\s+("(?:[^"]|"")*"|\S+)/i, `CREATE TABLE ${COPY}.${name}`);
+  if (create === ddl) throw new Error(`cannot read the definition of table ${table.name}`);
+  db.exec(create);
   const remappedAt = new Map(table.remapped.map(({ column }, at) => [column, at + 1]));
   const values = table.columns.map((column) => {
     const at = remappedAt.get(column);
@@ -117,9 +140,6 @@ function rewrite(db: Database.Database, table: TableRead, remap: IdRemap, known:
     return `${at === undefined ? old : `coalesce(new.value ->> ${at}, ${old})`} AS ${quoteIdent(column)}`;
   });
   db.prepare(
-    `INSERT INTO ${name} (${table.columns.map(quoteIdent).join(", ")}) SELECT ${values.join(", ")} FROM jsonb_each(jsonb(?)) AS new JOIN ${OLD_ROWS} AS old ON old.rowid = new.value ->> 0 ORDER BY ${quoteIdent(table.idField)}`,
+    `INSERT INTO ${COPY}.${name} (${table.columns.map(quoteIdent).join(", ")}) SELECT ${values.join(", ")} FROM jsonb_each(jsonb(?)) AS new JOIN main.${name} AS old ON old.rowid = new.value ->> 0 ORDER BY ${quoteIdent(table.idField)}`,
   ).run(JSON.stringify(changed));
-  db.exec(`DROP TABLE ${OLD_ROWS}`);
 }
-
-const OLD_ROWS = "temp.entropic_old_rows";

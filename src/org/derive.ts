@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { canonicalId, type IdRemap } from "../util/id-remap.js";
 import type { FieldSpec, OrgChange } from "./changes.js";
-import { remapInIdOrder } from "./derive-remap.js";
+import { COPY, isPlainOrg, openCopy, remapIntoCopy } from "./derive-remap.js";
 import { quoteIdent } from "./quote.js";
 import { schemaAfter } from "./schema-after.js";
 import type { OrgSchema } from "./types.js";
@@ -27,15 +27,24 @@ export function deriveImage(image: Uint8Array, schema: OrgSchema, changes: reado
   const after = schemaAfter(schema, changes);
   const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   try {
-    const keys = db.transaction(() => {
+    // Records are kept in Id order, as an org returns them when a query names no order:
+    // records a change added sit among the real ones, not after them, and new Ids reorder all.
+    if (remap && isPlainOrg(db, schema)) {
+      openCopy(db);
+      const keys = db.transaction(() => {
+        for (const change of changes) applyChange(db, schema, change);
+        return remapIntoCopy(db, after, remap);
+      })();
+      // The dates are no Ids: the changed org has the copy's.
+      return { image: db.serialize({ attached: COPY }), keys, today: latestDate(db, after) };
+    }
+    db.transaction(() => {
       for (const change of changes) applyChange(db, schema, change);
-      // Records are kept in Id order, as an org returns them when a query names no order:
-      // records a change added sit among the real ones, not after them, and new Ids reorder all.
-      if (remap) return remapInIdOrder(db, after, remap);
-      for (const object of new Set(changes.filter((change) => change.op === "insert_records").map((change) => change.object))) storeInIdOrder(db, after, object);
-      return [...readRecordIdsFrom(db, after)].map((id) => canonicalId(id) ?? id);
+      if (remap) remapIdsInPlace(db, after, remap);
+      const reordered = remap ? after.objects.map((object) => object.name) : changes.filter((change) => change.op === "insert_records").map((change) => change.object);
+      for (const object of new Set(reordered)) storeInIdOrder(db, after, object);
     })();
-    return { image: db.serialize(), keys, today: latestDate(db, after) };
+    return { image: db.serialize(), keys: [...readRecordIdsFrom(db, after)].map((id) => canonicalId(id) ?? id), today: latestDate(db, after) };
   } finally {
     db.close();
   }
@@ -54,6 +63,28 @@ export function latestDate(db: Database.Database, schema: OrgSchema): string {
     }
   }
   return latest;
+}
+
+/**
+ * Every record Id of an org that is not only tables (derive-remap.ts's copy is for those)
+ * through the remap, in place, a SQL function called for each value: the Id and lookup fields of
+ * every object, and the Ids that text fields mention. Values that are not Ids (null, 'None', free
+ * text without one) stay as they are.
+ */
+function remapIdsInPlace(db: Database.Database, schema: OrgSchema, remap: IdRemap): void {
+  const known = new Set([...readRecordIdsFrom(db, schema)].map((id) => id.slice(0, 15)));
+  remap.assertInjective(known);
+  db.function("entropic_remap_id", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.id(value) : value));
+  db.function("entropic_remap_text", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.text(value, known) : value));
+  for (const object of schema.objects) {
+    const assignments = object.fields.flatMap((field) => {
+      const column = quoteIdent(field.name);
+      if (field.type === "id" || field.type === "reference") return [`${column} = entropic_remap_id(${column})`];
+      if (field.type === "string") return [`${column} = entropic_remap_text(${column})`];
+      return [];
+    });
+    if (assignments.length > 0) db.exec(`UPDATE ${quoteIdent(object.name)} SET ${assignments.join(", ")}`);
+  }
 }
 
 /** Rebuilds a table with its rows in Id order (same columns and types; the old table is dropped). */

@@ -10,9 +10,10 @@ import { SAMPLE_ORG, SAMPLE_TASKS } from "../support/helpers.js";
 
 /*
  * What a derived copy holds, pinned: every table's definition and rows (in rowid order), the
- * copy's record Ids and its latest date, hashed, at a few seeds and levels. The hashes were
- * computed with the copy as it was made before the remap moved out of SQL callbacks; any change
- * to how a copy is made must leave its content the same, byte for byte.
+ * copy's record Ids and its latest date, hashed, at a few seeds and levels, and the schema as
+ * sqlite_master lists it. The hashes were computed with the copy as it was made before the remap
+ * moved out of SQL callbacks (rebuilt in place); any change to how a copy is made must leave its
+ * content the same, byte for byte. (`ENTROPIC_PRINT_GOLDEN=1` prints what a run gives.)
  */
 
 const base = loadOrgImage(SAMPLE_ORG);
@@ -21,11 +22,24 @@ const baseDb = new Database(base.image, { readonly: true });
 const baseRows = new Map(base.schema.objects.map((object) => [object.name, baseDb.prepare(`SELECT * FROM ${quoteIdent(object.name)}`).all() as SqlRow[]]));
 baseDb.close();
 
+/** An org that is not only tables (an index): its copy is made by the rebuild in place. */
+const indexedImage = (() => {
+  const db = new Database(base.image);
+  try {
+    db.exec('CREATE INDEX "Account_Name" ON "Account" ("Name")');
+    return db.serialize();
+  } finally {
+    db.close();
+  }
+})();
+
 function contentHashes(image: Uint8Array): Record<string, string> {
   const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { readonly: true });
   try {
+    // The schema as a purple's SELECT on sqlite_master lists it (in its order; the pages where tables start aside).
+    const entries = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master").raw().all() as unknown[][];
+    const hashes: Record<string, string> = { "(sqlite_master)": createHash("sha256").update(JSON.stringify(entries)).digest("hex").slice(0, 16) };
     const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string; sql: string }[];
-    const hashes: Record<string, string> = {};
     for (const table of tables) {
       const hash = createHash("sha256").update(table.sql).update("\0");
       // quote() spells each value with its storage class (1 and 1.0 and '1' differ).
@@ -63,12 +77,15 @@ interface Case {
   readonly drift: Level;
   readonly rot: Level;
   readonly secret?: string;
+  /** The org with an index (the sample org when absent). */
+  readonly indexed?: boolean;
 }
 
 const CASES: readonly Case[] = [
   { seed: 7, drift: "high", rot: "high", secret: "golden secret" },
   { seed: 3, drift: "low", rot: "medium", secret: "another secret" },
   { seed: 11, drift: "medium", rot: "low" },
+  { seed: 5, drift: "high", rot: "high", secret: "golden secret", indexed: true },
 ];
 
 function derived(spec: Case) {
@@ -82,7 +99,7 @@ function derived(spec: Case) {
     rows: (object) => baseRows.get(object) ?? [],
   });
   const remap = spec.secret === undefined ? undefined : IdRemap.forRun(spec.seed, spec.secret);
-  const copy = deriveImage(base.image, base.schema, planChanges(plan), remap);
+  const copy = deriveImage(spec.indexed ? indexedImage : base.image, base.schema, planChanges(plan), remap);
   return {
     plan: planDigest(plan).slice(0, 16),
     tables: contentHashes(copy.image),
@@ -90,15 +107,18 @@ function derived(spec: Case) {
       .update(idsOf(copy.image, schemaAfter(base.schema, planChanges(plan))).join("\n"))
       .digest("hex")
       .slice(0, 16),
-    keysAreTheIds: sameKeys(copy.keys, idsOf(copy.image, schemaAfter(base.schema, planChanges(plan)))),
+    keysAreTheIds: "keys" in copy ? sameKeys(copy.keys, idsOf(copy.image, schemaAfter(base.schema, planChanges(plan)))) : true,
     today: copy.today,
   };
 }
 
+const goldenKey = (spec: Case) => `${spec.seed} ${spec.drift} ${spec.rot}${spec.indexed ? " indexed" : ""}`;
+
 describe("a derived copy's content", () => {
-  it.each(CASES)("is the pinned one at seed $seed, drift $drift, rot $rot", (spec) => {
+  it.each(CASES)("is the pinned one at seed $seed, drift $drift, rot $rot (indexed: $indexed)", (spec) => {
     const got = derived(spec);
-    expect(got).toEqual(EXPECTED[`${spec.seed} ${spec.drift} ${spec.rot}`]);
+    if (process.env.ENTROPIC_PRINT_GOLDEN) process.stdout.write(`GOLDEN ${JSON.stringify({ key: goldenKey(spec), got })}\n`);
+    expect(got).toEqual(EXPECTED[goldenKey(spec)]);
   });
 });
 
@@ -107,6 +127,7 @@ const EXPECTED: Record<string, unknown> = {
   "7 high high": {
     plan: "1e7f1f28c2692a06",
     tables: {
+      "(sqlite_master)": "83fb00d0c3c53f00",
       Account: "42eaef43345f565e",
       Case: "25e090b7937cda44",
       CaseHistory__c: "149456078bd7a3ed",
@@ -142,6 +163,7 @@ const EXPECTED: Record<string, unknown> = {
   "3 low medium": {
     plan: "6870cf4a37846639",
     tables: {
+      "(sqlite_master)": "6146639fb1b478ab",
       Account: "d13fbfda91c03d0f",
       Case: "517aac8a7b9b674e",
       CaseHistory__c: "2db6c58a6c1af71e",
@@ -177,6 +199,7 @@ const EXPECTED: Record<string, unknown> = {
   "11 medium low": {
     plan: "5af8426c65a8a99a",
     tables: {
+      "(sqlite_master)": "2b576832b2e818a2",
       Account: "a908202a24af8b85",
       Case: "f0c941d57e2fc296",
       CaseHistory__c: "762a8b4eae115f27",
@@ -208,5 +231,41 @@ const EXPECTED: Record<string, unknown> = {
     ids: "0f478017e58f5ba2",
     keysAreTheIds: true,
     today: "2025-12-31",
+  },
+  "5 high high indexed": {
+    plan: "a55eb86884fe3237",
+    tables: {
+      "(sqlite_master)": "998b046e10981b96",
+      Account: "4fa5d50ebfa96778",
+      Case: "2c3f6c458bc206b2",
+      CaseHistory__c: "fe61c5e0d06ca132",
+      Contact: "13cf53345350b2ad",
+      Contract: "15fd35a59c2e0a7e",
+      EmailMessage: "adf7c27131082c5b",
+      Event: "62bacd839af39126",
+      Issue__c: "a43a4970f3422cd4",
+      Knowledge__kav: "52a748ad0057f9d8",
+      Lead: "afca2c1b8532a853",
+      LiveChatTranscript: "ff2b6c5a1354182e",
+      Opportunity: "a8e0e25e64f697b9",
+      OpportunityLineItem: "063736efde917a91",
+      Order: "d64304a25cdf75a2",
+      OrderItem: "62f04864704716be",
+      Pricebook2: "38a09e7d109f5ea0",
+      PricebookEntry: "fd8a81cb5922423e",
+      Product2: "3dc84ff6ba15f81d",
+      ProductCategory: "907c7c080814e523",
+      ProductCategoryProduct: "d9de007891951f1d",
+      Quote: "16d6a2f367d8aa44",
+      QuoteLineItem: "915648c889eb9e06",
+      Task: "9a05956c4e7bf96b",
+      Territory2: "e233694d6e69c8fe",
+      User: "6eb1c44b6cc278d8",
+      UserTerritory2Association: "03e264fd68fea659",
+      VoiceCallTranscript__c: "2f19659bb8f81d34",
+    },
+    ids: "47f63db065d71de1",
+    keysAreTheIds: true,
+    today: "2026-01-18",
   },
 };

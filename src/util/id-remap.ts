@@ -69,20 +69,34 @@ export class IdRemap {
   }
 
   /**
-   * Each Id met before, as written, and its new Id: an org copy maps each of its Ids several
-   * times (the record's own, and every lookup to it), and the check and the suffix are the most
-   * of a lookup's cost.
+   * Each Id met before, as written, and its new Id (and each value `prepare` found to be no Id,
+   * as itself): an org copy maps each of its Ids several times (the record's own, and every
+   * lookup to it), and the check and the suffix were the most of a lookup's cost.
    */
   private readonly answered = new Map<string, string>();
 
   /**
-   * Works out the new Ids of many Ids at once (in one call of the cipher), for `id` to look up:
-   * an org copy's Ids and lookups, before they are mapped one by one. Non-Ids are left out.
+   * Works out the new Ids of many values at once (their Ids in one call of the cipher), for `id`
+   * to look up: an org copy's Ids and lookups, before they are mapped one by one. A value that is
+   * no Id is remembered as its own answer.
    */
-  prepare(ids: Iterable<string>): void {
+  prepare(values: Iterable<string>): void {
+    const ids: string[] = [];
     const fresh = new Set<string>();
-    for (const id of ids) if (SALESFORCE_ID.test(id) && !this.memo.has(id.slice(0, 15))) fresh.add(id.slice(0, 15));
+    for (const value of values) {
+      if (this.answered.has(value)) continue;
+      if (!SALESFORCE_ID.test(value)) {
+        this.answered.set(value, value);
+        continue;
+      }
+      ids.push(value);
+      if (!this.memo.has(value.slice(0, 15))) fresh.add(value.slice(0, 15));
+    }
     if (fresh.size > 0) this.encipher([...fresh]);
+    for (const id of ids) {
+      const mapped = this.memo.get(id.slice(0, 15))!;
+      this.answered.set(id, id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped));
+    }
   }
 
   /**
@@ -154,12 +168,10 @@ export class IdRemap {
     this.prepare(all);
     const seen = new Map<string, string>();
     for (const id of all) {
-      const id15 = id.slice(0, 15);
-      // What `id(id)` gives, to its first 15 characters (a value that is no Id stays as it is).
-      const mapped = SALESFORCE_ID.test(id) ? this.memo.get(id15)! : id15;
+      const mapped = this.answered.get(id)!.slice(0, 15);
       const other = seen.get(mapped);
-      if (other !== undefined && other !== id15) throw new Error(`id remap collision: ${other} and ${id} both map to ${mapped}`);
-      seen.set(mapped, id15);
+      if (other !== undefined && other !== id.slice(0, 15)) throw new Error(`id remap collision: ${other} and ${id} both map to ${mapped}`);
+      seen.set(mapped, id.slice(0, 15));
     }
   }
 }

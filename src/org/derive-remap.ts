@@ -119,27 +119,29 @@ function idValues(tables: readonly TableRead[]): Set<string> {
  * every other from the changed org's row.
  */
 function write(db: Database.Database, table: TableRead, remap: IdRemap, known: ReadonlySet<string>): void {
-  const changed = table.rows.map((row) => [
-    row[0],
-    ...table.remapped.map(({ as }, at) => {
+  const mapped = table.rows.map((row) =>
+    table.remapped.map(({ as }, at) => {
       const value = row[at + 1];
       if (typeof value !== "string") return null;
-      const mapped = as === "id" ? remap.id(value) : remap.text(value, known);
-      return mapped === value ? null : mapped;
+      const next = as === "id" ? remap.id(value) : remap.text(value, known);
+      return next === value ? null : next;
     }),
-  ]);
+  );
+  // Only the columns with a value that changed go to SQLite (most text columns name no Id).
+  const changing = table.remapped.flatMap((_, at) => (mapped.some((values) => values[at] !== null) ? [at] : []));
+  const document = JSON.stringify(table.rows.map((row, i) => [row[0], ...changing.map((at) => mapped[i]![at])]));
   const name = quoteIdent(table.name);
   const ddl = (db.prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table.name) as string | undefined) ?? "";
   const create = ddl.replace(/^CREATE TABLE\s+("(?:[^"]|"")*"|\S+)/i, `CREATE TABLE ${COPY}.${name}`);
   if (create === ddl) throw new Error(`cannot read the definition of table ${table.name}`);
   db.exec(create);
-  const remappedAt = new Map(table.remapped.map(({ column }, at) => [column, at + 1]));
+  const changingAt = new Map(changing.map((at, place) => [table.remapped[at]!.column, place + 1]));
   const values = table.columns.map((column) => {
-    const at = remappedAt.get(column);
+    const at = changingAt.get(column);
     const old = `old.${quoteIdent(column)}`;
     return `${at === undefined ? old : `coalesce(new.value ->> ${at}, ${old})`} AS ${quoteIdent(column)}`;
   });
   db.prepare(
     `INSERT INTO ${COPY}.${name} (${table.columns.map(quoteIdent).join(", ")}) SELECT ${values.join(", ")} FROM jsonb_each(jsonb(?)) AS new JOIN main.${name} AS old ON old.rowid = new.value ->> 0 ORDER BY ${quoteIdent(table.idField)}`,
-  ).run(JSON.stringify(changed));
+  ).run(document);
 }

@@ -25,7 +25,8 @@ import type { OrgSchema } from "./types.js";
 export function remapIntoCopy(db: Database.Database, schema: OrgSchema, remap: IdRemap): string[] {
   const tables = schema.objects.map((object) => readTable(db, object));
   const recordIds: string[] = [];
-  for (const table of tables) if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") recordIds.push(row[table.idColumn + 1] as string);
+  for (const table of tables)
+    if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") recordIds.push(row[table.idColumn + 1] as string);
   // Every Id and lookup value, enciphered in one call before the cells are mapped one by one.
   remap.prepare(idValues(tables));
   // The records' Ids as written (already answered): the same check as their first 15 characters.

@@ -28,12 +28,13 @@ export function remapIntoCopy(db: Database.Database, schema: OrgSchema, remap: I
   for (const table of tables)
     if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") recordIds.push(row[table.idColumn + 1] as string);
   // Every Id and lookup value, enciphered in one call before the cells are mapped one by one.
-  remap.prepare(idValues(tables));
-  // The records' Ids as written (already answered): the same check as their first 15 characters.
+  const answers = remap.answers(idValues(tables));
+  // The records' Ids as written: the same check as of their first 15 characters.
   remap.assertInjective(recordIds);
   const known = new Set(recordIds.map((id) => id.slice(0, 15)));
-  for (const table of tables) write(db, table, remap, known);
-  return recordKeys(tables, remap);
+  const newId = (value: string) => answers.get(value) ?? remap.id(value);
+  for (const table of tables) write(db, table, newId, (value) => remap.text(value, known));
+  return recordKeys(tables, newId);
 }
 
 /** The database the copy is written to (attached to the changed org's; `openCopy`). */
@@ -62,14 +63,14 @@ export function isPlainOrg(db: Database.Database, schema: OrgSchema): boolean {
  * The copy's record keys: `canonicalId` of each new Id, which is its first 15 characters (the
  * remap gives an 18-character Id its own case-safe suffix), or a value that is no Id as it is.
  */
-function recordKeys(tables: readonly TableRead[], remap: IdRemap): string[] {
+function recordKeys(tables: readonly TableRead[], newId: (id: string) => string): string[] {
   const keys: string[] = [];
   for (const table of tables) {
     if (table.idColumn < 0) continue;
     for (const row of table.rows) {
       const id = row[table.idColumn + 1];
       if (typeof id !== "string") continue;
-      const mapped = remap.id(id);
+      const mapped = newId(id);
       keys.push(mapped !== id ? mapped.slice(0, 15) : (canonicalId(id) ?? id));
     }
   }
@@ -120,12 +121,12 @@ function idValues(tables: readonly TableRead[]): Set<string> {
  * rename spells it) and filled in Id order, each value the remap changes taken from the JSONB,
  * every other from the changed org's row.
  */
-function write(db: Database.Database, table: TableRead, remap: IdRemap, known: ReadonlySet<string>): void {
+function write(db: Database.Database, table: TableRead, newId: (id: string) => string, newText: (text: string) => string): void {
   const mapped = table.rows.map((row) =>
     table.remapped.map(({ as }, at) => {
       const value = row[at + 1];
       if (typeof value !== "string") return null;
-      const next = as === "id" ? remap.id(value) : remap.text(value, known);
+      const next = as === "id" ? newId(value) : newText(value);
       return next === value ? null : next;
     }),
   );

@@ -54,8 +54,6 @@ export class IdRemap {
 
   /** The new Id of a 15- or 18-character Id; anything else is returned as it is. */
   id(id: string): string {
-    const met = this.answered.get(id);
-    if (met !== undefined) return met;
     if (!SALESFORCE_ID.test(id)) return id;
     const id15 = id.slice(0, 15);
     let mapped = this.memo.get(id15);
@@ -63,40 +61,35 @@ export class IdRemap {
       this.encipher([id15]);
       mapped = this.memo.get(id15)!;
     }
-    const answer = id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped);
-    this.answered.set(id, answer);
-    return answer;
+    return id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped);
   }
 
   /**
-   * Each Id met before, as written, and its new Id (and each value `prepare` found to be no Id,
-   * as itself): an org copy maps each of its Ids several times (the record's own, and every
-   * lookup to it), and the check and the suffix were the most of a lookup's cost.
+   * `id` of many values at once, as a map the caller holds (value -> new value, a value that is
+   * no Id as itself): their Ids enciphered in one call of the cipher, the check and the suffix
+   * once per distinct value. An org copy maps each Id several times (the record's own, and every
+   * lookup to it), and these were the most of a lookup's cost.
    */
-  private readonly answered = new Map<string, string>();
-
-  /**
-   * Works out the new Ids of many values at once (their Ids in one call of the cipher), for `id`
-   * to look up: an org copy's Ids and lookups, before they are mapped one by one. A value that is
-   * no Id is remembered as its own answer.
-   */
-  prepare(values: Iterable<string>): void {
+  answers(values: Iterable<string>): Map<string, string> {
+    const answers = new Map<string, string>();
     const ids: string[] = [];
     const fresh = new Set<string>();
     for (const value of values) {
-      if (this.answered.has(value)) continue;
+      if (answers.has(value)) continue;
       if (!SALESFORCE_ID.test(value)) {
-        this.answered.set(value, value);
+        answers.set(value, value);
         continue;
       }
+      answers.set(value, value);
       ids.push(value);
       if (!this.memo.has(value.slice(0, 15))) fresh.add(value.slice(0, 15));
     }
     if (fresh.size > 0) this.encipher([...fresh]);
     for (const id of ids) {
       const mapped = this.memo.get(id.slice(0, 15))!;
-      this.answered.set(id, id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped));
+      answers.set(id, id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped));
     }
+    return answers;
   }
 
   /**
@@ -165,10 +158,10 @@ export class IdRemap {
   assertInjective(ids: Iterable<string>): void {
     const all = [...ids];
     // An org's Ids enciphered together, before they are compared one by one (and mapped by the copy).
-    this.prepare(all);
+    const answers = this.answers(all);
     const seen = new Map<string, string>();
     for (const id of all) {
-      const mapped = this.answered.get(id)!.slice(0, 15);
+      const mapped = answers.get(id)!.slice(0, 15);
       const other = seen.get(mapped);
       if (other !== undefined && other !== id.slice(0, 15)) throw new Error(`id remap collision: ${other} and ${id} both map to ${mapped}`);
       seen.set(mapped, id.slice(0, 15));

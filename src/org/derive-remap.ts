@@ -23,14 +23,15 @@ import type { OrgSchema } from "./types.js";
  * rebuild in place, which derive.ts then does).
  */
 export function remapIntoCopy(db: Database.Database, schema: OrgSchema, remap: IdRemap): string[] {
-  const tables = schema.objects.map((object) => readTable(db, object));
+  const definitions = tableDefinitions(db);
+  const tables = schema.objects.map((object) => readTable(db, object, definitions));
   const recordIds: string[] = [];
   for (const table of tables)
     if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") recordIds.push(row[table.idColumn + 1] as string);
   // Every Id and lookup value, enciphered in one call before the cells are mapped one by one.
   const answers = remap.answers(idValues(tables));
   // The records' Ids as written: the same check as of their first 15 characters.
-  remap.assertInjective(recordIds);
+  remap.assertInjective(recordIds, answers);
   const known = new Set(recordIds.map((id) => id.slice(0, 15)));
   const newId = (value: string) => answers.get(value) ?? remap.id(value);
   for (const table of tables) write(db, table, newId, (value) => remap.text(value, known));
@@ -80,6 +81,8 @@ function recordKeys(tables: readonly TableRead[], newId: (id: string) => string)
 /** A table's columns that the remap changes, and those columns of every row (each row led by its rowid). */
 interface TableRead {
   readonly name: string;
+  /** Its CREATE TABLE statement, as the changed org has it. */
+  readonly ddl: string;
   readonly columns: readonly string[];
   readonly idField: string;
   /** The remapped columns: their names and how each is remapped. */
@@ -89,8 +92,25 @@ interface TableRead {
   readonly rows: readonly (readonly unknown[])[];
 }
 
-function readTable(db: Database.Database, object: OrgSchema["objects"][number]): TableRead {
-  const columns = db.prepare("SELECT name FROM pragma_table_info(?, 'main')").pluck().all(object.name) as string[];
+/** Each table's definition and columns (in their order), from one query rather than two per table. */
+function tableDefinitions(db: Database.Database): Map<string, { readonly ddl: string; readonly columns: string[] }> {
+  const definitions = new Map<string, { ddl: string; columns: string[] }>();
+  const rows = db
+    .prepare("SELECT m.name, m.sql, c.name FROM main.sqlite_master AS m JOIN pragma_table_info(m.name, 'main') AS c WHERE m.type = 'table' ORDER BY m.name, c.cid")
+    .raw()
+    .all() as [string, string, string][];
+  for (const [table, ddl, column] of rows) {
+    const definition = definitions.get(table) ?? { ddl, columns: [] };
+    definition.columns.push(column);
+    definitions.set(table, definition);
+  }
+  return definitions;
+}
+
+function readTable(db: Database.Database, object: OrgSchema["objects"][number], definitions: ReturnType<typeof tableDefinitions>): TableRead {
+  const definition = definitions.get(object.name);
+  if (!definition) throw new Error(`cannot read the definition of table ${object.name}`);
+  const columns = definition.columns;
   const types = new Map(object.fields.map((field) => [field.name, field.type]));
   const remapped = columns.flatMap((column): TableRead["remapped"][number][] => {
     const type = types.get(column);
@@ -102,7 +122,7 @@ function readTable(db: Database.Database, object: OrgSchema["objects"][number]):
     .prepare(`SELECT ${["rowid", ...remapped.map(({ column }) => quoteIdent(column))].join(", ")} FROM main.${quoteIdent(object.name)}`)
     .raw()
     .all() as unknown[][];
-  return { name: object.name, columns, idField, remapped, idColumn: remapped.findIndex(({ column, as }) => as === "id" && column === idField), rows };
+  return { name: object.name, ddl: definition.ddl, columns, idField, remapped, idColumn: remapped.findIndex(({ column, as }) => as === "id" && column === idField), rows };
 }
 
 /** Every value of an Id or lookup column, once each. */
@@ -134,7 +154,7 @@ function write(db: Database.Database, table: TableRead, newId: (id: string) => s
   const changing = table.remapped.flatMap((_, at) => (mapped.some((values) => values[at] !== null) ? [at] : []));
   const document = JSON.stringify(table.rows.map((row, i) => [row[0], ...changing.map((at) => mapped[i]![at])]));
   const name = quoteIdent(table.name);
-  const ddl = (db.prepare("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table.name) as string | undefined) ?? "";
+  const ddl = table.ddl;
   const create = ddl.replace(/^CREATE TABLE\s+("(?:[^"]|"")*"|\S+)/i, `CREATE TABLE ${COPY}.${name}`);
   if (create === ddl) throw new Error(`cannot read the definition of table ${table.name}`);
   db.exec(create);

@@ -155,13 +155,14 @@ export class IdRemap {
   }
 
   /** Throws if two of these Ids would get one new Id (a bijection is what makes the refresh faithful). */
-  assertInjective(ids: Iterable<string>): void {
+  assertInjective(ids: Iterable<string>, answered?: ReadonlyMap<string, string>): void {
     const all = [...ids];
-    // An org's Ids enciphered together, before they are compared one by one (and mapped by the copy).
-    const answers = this.answers(all);
+    // An org's Ids enciphered together, before they are compared one by one (and mapped by the
+    // copy); or the caller's answers (`answers`) when it has them already.
+    const answers = answered ?? this.answers(all);
     const seen = new Map<string, string>();
     for (const id of all) {
-      const mapped = answers.get(id)!.slice(0, 15);
+      const mapped = (answers.get(id) ?? this.id(id)).slice(0, 15);
       const other = seen.get(mapped);
       if (other !== undefined && other !== id.slice(0, 15)) throw new Error(`id remap collision: ${other} and ${id} both map to ${mapped}`);
       seen.set(mapped, id.slice(0, 15));

@@ -22,20 +22,37 @@ import type { OrgSchema } from "./types.js";
  * of tables only: a view, an index or SQLite's own tables would be kept, or dropped, by the
  * rebuild in place, which derive.ts then does).
  */
-export function remapIntoCopy(db: Database.Database, schema: OrgSchema, remap: IdRemap): string[] {
+/**
+ * What every copy of a changed org needs and the remap's key does not change: its tables' Id,
+ * lookup and text columns, their distinct Id values and the records' Ids. Read once, it serves
+ * any number of copies (derive-worker.ts keeps it for the next request's).
+ */
+export interface ReadForCopies {
+  readonly tables: readonly TableRead[];
+  readonly idValues: ReadonlySet<string>;
+  readonly recordIds: readonly string[];
+  /** The records' Ids by their first 15 characters (the Ids a text may name in that form). */
+  readonly known: ReadonlySet<string>;
+}
+
+export function readForCopies(db: Database.Database, schema: OrgSchema): ReadForCopies {
   const definitions = tableDefinitions(db);
   const tables = schema.objects.map((object) => readTable(db, object, definitions));
   const recordIds: string[] = [];
   for (const table of tables)
     if (table.idColumn >= 0) for (const row of table.rows) if (typeof row[table.idColumn + 1] === "string") recordIds.push(row[table.idColumn + 1] as string);
+  return { tables, idValues: idValues(tables), recordIds, known: new Set(recordIds.map((id) => id.slice(0, 15))) };
+}
+
+/** Writes the copy's tables (to the attached COPY, in a transaction the caller holds) and returns its records' keys. */
+export function writeCopy(db: Database.Database, read: ReadForCopies, remap: IdRemap): string[] {
   // Every Id and lookup value, enciphered in one call before the cells are mapped one by one.
-  const answers = remap.answers(idValues(tables));
+  const answers = remap.answers(read.idValues);
   // The records' Ids as written: the same check as of their first 15 characters.
-  remap.assertInjective(recordIds, answers);
-  const known = new Set(recordIds.map((id) => id.slice(0, 15)));
+  remap.assertInjective(read.recordIds, answers);
   const newId = (value: string) => answers.get(value) ?? remap.id(value);
-  for (const table of tables) write(db, table, newId, (value) => remap.text(value, known));
-  return recordKeys(tables, newId);
+  for (const table of read.tables) write(db, table, newId, (value) => remap.text(value, read.known));
+  return recordKeys(read.tables, newId);
 }
 
 /** The database the copy is written to (attached to the changed org's; `openCopy`). */
@@ -53,7 +70,7 @@ export function openCopy(db: Database.Database): void {
   }
 }
 
-/** Whether an org is tables only, each an object of the schema (the copy is then made by `remapIntoCopy`). */
+/** Whether an org is tables only, each an object of the schema (its copies are then made by `writeCopy`). */
 export function isPlainOrg(db: Database.Database, schema: OrgSchema): boolean {
   const objects = new Set(schema.objects.map((object) => object.name));
   const entries = db.prepare("SELECT type, name FROM main.sqlite_master").all() as { type: string; name: string }[];

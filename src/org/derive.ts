@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { canonicalId, type IdRemap } from "../util/id-remap.js";
 import type { FieldSpec, OrgChange } from "./changes.js";
-import { COPY, isPlainOrg, openCopy, remapIntoCopy } from "./derive-remap.js";
+import { COPY, isPlainOrg, openCopy, type ReadForCopies, readForCopies, writeCopy } from "./derive-remap.js";
 import { quoteIdent } from "./quote.js";
 import { schemaAfter } from "./schema-after.js";
 import type { OrgSchema } from "./types.js";
@@ -24,20 +24,19 @@ export interface DerivedImage {
 }
 
 export function deriveImage(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): DerivedImage {
+  // Records are kept in Id order, as an org returns them when a query names no order:
+  // records a change added sit among the real ones, not after them, and new Ids reorder all.
+  const changed = remap ? ChangedOrg.open(image, schema, changes) : undefined;
+  if (changed && remap) {
+    try {
+      return changed.copy(remap);
+    } finally {
+      changed.close();
+    }
+  }
   const after = schemaAfter(schema, changes);
   const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   try {
-    // Records are kept in Id order, as an org returns them when a query names no order:
-    // records a change added sit among the real ones, not after them, and new Ids reorder all.
-    if (remap && isPlainOrg(db, schema)) {
-      openCopy(db);
-      const keys = db.transaction(() => {
-        for (const change of changes) applyChange(db, schema, change);
-        return remapIntoCopy(db, after, remap);
-      })();
-      // The dates are no Ids: the changed org has the copy's.
-      return { image: db.serialize({ attached: COPY }), keys, today: latestDate(db, after) };
-    }
     db.transaction(() => {
       for (const change of changes) applyChange(db, schema, change);
       if (remap) remapIdsInPlace(db, after, remap);
@@ -47,6 +46,55 @@ export function deriveImage(image: Uint8Array, schema: OrgSchema, changes: reado
     return { image: db.serialize(), keys: [...readRecordIdsFrom(db, after)].map((id) => canonicalId(id) ?? id), today: latestDate(db, after) };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * A plain org (`isPlainOrg`) with a plan's changes applied, kept open for remapped copies of it:
+ * each `copy` is what `deriveImage` gives for these changes and that remap, byte for byte. The
+ * derive thread keeps one for the next request (derive-worker.ts), whose changes are often the
+ * same (a level that adds no records gives every seed the same changes): only the remap is new.
+ */
+export class ChangedOrg {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly read: ReadForCopies,
+    private readonly today: string,
+  ) {}
+
+  /** The org with the changes applied and read for copies; undefined for an org that is not only tables. */
+  static open(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[]): ChangedOrg | undefined {
+    const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+    try {
+      if (!isPlainOrg(db, schema)) {
+        db.close();
+        return undefined;
+      }
+      const after = schemaAfter(schema, changes);
+      db.transaction(() => {
+        for (const change of changes) applyChange(db, schema, change);
+      })();
+      // The dates are no Ids: the changed org has every copy's.
+      return new ChangedOrg(db, readForCopies(db, after), latestDate(db, after));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** A copy through a remap, written to a database of its own that is dropped once serialized. */
+  copy(remap: IdRemap): DerivedImage {
+    openCopy(this.db);
+    try {
+      const keys = this.db.transaction(() => writeCopy(this.db, this.read, remap))();
+      return { image: this.db.serialize({ attached: COPY }), keys, today: this.today };
+    } finally {
+      this.db.exec(`DETACH DATABASE ${COPY}`);
+    }
+  }
+
+  close(): void {
+    this.db.close();
   }
 }
 

@@ -26,6 +26,8 @@ const ROWS_KEEP_MS = 30_000;
 /** How long the image's read-only copy for row reads stays open after the last read (see `reader`). */
 const READER_IDLE_MS = 1_000;
 
+let nextImageKey = 1;
+
 const SQLITE_CAPABILITIES: ReadonlySet<Capability> = new Set(["soql", "sosl", "sql"]);
 
 /** An org held in memory as a SQLite image, queried through a pool of read-only worker copies. */
@@ -37,6 +39,8 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
   /** Whether this store made its pool (and closes it) or uses one it was given. */
   private readonly ownsPool: boolean;
   private readonly pool: QueryPool;
+  /** Names this store's image to the derive threads, which may keep it changed between copies (it never changes). */
+  private readonly imageKey = nextImageKey++;
 
   constructor(
     readonly schema: OrgSchema,
@@ -168,7 +172,7 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
    */
   async derive(changes: readonly OrgChange[], source: string, options: CopyOptions = {}): Promise<SqliteOrgStore> {
     const schema = schemaAfter(this.schema, changes);
-    const derived = await deriveInWorker(this.image, this.schema, changes, options.remap);
+    const derived = await deriveInWorker(this.image, this.schema, changes, options.remap, this.imageKey);
     // The copy queries through the same processes: an assessment costs an image, not a process.
     const copy = new SqliteOrgStore(schema, source, Buffer.from(derived.image.buffer, derived.image.byteOffset, derived.image.byteLength), this.options, this.pool, options.owner);
     copy.keys = new Set(derived.keys);

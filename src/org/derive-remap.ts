@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { canonicalId, type IdRemap } from "../util/id-remap.js";
+import { canonicalId, type IdRemap, replaceIdTokens } from "../util/id-remap.js";
 import { quoteIdent } from "./quote.js";
 import type { OrgSchema } from "./types.js";
 
@@ -139,7 +139,21 @@ function readTable(db: Database.Database, object: OrgSchema["objects"][number], 
     .prepare(`SELECT ${["rowid", ...remapped.map(({ column }) => quoteIdent(column))].join(", ")} FROM main.${quoteIdent(object.name)}`)
     .raw()
     .all() as unknown[][];
+  // A text with no token of an Id's shape is the same through any remap: it is not kept (it is
+  // most of a table's text, held for as long as the derive thread keeps the org).
+  const texts = remapped.flatMap(({ as }, at) => (as === "text" ? [at + 1] : []));
+  for (const row of rows) for (const at of texts) if (typeof row[at] === "string" && !hasIdToken(row[at] as string)) row[at] = null;
   return { name: object.name, ddl: definition.ddl, columns, idField, remapped, idColumn: remapped.findIndex(({ column, as }) => as === "id" && column === idField), rows };
+}
+
+/** Whether a text has a token `IdRemap.text` may change (15 or 18 letters and digits, a digit among them). */
+function hasIdToken(text: string): boolean {
+  let found = false;
+  replaceIdTokens(text, (token) => {
+    found = true;
+    return token;
+  });
+  return found;
 }
 
 /** Every value of an Id or lookup column, once each. */

@@ -27,6 +27,12 @@ export interface OrgBackend extends ToolPort {
   readonly schema: OrgSchema;
   /** Every record Id of the org (the values of each object's Id field). */
   recordIds(): Promise<ReadonlySet<string>>;
+  /**
+   * Every record's key (`canonicalId` of its Id, the Id itself when it is none), when the backend
+   * has them at hand (a derived copy, from the thread that made it); the view works them out
+   * from `recordIds` otherwise.
+   */
+  recordKeys?(): Promise<ReadonlySet<string>>;
   /** The org's own "today": the latest date its records carry (for queries that come with no task date). */
   today(): Promise<string>;
   /** An object's records as stored, for planners that derive records from real ones (rot) and for the view's copies. */

@@ -34,13 +34,13 @@ const THREAD_LIMITS = { maxYoungGenerationSizeMb: 8 };
  * thread would make). The base image is copied to the thread (the store keeps its own); the
  * copy comes back transferred. The remap's key crosses to the thread, never further.
  */
-export async function deriveInWorker(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
+export async function deriveInWorker(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap, baseKey?: number): Promise<DerivedImage> {
   // One copy at a time per spare core: eight threads at once on two cores left the main thread
   // (the event loop) a fifth of a core, which is the stall this thread exists to avoid.
   while (running >= MAX_THREADS) await new Promise<void>((resolve) => queued.push(resolve));
   running++;
   try {
-    return await deriveInThread(image, schema, changes, remap);
+    return await deriveInThread(image, schema, changes, remap, baseKey);
   } finally {
     running--;
     queued.shift()?.();
@@ -90,8 +90,14 @@ function keepWorker(worker: Worker): void {
   idleTimers.set(worker, timer);
 }
 
-function deriveInThread(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): Promise<DerivedImage> {
-  const job: DeriveJob = { image: new Uint8Array(image), schema, changes: [...changes], ...(remap ? { remapKey: remap.keyForWorker() } : {}) };
+function deriveInThread(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap, baseKey?: number): Promise<DerivedImage> {
+  const job: DeriveJob = {
+    image: new Uint8Array(image),
+    schema,
+    changes: [...changes],
+    ...(remap ? { remapKey: remap.keyForWorker() } : {}),
+    ...(baseKey !== undefined ? { baseKey } : {}),
+  };
   const worker = takeWorker();
   return new Promise((resolve, reject) => {
     const done = (outcome: () => void, reusable: boolean) => {
@@ -103,7 +109,7 @@ function deriveInThread(image: Uint8Array, schema: OrgSchema, changes: readonly 
       else void worker.terminate();
     };
     const onMessage = (reply: DeriveReply) =>
-      done(() => (reply.ok ? resolve({ image: reply.image, ids: reply.ids, today: reply.today }) : reject(new Error(`deriving the org's copy failed: ${reply.message}`))), true);
+      done(() => (reply.ok ? resolve({ image: reply.image, keys: reply.keys, today: reply.today }) : reject(new Error(`deriving the org's copy failed: ${reply.message}`))), true);
     const onError = (error: Error) => done(() => reject(new Error(`deriving the org's copy failed: ${error.message}`)), false);
     const onExit = (code: number) => done(() => reject(new Error(`the thread deriving the org's copy stopped (exit code ${code}) before it answered`)), false);
     worker.once("message", onMessage);

@@ -1,7 +1,7 @@
 /**
  * The thread that derives an org's copy (derive.ts's SQL, unchanged) off the main thread's event
  * loop: for each job it gets the base image, the changes and the remap's key, and sends back the
- * copy's image (transferred, not copied), its record Ids and its latest date. The thread is kept
+ * copy's image (transferred, not copied), its records' keys and its latest date. The thread is kept
  * warm between jobs (derive-thread.ts), so its module compilation and start-up are paid once.
  *
  * It imports only what a copy needs (SQLite, the SQL of derive.ts, the remap): a thread holds its
@@ -14,7 +14,7 @@ import { parentPort } from "node:worker_threads";
 import { collectNow } from "../util/collect.js";
 import { IdRemap } from "../util/id-remap.js";
 import type { OrgChange } from "./changes.js";
-import { deriveImage } from "./derive.js";
+import { ChangedOrg, deriveImage } from "./derive.js";
 import type { OrgSchema } from "./types.js";
 
 /**
@@ -27,10 +27,12 @@ export interface DeriveJob {
   readonly schema: OrgSchema;
   readonly changes: readonly OrgChange[];
   readonly remapKey?: Uint8Array;
+  /** Names the base image within the process (the same key, the same image): the thread may keep it changed for the next job. */
+  readonly baseKey?: number;
 }
 
 export type DeriveReply =
-  | { readonly ok: true; readonly image: Uint8Array; readonly ids: readonly string[]; readonly today: string }
+  | { readonly ok: true; readonly image: Uint8Array; readonly keys: readonly string[]; readonly today: string }
   | { readonly ok: false; readonly message: string };
 
 /** The thread's niceness (Linux applies it to this thread alone). */
@@ -45,20 +47,47 @@ function isDeriveJob(message: unknown): message is DeriveJob {
     job.schema !== null &&
     Array.isArray(job.schema.objects) &&
     Array.isArray(job.changes) &&
-    (job.remapKey === undefined || job.remapKey instanceof Uint8Array)
+    (job.remapKey === undefined || job.remapKey instanceof Uint8Array) &&
+    (job.baseKey === undefined || typeof job.baseKey === "number")
   );
 }
 
 function derive(message: unknown): DeriveReply {
   try {
     if (!isDeriveJob(message)) throw new Error("the job is not an image, an org schema, a list of changes and an optional remap key");
-    const derived = deriveImage(message.image, message.schema, message.changes, message.remapKey ? IdRemap.fromKey(message.remapKey) : undefined);
+    const remap = message.remapKey ? IdRemap.fromKey(message.remapKey) : undefined;
+    const derived = remap
+      ? (keptFor(message)?.copy(remap) ?? deriveImage(message.image, message.schema, message.changes, remap))
+      : deriveImage(message.image, message.schema, message.changes);
     // better-sqlite3's serialize() gives a buffer its addon owns, which Node 22 refuses to
     // transfer (DataCloneError; Node 20 let it go): a copy made here, in the thread, transfers.
     return { ok: true, ...derived, image: new Uint8Array(derived.image) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * The last job's org with its changes applied, kept while the thread is warm: the next request's
+ * copy of the same org with the same changes (every seed's at a level that adds no records) then
+ * costs only its remap, not the image's load, the changes and the reading of every table. Kept for
+ * a small org only (a thread holds it, and its records' Id and text columns, for as long as it
+ * waits), and only for changes that add or set no records (those differ from seed to seed).
+ */
+let kept: { readonly key: string; readonly org: ChangedOrg } | undefined;
+const KEPT_IMAGE_BYTES = 8 * 1024 * 1024;
+
+function keptFor(job: DeriveJob): ChangedOrg | undefined {
+  const reusable =
+    job.baseKey !== undefined && job.image.byteLength <= KEPT_IMAGE_BYTES && job.changes.every((change) => change.op !== "insert_records" && change.op !== "set_values");
+  if (!reusable) return undefined;
+  const key = `${job.baseKey}\0${JSON.stringify(job.changes)}`;
+  if (kept?.key === key) return kept.org;
+  kept?.org.close();
+  kept = undefined;
+  const org = ChangedOrg.open(job.image, job.schema, job.changes);
+  if (org) kept = { key, org };
+  return org;
 }
 
 // Below the main thread, like the query processes: the copy may take a while, the event loop may not.

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
-import type { IdRemap } from "../util/index.js";
+import { canonicalId, type IdRemap } from "../util/id-remap.js";
 import type { FieldSpec, OrgChange } from "./changes.js";
+import { COPY, isPlainOrg, openCopy, type ReadForCopies, readForCopies, writeCopy } from "./derive-remap.js";
 import { quoteIdent } from "./quote.js";
 import { schemaAfter } from "./schema-after.js";
 import type { OrgSchema } from "./types.js";
@@ -11,28 +12,89 @@ import type { OrgSchema } from "./types.js";
  * thread that derives copies off the event loop (derive-worker.ts) and, for tests, in this one.
  */
 
-/** A derived copy: its image, its record Ids and its latest date (read while the copy is open anyway). */
+/**
+ * A derived copy: its image, its records' keys (`canonicalId` of each record Id, the Id itself
+ * when it is none: what the view compares Ids by) and its latest date, found while the copy is
+ * open anyway.
+ */
 export interface DerivedImage {
   readonly image: Uint8Array;
-  readonly ids: readonly string[];
+  readonly keys: readonly string[];
   readonly today: string;
 }
 
 export function deriveImage(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[], remap?: IdRemap): DerivedImage {
+  // Records are kept in Id order, as an org returns them when a query names no order:
+  // records a change added sit among the real ones, not after them, and new Ids reorder all.
+  const changed = remap ? ChangedOrg.open(image, schema, changes) : undefined;
+  if (changed && remap) {
+    try {
+      return changed.copy(remap);
+    } finally {
+      changed.close();
+    }
+  }
   const after = schemaAfter(schema, changes);
   const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   try {
     db.transaction(() => {
       for (const change of changes) applyChange(db, schema, change);
-      if (remap) remapIds(db, after, remap);
-      // Records are kept in Id order, as an org returns them when a query names no order:
-      // records a change added sit among the real ones, not after them, and new Ids reorder all.
+      if (remap) remapIdsInPlace(db, after, remap);
       const reordered = remap ? after.objects.map((object) => object.name) : changes.filter((change) => change.op === "insert_records").map((change) => change.object);
       for (const object of new Set(reordered)) storeInIdOrder(db, after, object);
     })();
-    return { image: db.serialize(), ids: [...readRecordIdsFrom(db, after)], today: latestDate(db, after) };
+    return { image: db.serialize(), keys: [...readRecordIdsFrom(db, after)].map((id) => canonicalId(id) ?? id), today: latestDate(db, after) };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * A plain org (`isPlainOrg`) with a plan's changes applied, kept open for remapped copies of it:
+ * each `copy` is what `deriveImage` gives for these changes and that remap, byte for byte. The
+ * derive thread keeps one for the next request (derive-worker.ts), whose changes are often the
+ * same (a level that adds no records gives every seed the same changes): only the remap is new.
+ */
+export class ChangedOrg {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly read: ReadForCopies,
+    private readonly today: string,
+  ) {}
+
+  /** The org with the changes applied and read for copies; undefined for an org that is not only tables. */
+  static open(image: Uint8Array, schema: OrgSchema, changes: readonly OrgChange[]): ChangedOrg | undefined {
+    const db = new Database(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+    try {
+      if (!isPlainOrg(db, schema)) {
+        db.close();
+        return undefined;
+      }
+      const after = schemaAfter(schema, changes);
+      db.transaction(() => {
+        for (const change of changes) applyChange(db, schema, change);
+      })();
+      // The dates are no Ids: the changed org has every copy's.
+      return new ChangedOrg(db, readForCopies(db, after), latestDate(db, after));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** A copy through a remap, written to a database of its own that is dropped once serialized. */
+  copy(remap: IdRemap): DerivedImage {
+    openCopy(this.db);
+    try {
+      const keys = this.db.transaction(() => writeCopy(this.db, this.read, remap))();
+      return { image: this.db.serialize({ attached: COPY }), keys, today: this.today };
+    } finally {
+      this.db.exec(`DETACH DATABASE ${COPY}`);
+    }
+  }
+
+  close(): void {
+    this.db.close();
   }
 }
 
@@ -52,11 +114,12 @@ export function latestDate(db: Database.Database, schema: OrgSchema): string {
 }
 
 /**
- * Every record Id of the copy through the remap: the Id and lookup fields of every object, and
- * the Ids that text fields mention (descriptions, transcripts, article bodies). Values that are
- * not Ids (null, 'None', free text without one) stay as they are.
+ * Every record Id of an org that is not only tables (derive-remap.ts's copy is for those)
+ * through the remap, in place, a SQL function called for each value: the Id and lookup fields of
+ * every object, and the Ids that text fields mention. Values that are not Ids (null, 'None', free
+ * text without one) stay as they are.
  */
-function remapIds(db: Database.Database, schema: OrgSchema, remap: IdRemap): void {
+function remapIdsInPlace(db: Database.Database, schema: OrgSchema, remap: IdRemap): void {
   const known = new Set([...readRecordIdsFrom(db, schema)].map((id) => id.slice(0, 15)));
   remap.assertInjective(known);
   db.function("entropic_remap_id", { deterministic: true }, (value: unknown) => (typeof value === "string" ? remap.id(value) : value));
@@ -139,7 +202,7 @@ export function readRecordIdsFrom(db: Database.Database, schema: OrgSchema): Set
     for (const value of db
       .prepare(`SELECT ${quoteIdent(idField.name)} FROM ${quoteIdent(object.name)}`)
       .pluck()
-      .iterate()) {
+      .all()) {
       if (typeof value === "string") ids.add(value);
     }
   }

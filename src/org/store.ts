@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import type { Capability, QueryContext, ToolOutcome } from "../tools/index.js";
+import { canonicalId } from "../util/index.js";
 import type { CopyOptions, OrgBackend } from "./backend.js";
 import type { OrgChange } from "./changes.js";
 import { latestDate, readRecordIdsFrom } from "./derive.js";
@@ -19,8 +20,13 @@ export interface OpenOrgOptions {
   readonly limits?: Partial<QueryLimits>;
 }
 
+/** How long the records read from the image are kept after the last read (see `rows`): as long as an idle derive thread. */
+const ROWS_KEEP_MS = 30_000;
+
 /** How long the image's read-only copy for row reads stays open after the last read (see `reader`). */
 const READER_IDLE_MS = 1_000;
+
+let nextImageKey = 1;
 
 const SQLITE_CAPABILITIES: ReadonlySet<Capability> = new Set(["soql", "sosl", "sql"]);
 
@@ -33,6 +39,8 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
   /** Whether this store made its pool (and closes it) or uses one it was given. */
   private readonly ownsPool: boolean;
   private readonly pool: QueryPool;
+  /** Names this store's image to the derive threads, which may keep it changed between copies (it never changes). */
+  private readonly imageKey = nextImageKey++;
 
   constructor(
     readonly schema: OrgSchema,
@@ -62,6 +70,13 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     return this.ids;
   }
 
+  private keys: Set<string> | undefined;
+
+  async recordKeys(): Promise<ReadonlySet<string>> {
+    this.keys ??= new Set([...(await this.recordIds())].map((id) => canonicalId(id) ?? id));
+    return this.keys;
+  }
+
   query(sql: string, limits: Partial<QueryLimits> = {}): Promise<QueryOutcome> {
     return this.pool.run(this.imageId, sql, { ...this.limits, ...limits });
   }
@@ -69,6 +84,8 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
   /** Releases the image; a store that made its own pool also stops its processes (its copies with them). */
   async close(): Promise<void> {
     clearTimeout(this.readerTimer);
+    clearTimeout(this.keptRowsTimer);
+    this.keptRows.clear();
     this.openReader?.close();
     this.openReader = undefined;
     this.pool.release(this.imageId);
@@ -101,13 +118,32 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
     return this.latest;
   }
 
-  async rows(object: string): Promise<SqlRow[]> {
+  /**
+   * An object's records. The image never changes, so what was read is kept (frozen: a reader
+   * that changed a row would change every later request's) for as long as reads keep coming:
+   * each request's entropy plan reads every object, and reading them all again was most of the
+   * plan's CPU. Dropped ROWS_KEEP_MS after the last read, so an idle server does not hold them.
+   */
+  async rows(object: string): Promise<readonly SqlRow[]> {
     const info = this.schema.objects.find((candidate) => candidate.name === object);
     if (!info) throw new Error(`the org has no object ${object}`);
-    return this.reader()
-      .prepare(`SELECT * FROM ${quoteIdent(info.name)}`)
-      .all() as SqlRow[];
+    clearTimeout(this.keptRowsTimer);
+    this.keptRowsTimer = setTimeout(() => this.keptRows.clear(), ROWS_KEEP_MS);
+    this.keptRowsTimer.unref();
+    let rows = this.keptRows.get(info.name);
+    if (!rows) {
+      const read = this.reader()
+        .prepare(`SELECT * FROM ${quoteIdent(info.name)}`)
+        .all() as SqlRow[];
+      for (const row of read) Object.freeze(row);
+      rows = Object.freeze(read);
+      this.keptRows.set(info.name, rows);
+    }
+    return rows;
   }
+
+  private readonly keptRows = new Map<string, readonly SqlRow[]>();
+  private keptRowsTimer: NodeJS.Timeout | undefined;
 
   private openReader: Database.Database | undefined;
   private readerTimer: NodeJS.Timeout | undefined;
@@ -136,10 +172,10 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
    */
   async derive(changes: readonly OrgChange[], source: string, options: CopyOptions = {}): Promise<SqliteOrgStore> {
     const schema = schemaAfter(this.schema, changes);
-    const derived = await deriveInWorker(this.image, this.schema, changes, options.remap);
+    const derived = await deriveInWorker(this.image, this.schema, changes, options.remap, this.imageKey);
     // The copy queries through the same processes: an assessment costs an image, not a process.
     const copy = new SqliteOrgStore(schema, source, Buffer.from(derived.image.buffer, derived.image.byteOffset, derived.image.byteLength), this.options, this.pool, options.owner);
-    copy.ids = new Set(derived.ids);
+    copy.keys = new Set(derived.keys);
     copy.latest = derived.today;
     return copy;
   }

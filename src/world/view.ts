@@ -56,9 +56,9 @@ export class OrgView {
     const source = `${base.source} (seed ${plan.seed}, drift ${plan.drift_level}, rot ${plan.rot_level}${remap ? `, Ids remapped ${remap.digest}` : ""})`;
     const changes = planChanges(plan);
     const options = { ...(remap ? { remap } : {}), ...(owner ? { owner } : {}) };
-    const copy = base.derive ? await base.derive(changes, source, options) : await materialise(base, changes, source, options);
+    const copy: OrgBackend = base.derive ? await base.derive(changes, source, options) : await materialise(base, changes, source, options);
     try {
-      const live = await recordKeys(await copy.recordIds());
+      const live = copy.recordKeys ? await copy.recordKeys() : await recordKeys(await copy.recordIds());
       const distractors = await recordKeys(
         plan.kinds.flatMap((kind) => kind.distractor_ids),
         remap,

@@ -32,10 +32,13 @@ export const mergedDuplicates: PerturbationKind = {
         value: null,
       });
       const rows = input.rows(object.name);
+      const dose = doseOf(SHARE, input.level, rows.length);
+      // No duplicates (level none): nothing to draw, so no generator and no taken Ids to set up.
+      if (dose === 0) continue;
       const idField = idFieldOf(object);
       const rng = new Random(`${this.name}:${input.seed}:${input.level}:${object.name}`);
       const taken = new Set(rows.map((row) => String(row[idField])));
-      const losers = nearDuplicates(object, rows, doseOf(SHARE, input.level, rows.length), rng, taken, (survivor) => ({ IsDeleted: 1, MasterRecordId: survivor[idField] ?? null }));
+      const losers = nearDuplicates(object, rows, dose, rng, taken, (survivor) => ({ IsDeleted: 1, MasterRecordId: survivor[idField] ?? null }));
       if (losers.length === 0) continue;
       changes.push({ op: "insert_records", object: object.name, records: losers });
       distractorIds.push(...losers.map((loser) => String(loser[idField])));

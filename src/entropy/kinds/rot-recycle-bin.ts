@@ -43,9 +43,12 @@ export const recycleBin: PerturbationKind = {
     changes.push(...recycleBinFlags(input.schema));
     for (const object of input.schema.objects.filter((candidate) => !MERGEABLE.has(candidate.name))) {
       const rows = input.rows(object.name);
+      const dose = doseOf(SHARE, input.level, rows.length);
+      // No clones (level none): nothing to draw, so no generator and no taken Ids to set up.
+      if (dose === 0) continue;
       const rng = new Random(`${this.name}:${input.seed}:${input.level}:${object.name}`);
       const taken = new Set(rows.map((row) => String(row.Id)));
-      const clones = yield* nearDuplicateSteps(object, rows, doseOf(SHARE, input.level, rows.length), rng, taken, () => ({ IsDeleted: 1 }));
+      const clones = yield* nearDuplicateSteps(object, rows, dose, rng, taken, () => ({ IsDeleted: 1 }));
       if (clones.length === 0) continue;
       changes.push({ op: "insert_records", object: object.name, records: clones });
       distractorIds.push(...clones.map((clone) => String(clone.Id)));

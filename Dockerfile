@@ -127,7 +127,13 @@ ENV NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16"
 # libuv's helpers) freed stays in the arena that held it, so every arena keeps its own high-water
 # mark. Measured with npm run bench (which gives its green the same): RSS idle 142 -> 135 MB, 1 s
 # after a run of the 2,140 tasks 198 -> 178 MB, at no measurable CPU.
-ENV MALLOC_ARENA_MAX=2
+#
+# A fixed mmap threshold (glibc's default of 128 KiB, set): glibc otherwise raises it to the size of
+# the largest block freed (up to 32 MB), after which blocks of that size (a reply, a journal line, a
+# request body) come from the heap and stay there, between blocks still in use. Measured with npm
+# run bench (which gives its green the same): RSS 1 s after a run of the 2,140 tasks 172 -> 165 MB,
+# idle 2-3 MB less, at no measurable CPU.
+ENV MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072
 USER 1000:1000
 EXPOSE 9009
 # The agent card on the port the agent was started with (read from PID 1's command line, so a

@@ -131,8 +131,9 @@ ENV NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16"
 # A fixed mmap threshold (glibc's default of 128 KiB, set): glibc otherwise raises it to the size of
 # the largest block freed (up to 32 MB), after which blocks of that size (a reply, a journal line, a
 # request body) come from the heap and stay there, between blocks still in use. Measured with npm
-# run bench (which gives its green the same): RSS 1 s after a run of the 2,140 tasks 172 -> 165 MB,
-# idle 2-3 MB less, at no measurable CPU.
+# run bench (which gives its green the same; alternated, load about 5): RSS 1 s after a run of the
+# 2,140 tasks 166-172 -> 158-165 MB, idle 1-3 MB less; the run's mmap calls about the same (403
+# against 388, strace -c), so no CPU to speak of.
 ENV MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072
 USER 1000:1000
 EXPOSE 9009

@@ -139,7 +139,7 @@ ENV NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16"
 # what the run's threads freed between blocks still in use handed back, for about 1.5 ms of CPU
 # (npm run bench, alternated: RSS after a run of the 2,140 tasks 156 -> 151-152 MB, idle 130-131 ->
 # 127 MB: the collection at start trims too). It is called through node:ffi, experimental in Node.js 26,
-# which warns once (an ExperimentalWarning on stderr) at the first assessment's end.
+# which warns once (an ExperimentalWarning on stderr) at start, where the first collection runs.
 ENV MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072 ENTROPIC_MALLOC_TRIM=1
 USER 1000:1000
 EXPOSE 9009

@@ -30,7 +30,7 @@
  *                corners (bench/largest.ts; alone: npm run bench:largest).
  *
  *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours,largest --tasks FILE --org PATH
- *                     --lean-concurrency 64 --lean-requests 3 --lean-journal 1 --green-semi-space-mb 16 --green-malloc-arenas 2 --green-mmap-threshold 131072 --green-malloc-trim 1
+ *                     --lean-concurrency 64 --lean-requests 3 --lean-journal 1 --green-semi-space-mb 16 --green-malloc-arenas 2 --green-mmap-threshold 4194304 --green-malloc-trim 1
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
  *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
@@ -39,7 +39,7 @@
  * Every green runs with the green image's young generation (--max-semi-space-size=16, the
  * Dockerfile's NODE_OPTIONS) unless --green-semi-space-mb 0 (Node.js's own), and with its malloc
  * arenas (MALLOC_ARENA_MAX=2, the Dockerfile's) unless --green-malloc-arenas 0 (glibc's own), and
- * its fixed malloc mmap threshold (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072, the
+ * its fixed malloc mmap threshold (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304, the
  * Dockerfile's) unless --green-mmap-threshold 0 (glibc's own, which grows with what is freed), and
  * its malloc_trim after each collection (ENTROPIC_MALLOC_TRIM=1) unless --green-malloc-trim 0.
  * --a2a is what the benchmark purple's card offers, so which A2A version the green speaks to it:
@@ -76,7 +76,7 @@ const { values } = parseArgs({
     "green-node-arg": { type: "string", multiple: true, default: [] },
     "green-semi-space-mb": { type: "string", default: "16" },
     "green-malloc-arenas": { type: "string", default: "2" },
-    "green-mmap-threshold": { type: "string", default: "131072" },
+    "green-mmap-threshold": { type: "string", default: "4194304" },
     "green-malloc-trim": { type: "string", default: "1" },
     "lean-concurrency": { type: "string", default: "64" },
     "lean-requests": { type: "string", default: "3" },
@@ -104,7 +104,7 @@ const greenEnv = Object.fromEntries(
 /** --green-malloc-arenas (2, the green image's MALLOC_ARENA_MAX; 0: glibc's own, 8 a core): unless --green-env sets it. */
 const mallocArenas = Number(values["green-malloc-arenas"]);
 if (mallocArenas > 0) greenEnv.MALLOC_ARENA_MAX ??= String(mallocArenas);
-/** --green-mmap-threshold (131072, the green image's GLIBC_TUNABLES; 0: glibc's own): unless --green-env sets GLIBC_TUNABLES. */
+/** --green-mmap-threshold (4194304, the green image's GLIBC_TUNABLES; 0: glibc's own): unless --green-env sets GLIBC_TUNABLES. */
 const mmapThreshold = Number(values["green-mmap-threshold"]);
 if (mmapThreshold > 0) greenEnv.GLIBC_TUNABLES ??= `glibc.malloc.mmap_threshold=${mmapThreshold}`;
 /** --green-malloc-trim (1, the green image's ENTROPIC_MALLOC_TRIM; 0: none): unless --green-env sets it. */

@@ -35,7 +35,7 @@
  *
  *   npm run bench [-- --only lean,throughput,memory,heap,observations,timings,admission,neighbours,largest --tasks FILE --org PATH
  *                     --lean-concurrency 64 --lean-requests 3 --lean-journal 1 --lean-rounds 1 --against 'COMMAND' --against-config '{}'
- *                     --green-semi-space-mb 16 --green-malloc-arenas 2
+ *                     --green-semi-space-mb 16 --green-malloc-arenas 2 --green-mmap-threshold 4194304
  *                     --concurrency 64,256 --delay-ms 1000 --turns 1 --runs 10 --obs-tasks 30
  *                     --obs-concurrency 4 --settle-ms 1000 --after-s 40 --green-env KEY=VALUE ...
  *                     --green-node-arg=--cpu-prof --green-node-arg=--cpu-prof-dir=DIR ...
@@ -43,7 +43,10 @@
  *
  * Every green runs with the green image's young generation (--max-semi-space-size=16, the
  * Dockerfile's NODE_OPTIONS) unless --green-semi-space-mb 0 (Node.js's own), and with its malloc
- * arenas (MALLOC_ARENA_MAX=2, the Dockerfile's) unless --green-malloc-arenas 0 (glibc's own).
+ * arenas (MALLOC_ARENA_MAX=2, the Dockerfile's) unless --green-malloc-arenas 0 (glibc's own), and
+ * its fixed malloc mmap threshold (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304, the
+ * Dockerfile's) unless --green-mmap-threshold 0 (glibc's own, which grows with what is freed), and
+ * its malloc_trim after each collection (ENTROPIC_MALLOC_TRIM=1) unless --green-malloc-trim 0.
  * --a2a is what the benchmark purple's card offers, so which A2A version the green speaks to it:
  * both (the default) and 1.0 measure the 1.0 client, 0.3 its 0.3 one.
  * Everything is measured and printed, nothing asserted; the targets are printed alongside.
@@ -80,6 +83,8 @@ const { values } = parseArgs({
     "green-node-arg": { type: "string", multiple: true, default: [] },
     "green-semi-space-mb": { type: "string", default: "16" },
     "green-malloc-arenas": { type: "string", default: "2" },
+    "green-mmap-threshold": { type: "string", default: "4194304" },
+    "green-malloc-trim": { type: "string", default: "1" },
     "lean-concurrency": { type: "string", default: "64" },
     "lean-requests": { type: "string", default: "3" },
     "lean-journal": { type: "string", default: "1" },
@@ -109,6 +114,11 @@ const greenEnv = Object.fromEntries(
 /** --green-malloc-arenas (2, the green image's MALLOC_ARENA_MAX; 0: glibc's own, 8 a core): unless --green-env sets it. */
 const mallocArenas = Number(values["green-malloc-arenas"]);
 if (mallocArenas > 0) greenEnv.MALLOC_ARENA_MAX ??= String(mallocArenas);
+/** --green-mmap-threshold (4194304, the green image's GLIBC_TUNABLES; 0: glibc's own): unless --green-env sets GLIBC_TUNABLES. */
+const mmapThreshold = Number(values["green-mmap-threshold"]);
+if (mmapThreshold > 0) greenEnv.GLIBC_TUNABLES ??= `glibc.malloc.mmap_threshold=${mmapThreshold}`;
+/** --green-malloc-trim (1, the green image's ENTROPIC_MALLOC_TRIM; 0: none): unless --green-env sets it. */
+if (values["green-malloc-trim"] !== "0") greenEnv.ENTROPIC_MALLOC_TRIM ??= "1";
 /** --green-node-arg (repeatable): a Node.js option for every green, e.g. --cpu-prof (not allowed in NODE_OPTIONS). */
 const semiSpaceMb = Number(values["green-semi-space-mb"]);
 const greenNodeArgs = [...(semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : []), ...values["green-node-arg"]!];
@@ -388,7 +398,7 @@ async function main(): Promise<void> {
   const cpu = cpus();
   out(`Entropic CRMArena green-agent benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${f(totalmem() / 1024 ** 3, 0)} GB RAM, Node ${process.version}, ${process.platform}`);
   out(`tasks: ${taskCount} from ${basename(tasksFile)}; org: ${values.org} (allow_data_mismatch: true); green = node dist/cli.js serve, purples in their own processes, HTTP on 127.0.0.1`);
-  if (Object.keys(greenEnv).length > 0) out(`green environment: ${Object.entries(greenEnv).map(([key, value]) => `${key}=${value}`).join(" ")}${greenEnv.MALLOC_ARENA_MAX === String(mallocArenas) ? " (MALLOC_ARENA_MAX: the green image's)" : ""}`);
+  if (Object.keys(greenEnv).length > 0) out(`green environment: ${Object.entries(greenEnv).map(([key, value]) => `${key}=${value}`).join(" ")}${greenEnv.MALLOC_ARENA_MAX === String(mallocArenas) ? " (the green image's malloc settings)" : ""}`);
   if (greenNodeArgs.length > 0) out(`green Node.js options: ${greenNodeArgs.join(" ")}${semiSpaceMb > 0 ? " (the young generation of the green image's NODE_OPTIONS)" : ""}`);
   out(`${load()} at the start (a shared machine's figures are compared within one run)`);
   const run: Record<Part, () => Promise<void>> = {

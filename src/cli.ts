@@ -9,8 +9,9 @@ try {
   process.exit(1);
 }
 
-buildProgram()
-  .parseAsync()
+// Only the named command's module is loaded (a server needs none of the others).
+buildProgram(process.argv.slice(2))
+  .then((program) => program.parseAsync())
   .catch((error: unknown) => {
     process.stderr.write(`entropic-crmarena: ${errorText(error, describeError)}\n`);
     process.exit(exitCodeOf(error));

@@ -15,11 +15,11 @@ import {
 } from "../assessment/index.js";
 import { analystStrategy, servePurple, solverStrategy } from "../baselines/index.js";
 import { builderFor, calibrationFor, loadDataForConfig, resolveIdSecret, SAMPLE_ORG_DIR, SAMPLE_TASKS_FILE } from "../data/index.js";
-import { SAMPLE } from "../datasets/index.js";
 import { fetchAgentCard } from "../purple/index.js";
 import { type ResultsObject, summaryText } from "../report/index.js";
 import { HeuristicJudge, type Judge } from "../scoring/index.js";
 import { createLogger } from "../util/index.js";
+import { demoResultsFile } from "./demo-output.js";
 import { judgeFactoryFromEnv, purplesFromEnv, usersFromEnv } from "./deps-from-env.js";
 import { configFromOptions, configOptions, dataOptions, int } from "./options.js";
 import { progressPrinter } from "./progress.js";
@@ -194,13 +194,4 @@ export function registerAssess(program: Command): void {
       server.close();
     }
   });
-}
-
-/**
- * Where a demo writes its results: one file per dataset and mode, so a demo on the twins (an
- * 11 MB results file and its 79 MB log) never overwrites the sample demo's, which the docs name.
- */
-export function demoResultsFile(dataset: string | undefined, interactive: boolean): string {
-  const parts = ["demo", ...(dataset && dataset !== SAMPLE.name ? [dataset] : []), ...(interactive ? ["interactive"] : [])];
-  return `${parts.join("-")}-results.json`;
 }

@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ChannelEpisode } from "../assessment/index.js";
 import { parametersOf, type ToolSpec } from "../tools/index.js";
 
@@ -18,11 +16,36 @@ export function mcpTools(tools: readonly ToolSpec[]): Tool[] {
 }
 
 /**
+ * The SDK's server, transport and request schemas, loaded at the first MCP request: with what it
+ * brings (ajv, jose, zod-to-json-schema, hono: about 250 modules) it was about 4 MB of heap and
+ * 100 ms of start-up CPU in every server, most of whose runs never see an MCP client.
+ */
+function mcpSdk(): ReturnType<typeof loadMcpSdk> {
+  sdk ??= loadMcpSdk();
+  return sdk;
+}
+let sdk: ReturnType<typeof loadMcpSdk> | undefined;
+
+function loadMcpSdk() {
+  return Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(([server, transport, types]) => ({
+    Server: server.Server,
+    StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+    CallToolRequestSchema: types.CallToolRequestSchema,
+    ListToolsRequestSchema: types.ListToolsRequestSchema,
+  }));
+}
+
+/**
  * Answers one HTTP request of an episode's MCP client with the SDK: a server and a stateless
  * transport made for the request (the token, not a session, says which episode it is), JSON
  * replies rather than SSE streams, closed when the reply is written.
  */
 export async function serveEpisodeRequest(episode: ChannelEpisode, req: IncomingMessage, res: ServerResponse, options: { version: string; bytes: number }): Promise<void> {
+  const { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await mcpSdk();
   const server = new Server({ name: "entropic-crmarena", version: options.version }, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(episode.tools) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

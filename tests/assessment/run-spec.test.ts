@@ -48,8 +48,10 @@ describe("the run spec", () => {
   });
 });
 
+const everyCommand = await buildProgram();
+
 describe("the command line's config flags", () => {
-  const assess = buildProgram().commands.find((command) => command.name() === "assess")!;
+  const assess = everyCommand.commands.find((command) => command.name() === "assess")!;
   const longFlags = assess.options.map((option) => option.long);
 
   it("come from the config schema: each flag is a config key, and a key is flagged or set in a --config file only", () => {
@@ -80,11 +82,11 @@ describe("the command line's config flags", () => {
       expect(longFlags).toContain(flag);
   });
 
-  it("set the keys they name over the --config file, read as the schema reads them", () => {
+  it("set the keys they name over the --config file, read as the schema reads them", async () => {
     const dir = mkdtempSync(join(tmpdir(), "run-spec-"));
     const file = join(dir, "config.json");
     writeFileSync(file, JSON.stringify({ seed: 1, drift_level: "low", remap_ids: true, skip_original: false }));
-    const program = buildProgram();
+    const program = await buildProgram();
     const command = program.commands.find((candidate) => candidate.name() === "assess")!;
     command.action(() => undefined);
     program.parse(
@@ -112,8 +114,8 @@ describe("the command line's config flags", () => {
     expect(parseConfig(raw).config).toMatchObject({ seed: 7, task_ids: [0, 18], timeout: 2.5, remap_ids: false, skip_original: true, first_message: "json" });
   });
 
-  it("refuse a number flag that is not one, naming the flag", () => {
-    const program = buildProgram().exitOverride();
+  it("refuse a number flag that is not one, naming the flag", async () => {
+    const program = (await buildProgram()).exitOverride();
     const command = program.commands.find((candidate) => candidate.name() === "assess")!;
     command.exitOverride().configureOutput({ writeErr: () => undefined });
     command.action(() => undefined);

@@ -36,7 +36,7 @@ export async function cliInProcess(args: string[]): Promise<{ stdout: string; st
   process.exitCode = undefined;
   let code = 0;
   try {
-    await buildProgram().parseAsync(args, { from: "user" });
+    await (await buildProgram(args)).parseAsync(args, { from: "user" });
     code = Number(process.exitCode ?? 0);
   } catch (error) {
     err.push(`entropic-crmarena: ${describeError(error)}\n`);

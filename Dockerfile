@@ -134,13 +134,7 @@ ENV NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16"
 # (alternated, 2 runs each, load about 5): RSS 1 s after the run 173 -> 160-163 MB; glibc's own
 # 128 kB, fixed, left about as much but cost 25% more page faults and 0.025 ms of CPU a task, 4 MB
 # about none (page faults 33-36k -> 37k over the run).
-#
-# And after each collection of an assessment's garbage, glibc's malloc_trim (ENTROPIC_MALLOC_TRIM=1):
-# what the run's threads freed between blocks still in use handed back, for about 1.5 ms of CPU
-# (npm run bench, alternated: RSS after a run of the 2,140 tasks 156 -> 151-152 MB, idle 130-131 ->
-# 127 MB: the collection at start trims too). It is called through node:ffi, experimental in Node.js 26,
-# which warns once (an ExperimentalWarning on stderr) at start, where the first collection runs.
-ENV MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304 ENTROPIC_MALLOC_TRIM=1
+ENV MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304
 USER 1000:1000
 EXPOSE 9009
 # The agent card on the port the agent was started with (read from PID 1's command line, so a

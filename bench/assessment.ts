@@ -45,8 +45,7 @@
  * Dockerfile's NODE_OPTIONS) unless --green-semi-space-mb 0 (Node.js's own), and with its malloc
  * arenas (MALLOC_ARENA_MAX=2, the Dockerfile's) unless --green-malloc-arenas 0 (glibc's own), and
  * its fixed malloc mmap threshold (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304, the
- * Dockerfile's) unless --green-mmap-threshold 0 (glibc's own, which grows with what is freed), and
- * its malloc_trim after each collection (ENTROPIC_MALLOC_TRIM=1) unless --green-malloc-trim 0.
+ * Dockerfile's) unless --green-mmap-threshold 0 (glibc's own, which grows with what is freed).
  * --a2a is what the benchmark purple's card offers, so which A2A version the green speaks to it:
  * both (the default) and 1.0 measure the 1.0 client, 0.3 its 0.3 one.
  * Everything is measured and printed, nothing asserted; the targets are printed alongside.
@@ -84,7 +83,6 @@ const { values } = parseArgs({
     "green-semi-space-mb": { type: "string", default: "16" },
     "green-malloc-arenas": { type: "string", default: "2" },
     "green-mmap-threshold": { type: "string", default: "4194304" },
-    "green-malloc-trim": { type: "string", default: "1" },
     "lean-concurrency": { type: "string", default: "64" },
     "lean-requests": { type: "string", default: "3" },
     "lean-journal": { type: "string", default: "1" },
@@ -117,8 +115,6 @@ if (mallocArenas > 0) greenEnv.MALLOC_ARENA_MAX ??= String(mallocArenas);
 /** --green-mmap-threshold (4194304, the green image's GLIBC_TUNABLES; 0: glibc's own): unless --green-env sets GLIBC_TUNABLES. */
 const mmapThreshold = Number(values["green-mmap-threshold"]);
 if (mmapThreshold > 0) greenEnv.GLIBC_TUNABLES ??= `glibc.malloc.mmap_threshold=${mmapThreshold}`;
-/** --green-malloc-trim (1, the green image's ENTROPIC_MALLOC_TRIM; 0: none): unless --green-env sets it. */
-if (values["green-malloc-trim"] !== "0") greenEnv.ENTROPIC_MALLOC_TRIM ??= "1";
 /** --green-node-arg (repeatable): a Node.js option for every green, e.g. --cpu-prof (not allowed in NODE_OPTIONS). */
 const semiSpaceMb = Number(values["green-semi-space-mb"]);
 const greenNodeArgs = [...(semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : []), ...values["green-node-arg"]!];

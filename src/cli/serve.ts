@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { journalBudgetBytes } from "../assessment/index.js";
 import { loadCalibration, loadStartingData, namedTasksFile, resolveIdSecret, twinCacheBudgetBytes } from "../data/index.js";
-import { collectGarbage, serve, trimMallocAfterCollections } from "../server/index.js";
+import { collectGarbage, serve } from "../server/index.js";
 import { createLogger } from "../util/index.js";
 import { judgeFactoryFromEnv, purplesFromEnv, spendCeilingFromEnv, usersFromEnv } from "./deps-from-env.js";
 import { dataOptions, int } from "./options.js";
@@ -45,8 +45,6 @@ export function registerServe(program: Command): void {
       journalBudgetBytes();
       twinCacheBudgetBytes();
       const spendCeiling = spendCeilingFromEnv();
-      // ENTROPIC_MALLOC_TRIM=1 (the green image's): glibc's free pages handed back after each collection (util's trimMalloc).
-      trimMallocAfterCollections(process.env.ENTROPIC_MALLOC_TRIM === "1");
       const data = await loadStartingData(options.dataset, options, logger);
       const green = await serve({
         host: options.host,

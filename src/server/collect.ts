@@ -1,5 +1,5 @@
 import { getHeapStatistics } from "node:v8";
-import { collectNow, trimMalloc } from "../util/index.js";
+import { collectNow } from "../util/index.js";
 
 /**
  * How much the heap (in use, or in all) must have grown since the last collection for one to be worth its
@@ -9,15 +9,6 @@ import { collectNow, trimMalloc } from "../util/index.js";
  */
 const WORTH_COLLECTING_BYTES = 32 * 1024 * 1024;
 let heapAfterLast: { readonly used: number; readonly total: number } | undefined;
-let trimAfterCollections = false;
-
-/**
- * Whether each collection of collectGarbage is followed by glibc's malloc_trim (util's
- * trimMalloc), as the command line decides from ENTROPIC_MALLOC_TRIM (the green image sets it).
- */
-export function trimMallocAfterCollections(on: boolean): void {
-  trimAfterCollections = on;
-}
 
 /**
  * A full garbage collection, when V8 lets us have one and the heap grew enough since the last
@@ -35,7 +26,6 @@ export function collectGarbage(): void {
   // pooled and its young generation at the run's size for about 8 s, then hands them back; the
   // thorough one hands them back now (RSS 1 s after a run of the 2,140 tasks: 258 -> 198 MB).
   if (!collectNow("last-resort")) return;
-  if (trimAfterCollections) trimMalloc();
   const after = getHeapStatistics();
   heapAfterLast = { used: after.used_heap_size, total: after.total_heap_size };
 }

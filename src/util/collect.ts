@@ -32,29 +32,3 @@ export function collectNow(kind: CollectionKind = "full"): boolean {
   collect(kind === "young" ? { type: "minor", execution: "sync" } : { type: "major", execution: "sync", ...(kind === "last-resort" ? { flavor: "last-resort" as const } : {}) });
   return true;
 }
-
-type MallocTrim = (pad: bigint) => unknown;
-let mallocTrim: MallocTrim | undefined | null;
-
-/**
- * glibc's `malloc_trim(0)`: the free pages malloc keeps in its arenas handed back to the system.
- * What a run's threads freed (V8's compiler zones, SQLite's pages in the org-copy thread, request
- * and reply buffers) otherwise stays resident between blocks still in use: after a run of the
- * 2,140 tasks, 4-11 MB of RSS for about 1.5 ms of CPU (npm run bench). Through `node:ffi`, experimental in
- * Node.js 26 (it warns once, when first used); false where there is no `node:ffi` or no glibc.
- */
-export function trimMalloc(): boolean {
-  if (mallocTrim === undefined) {
-    try {
-      const ffi = process.getBuiltinModule("node:ffi") as unknown as {
-        dlopen(path: string, symbols: Record<string, { returns: string; arguments: string[] }>): { functions: Record<string, MallocTrim> };
-      };
-      mallocTrim = ffi.dlopen("libc.so.6", { malloc_trim: { returns: "int32", arguments: ["uint64"] } }).functions.malloc_trim ?? null;
-    } catch {
-      mallocTrim = null;
-    }
-  }
-  if (!mallocTrim) return false;
-  mallocTrim(0n);
-  return true;
-}

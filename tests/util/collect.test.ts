@@ -1,6 +1,6 @@
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
-import { collectNow, trimMalloc } from "../../src/util/index.js";
+import { collectNow } from "../../src/util/index.js";
 
 /**
  * The collections the green relies on to give memory back (after an assessment, in the org-copy
@@ -50,15 +50,4 @@ describe("collectNow", () => {
     expect(collected).toEqual(["dropped"]);
     expect(kept.rows).toHaveLength(3);
   });
-});
-
-describe("trimMalloc", () => {
-  // glibc's malloc_trim through node:ffi: on Linux with glibc (CI, the green image) it must be reachable, or the image's ENTROPIC_MALLOC_TRIM does nothing.
-  it.runIf(process.platform === "linux" && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime))(
-    "reaches glibc's malloc_trim on Linux with glibc",
-    () => {
-      expect(trimMalloc()).toBe(true);
-      expect(trimMalloc()).toBe(true);
-    },
-  );
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { f, load, mb, out, table, verdict } from "./format.js";
-import { assess, greenCpu, MB, memoryOf, resetPeak, type Started, sleep, startBenchPurple, startCommand, startGreen, treeCpuMs, treeRssMb } from "./harness.js";
+import { assess, greenCpu, MB, memoryOf, probe, resetPeak, residentByMapping, type Started, sleep, startBenchPurple, startCommand, startGreen, treeCpuMs, treeRssMb } from "./harness.js";
 
 /** The targets of issue 31, printed beside what is measured. */
 export const LEAN_TARGETS = {
@@ -70,6 +70,8 @@ interface LeanRow {
   readonly afterMb: number;
   readonly load: string;
   readonly small: { cpuMs: number; tasks: number; load: string }[];
+  /** Where ours holds its RSS after the run: by kind of mapping, and V8's heap. */
+  readonly afterParts?: string;
 }
 
 export async function lean(options: LeanOptions): Promise<void> {
@@ -119,6 +121,7 @@ export async function lean(options: LeanOptions): Promise<void> {
       row.load,
     ]),
   );
+  for (const row of rows) if (row.afterParts) out(`   ${row.label} round ${row.round}, RSS after: ${row.afterParts}`);
   if (options.against) sideBySide(rows);
   if (options.requests === 0) return;
   out(`   then ${options.requests} requests of ${SMALL_REQUEST_TASKS} tasks in the same green (seeds 100.., so each plans and copies its own org): a fixed cost per request shows as CPU per task above the full run's`);
@@ -152,6 +155,7 @@ async function measure(contender: Contender, round: number, options: LeanOptions
     const loadAfter = load();
     await sleep(options.settleMs);
     const afterMb = contender.rssMb(green.pid);
+    const afterParts = contender.label === "ours" ? await partsOf(green) : undefined;
     const small: LeanRow["small"] = [];
     for (let i = 0; i < options.requests; i++) {
       const cpuBefore = contender.cpu(green.pid).serverMs;
@@ -160,13 +164,23 @@ async function measure(contender: Contender, round: number, options: LeanOptions
     }
     const queryMs = before.queryMs === undefined || after.queryMs === undefined ? undefined : (after.queryMs - before.queryMs) / tasks;
     return {
-      row: { label: contender.label, round, tasks, wallS: outcome.wallS, cpuMsPerTask: (after.serverMs - before.serverMs) / tasks, queryMsPerTask: queryMs, idleMb, peakMb, afterMb, load: loadAfter, small },
+      row: { label: contender.label, round, tasks, wallS: outcome.wallS, cpuMsPerTask: (after.serverMs - before.serverMs) / tasks, queryMsPerTask: queryMs, idleMb, peakMb, afterMb, load: loadAfter, small, afterParts },
       journal: runsDir ? journalContents(runsDir) : undefined,
     };
   } finally {
     await options.release(green, purple);
     if (runsDir) rmSync(runsDir, { recursive: true, force: true });
   }
+}
+
+/** Our green's RSS by kind of mapping (files: its binary and libraries), and V8's heap (no collection forced). */
+async function partsOf(green: Started): Promise<string> {
+  const parts = Object.entries(residentByMapping(green.pid))
+    .filter(([, value]) => value >= 0.5)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, value]) => `${kind} ${mb(value)}`);
+  const { memory } = await probe(green, "report");
+  return `${parts.join(", ")} MB; V8 heap ${mb(memory.heapUsed / MB)} MB in use of ${mb(memory.heapTotal / MB)}, external ${mb(memory.external / MB)}`;
 }
 
 /** The targets are ours; another green's figures are shown beside them, not judged. */

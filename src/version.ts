@@ -37,12 +37,20 @@ function dependencyVersion(name: string): string {
 
 export const PACKAGE_VERSION = readVersion(new URL("../package.json", import.meta.url));
 
+/** Read once, when a run first asks: the installed SDK does not change under a running process (every run's header reads it). */
+let a2aSdkVersion: string | undefined;
+
+function a2aSdk(): string {
+  a2aSdkVersion ??= dependencyVersion("@a2a-js/sdk");
+  return a2aSdkVersion;
+}
+
 export function runtimeVersions(): Record<string, string> {
   return {
     green_agent: PACKAGE_VERSION,
     results_layout: "2.0.0",
     a2a_protocol: "0.3.0",
-    a2a_sdk: dependencyVersion("@a2a-js/sdk"),
+    a2a_sdk: a2aSdk(),
     node: process.versions.node,
     sqlite: process.versions.sqlite ?? "bundled",
   };

@@ -1,5 +1,6 @@
 import { LOG_VERSION, type LogHeader } from "../log/index.js";
-import { type Calibration, calibrationDigest, floorAnswers, type Judge } from "../scoring/index.js";
+import { type Calibration, type ChanceFloorPlan, calibrationDigest, floorAnswers, type Judge } from "../scoring/index.js";
+import type { TaskRecord } from "../tasks/index.js";
 import type { IdRemap } from "../util/index.js";
 import { runtimeVersions } from "../version.js";
 import type { OrgView } from "../world/index.js";
@@ -46,6 +47,28 @@ export function buildHeader(input: HeaderInput): LogHeader {
     judge: { mode: judge.mode, primaryModel: judge.models.primary, cheapModel: judge.models.cheap },
     calibration: { source: input.calibration.source, digest: calibrationDigest(input.calibration) },
     idRemap: input.remap ? { digest: input.remap.digest, keyed: input.keyed } : null,
-    chanceFloor: floorAnswers(data.tasks.tasks, { remapIds: config.remap_ids }),
+    chanceFloor: chanceFloorOf(data.tasks.tasks, config.remap_ids),
   };
 }
+
+/**
+ * The chance floor of a task set, worked out once per task set and `remapIds`: it reads every
+ * task of the set (2,140 of them, not the request's few), and was the one part of a request's
+ * header that grew with the catalogue. Each header gets its own copy, as it got a fresh plan before.
+ */
+function chanceFloorOf(library: readonly TaskRecord[], remapIds: boolean): ChanceFloorPlan {
+  let plans = floorPlans.get(library);
+  if (!plans) {
+    plans = new Map();
+    floorPlans.set(library, plans);
+  }
+  let plan = plans.get(remapIds);
+  if (!plan) {
+    plan = floorAnswers(library, { remapIds });
+    plans.set(remapIds, plan);
+  }
+  return structuredClone(plan);
+}
+
+/** Keyed by the task set's array: a dataset loaded again (or dropped) makes and frees its own. */
+const floorPlans = new WeakMap<readonly TaskRecord[], Map<boolean, ChanceFloorPlan>>();

@@ -54,19 +54,7 @@ export const distractorPassages: PerturbationKind = {
     const [notes, guides] = DOSE[input.level];
     const text: TextChange[] = [];
     if (notes + guides > 0) {
-      const library = [...guidanceByCategory(input.library)].sort(([a], [b]) => a.localeCompare(b));
-      // The candidate notes of each category, found once (per task they made planning quadratic
-      // in the task count: seconds on the event loop for the full task set).
-      const withContext = input.library.filter((other) => other.metadata.required.trim().length > 0);
-      const byCategory = new Map<string, { same: TaskRecord[]; otherKinds: TaskRecord[] }>();
-      const candidatesFor = (category: string) => {
-        let found = byCategory.get(category);
-        if (!found) {
-          found = { same: withContext.filter((other) => other.task === category), otherKinds: withContext.filter((other) => other.task !== category) };
-          byCategory.set(category, found);
-        }
-        return found;
-      };
+      const { library, candidatesFor } = passagesOf(input.library);
       for (const task of input.tasks) {
         const rng = new Random(`${this.name}:${input.seed}:${input.level}:${task.idx}`);
         // Notes of the same kind of request are the likeliest to be mistaken for this one: as many
@@ -97,3 +85,39 @@ export const distractorPassages: PerturbationKind = {
     return { summary: `${text.length} distractor passages over ${new Set(text.map((change) => change.task)).size} tasks`, changes: [], text, distractorIds: [] };
   },
 };
+
+/** What the passages are drawn from, of one task set: the same for every request on it. */
+interface PassageLibrary {
+  /** Each category's guidance, by category name. */
+  readonly library: readonly (readonly [string, string])[];
+  /** A category's candidate notes: the tasks with a context, of the category and of the others. */
+  readonly candidatesFor: (category: string) => { readonly same: readonly TaskRecord[]; readonly otherKinds: readonly TaskRecord[] };
+}
+
+/**
+ * A task set's passage library, worked out once per task set (kept while the set is): it reads
+ * every task of the set (2,140, not the request's few), about 10 ms a request at any rot level.
+ * The candidate notes of each category are found once too (per task they made planning
+ * quadratic in the task count: seconds on the event loop for the full task set).
+ */
+function passagesOf(tasks: readonly TaskRecord[]): PassageLibrary {
+  let known = passageLibraries.get(tasks);
+  if (!known) {
+    const library = [...guidanceByCategory(tasks)].sort(([a], [b]) => a.localeCompare(b));
+    const withContext = tasks.filter((other) => other.metadata.required.trim().length > 0);
+    const byCategory = new Map<string, { same: TaskRecord[]; otherKinds: TaskRecord[] }>();
+    const candidatesFor = (category: string) => {
+      let found = byCategory.get(category);
+      if (!found) {
+        found = { same: withContext.filter((other) => other.task === category), otherKinds: withContext.filter((other) => other.task !== category) };
+        byCategory.set(category, found);
+      }
+      return found;
+    };
+    known = { library, candidatesFor };
+    passageLibraries.set(tasks, known);
+  }
+  return known;
+}
+
+const passageLibraries = new WeakMap<readonly TaskRecord[], PassageLibrary>();

@@ -28,6 +28,7 @@ const DOCUMENTS = [
   "docs/architecture.md",
   "docs/extending.md",
   "docs/design.md",
+  "docs/performance.md",
   "docs/validity.md",
 ];
 

@@ -40,6 +40,32 @@ const work = mkdtempSync(join(tmpdir(), "twins-dataset-"));
 const fixture = join(work, "source.json");
 let source: TaskRecord[] = [];
 
+/** Runs `body` with the sample's data and the twin cache (ENTROPIC_CACHE_DIR) in `folder` of the test's work folder; both put back after. */
+async function withCacheDir(folder: string, body: (sample: Awaited<ReturnType<typeof sampleData>>) => Promise<void>): Promise<void> {
+  const previous = process.env.ENTROPIC_CACHE_DIR;
+  process.env.ENTROPIC_CACHE_DIR = join(work, folder);
+  const sample = await sampleData();
+  try {
+    await body(sample);
+  } finally {
+    await sample.org.close();
+    if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
+    else process.env.ENTROPIC_CACHE_DIR = previous;
+  }
+}
+
+/** The same, with a server's shelf over the sample that builds the twins from the fixture (keyed by `secret`, else the server's own), closed after. */
+async function withShelf(folder: string, body: (shelf: DatasetShelf) => Promise<void>, secret?: () => string): Promise<void> {
+  await withCacheDir(folder, async (sample) => {
+    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 1 }, fixture, secret);
+    try {
+      await body(shelf);
+    } finally {
+      await shelf.close();
+    }
+  });
+}
+
 beforeAll(() => {
   if (!hasReal) return;
   const real = JSON.parse(readFileSync(REAL_TASKS, "utf8")) as TaskRecord[];
@@ -185,62 +211,49 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
     expect(calibrationFor(SAMPLE.name)).toEqual(loadCalibration(CALIBRATION_FILE));
     expect(calibrationFor("a-dataset-of-no-spec")).toEqual(loadCalibration(CALIBRATION_FILE));
     // Through the server: a request naming the twins gets the twins' calibration, one naming none the server's.
-    const previous = process.env.ENTROPIC_CACHE_DIR;
-    process.env.ENTROPIC_CACHE_DIR = join(work, "server-cache");
-    const sample = await sampleData();
-    const green = await startGreen(sample, { tasksFile: fixture });
-    const purple = await servePurple("none", alwaysNoneStrategy, "127.0.0.1", 0);
-    try {
-      for (const [dataset, expected] of [
-        [TWINS.name, twinsCalibration],
-        [undefined, calibration],
-      ] as const) {
-        const request = { participants: { agent: purple.url }, config: { seed: 4, task_limit: 2, ...(dataset ? { dataset } : {}) } };
-        const { body } = await rawRpc(green.url, "message/send", assessmentParams(request));
-        const results = resultsOf(body.result);
-        expect(results.dataset, JSON.stringify(body).slice(0, 400)).toBe(dataset ?? SAMPLE.name);
-        expect(results.calibration).toEqual({ source: expected.source, digest: calibrationDigest(expected) });
+    await withCacheDir("server-cache", async (sample) => {
+      const green = await startGreen(sample, { tasksFile: fixture });
+      const purple = await servePurple("none", alwaysNoneStrategy, "127.0.0.1", 0);
+      try {
+        for (const [dataset, expected] of [
+          [TWINS.name, twinsCalibration],
+          [undefined, calibration],
+        ] as const) {
+          const request = { participants: { agent: purple.url }, config: { seed: 4, task_limit: 2, ...(dataset ? { dataset } : {}) } };
+          const { body } = await rawRpc(green.url, "message/send", assessmentParams(request));
+          const results = resultsOf(body.result);
+          expect(results.dataset, JSON.stringify(body).slice(0, 400)).toBe(dataset ?? SAMPLE.name);
+          expect(results.calibration).toEqual({ source: expected.source, digest: calibrationDigest(expected) });
+        }
+      } finally {
+        purple.server.close();
+        await green.close();
       }
-    } finally {
-      purple.server.close();
-      await green.close();
-      await sample.org.close();
-      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
-      else process.env.ENTROPIC_CACHE_DIR = previous;
-    }
+    });
   }, 120_000);
 
   it("on a server's shelf: a request of k trials gets a set of k twins per task, keyed by the server's secret", async () => {
-    const previous = process.env.ENTROPIC_CACHE_DIR;
-    process.env.ENTROPIC_CACHE_DIR = join(work, "trials-cache");
-    const sample = await sampleData();
-    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 1 }, fixture, () => "the server's secret");
-    try {
-      const two = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1, trials: 2 });
-      const one = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1 });
-      expect(two).not.toBe(one);
-      expect(two.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 2 });
-      expect(one.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 1 });
-      expect(two.tasks.tasks).toEqual(one.tasks.tasks);
-      const task = two.tasks.tasks[0]!;
-      expect(two.trialTask!(task, 2)).toMatchObject({ idx: task.idx, task: task.task });
-      expect(two.trialTask!(task, 2).metadata.required + two.trialTask!(task, 2).query).not.toBe(task.metadata.required + task.query);
-      expect(shelf.openSeeds(TWINS.name)).toEqual([1, 1]);
-    } finally {
-      await shelf.close();
-      await sample.org.close();
-      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
-      else process.env.ENTROPIC_CACHE_DIR = previous;
-    }
+    await withShelf(
+      "trials-cache",
+      async (shelf) => {
+        const two = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1, trials: 2 });
+        const one = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed: 1 });
+        expect(two).not.toBe(one);
+        expect(two.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 2 });
+        expect(one.sources.tasks.builtFrom).toMatchObject({ key: twinKeyFor(1, "the server's secret").digest, trials: 1 });
+        expect(two.tasks.tasks).toEqual(one.tasks.tasks);
+        const task = two.tasks.tasks[0]!;
+        expect(two.trialTask!(task, 2)).toMatchObject({ idx: task.idx, task: task.task });
+        expect(two.trialTask!(task, 2).metadata.required + two.trialTask!(task, 2).query).not.toBe(task.metadata.required + task.query);
+        expect(shelf.openSeeds(TWINS.name)).toEqual([1, 1]);
+      },
+      () => "the server's secret",
+    );
   }, 180_000);
 
   it(`keeps at most ${IDLE_BUILT_SETS} twin sets open that no assessment holds, and never closes one in use`, async () => {
-    const previous = process.env.ENTROPIC_CACHE_DIR;
-    process.env.ENTROPIC_CACHE_DIR = join(work, "shelf-cache");
-    const sample = await sampleData();
-    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 1 }, fixture);
-    const twinsAt = (seed: number) => shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed });
-    try {
+    await withShelf("shelf-cache", async (shelf) => {
+      const twinsAt = (seed: number) => shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed });
       const [one, two, three] = [await twinsAt(1), await twinsAt(2), await twinsAt(3)];
       expect(shelf.openSeeds(TWINS.name)).toEqual([1, 2, 3]);
       shelf.doneWith(one);
@@ -268,23 +281,14 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       shelf.doneWith(four);
       shelf.doneWith(again);
       expect(shelf.openSeeds(TWINS.name)).toHaveLength(IDLE_BUILT_SETS);
-    } finally {
-      await shelf.close();
-      await sample.org.close();
-      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
-      else process.env.ENTROPIC_CACHE_DIR = previous;
-    }
+    });
   }, 180_000);
 
   it("lets go of a twin set it closed: after a thorough collection nothing of the process holds its data", async () => {
-    const previous = process.env.ENTROPIC_CACHE_DIR;
-    process.env.ENTROPIC_CACHE_DIR = join(work, "shelf-cache");
-    const sample = await sampleData();
-    const shelf = new DatasetShelf(sample, quietLogger(), { workers: 1 }, fixture);
-    // Told when V8 has collected a set (a FinalizationRegistry keeps nothing alive, unlike a WeakRef within its turn).
-    const collected: number[] = [];
-    const registry = new FinalizationRegistry<number>((seed) => collected.push(seed));
-    try {
+    await withShelf("shelf-cache", async (shelf) => {
+      // Told when V8 has collected a set (a FinalizationRegistry keeps nothing alive, unlike a WeakRef within its turn).
+      const collected: number[] = [];
+      const registry = new FinalizationRegistry<number>((seed) => collected.push(seed));
       // Each set held by a request, then handed back: the third one idle closes the first.
       for (const seed of [1, 2, 3]) {
         const data = await shelf.forConfig({ dataset: TWINS.name, org_type: "b2b", seed });
@@ -298,11 +302,6 @@ describe.skipIf(!hasReal)("the twins dataset", () => {
       expect(collectNow("last-resort")).toBe(true);
       for (let i = 0; i < 40 && collected.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(collected).toEqual([1]);
-    } finally {
-      await shelf.close();
-      await sample.org.close();
-      if (previous === undefined) delete process.env.ENTROPIC_CACHE_DIR;
-      else process.env.ENTROPIC_CACHE_DIR = previous;
-    }
+    });
   }, 180_000);
 });

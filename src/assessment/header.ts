@@ -1,7 +1,7 @@
 import { LOG_VERSION, type LogHeader } from "../log/index.js";
 import { type Calibration, type ChanceFloorPlan, calibrationDigest, floorAnswers, type Judge } from "../scoring/index.js";
 import type { TaskRecord } from "../tasks/index.js";
-import type { IdRemap } from "../util/index.js";
+import { type IdRemap, WeakMemo } from "../util/index.js";
 import { runtimeVersions } from "../version.js";
 import type { OrgView } from "../world/index.js";
 import type { AssessmentData } from "./assessment-data.js";
@@ -53,22 +53,12 @@ export function buildHeader(input: HeaderInput): LogHeader {
 
 /**
  * The chance floor of a task set, worked out once per task set and `remapIds`: it reads every
- * task of the set (2,140 of them, not the request's few), and was the one part of a request's
- * header that grew with the catalogue. Each header gets its own copy, as it got a fresh plan before.
+ * task of the set (2,140 of them, not the request's few). Each header gets its own copy, so that
+ * nothing one request does to its header reaches another's.
  */
 function chanceFloorOf(library: readonly TaskRecord[], remapIds: boolean): ChanceFloorPlan {
-  let plans = floorPlans.get(library);
-  if (!plans) {
-    plans = new Map();
-    floorPlans.set(library, plans);
-  }
-  let plan = plans.get(remapIds);
-  if (!plan) {
-    plan = floorAnswers(library, { remapIds });
-    plans.set(remapIds, plan);
-  }
-  return structuredClone(plan);
+  return structuredClone(floorPlans.get(library, remapIds, () => floorAnswers(library, { remapIds })));
 }
 
 /** Keyed by the task set's array: a dataset loaded again (or dropped) makes and frees its own. */
-const floorPlans = new WeakMap<readonly TaskRecord[], Map<boolean, ChanceFloorPlan>>();
+const floorPlans = new WeakMemo<readonly TaskRecord[], boolean, ChanceFloorPlan>();

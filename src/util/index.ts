@@ -9,6 +9,7 @@ export * from "./id-remap.js";
 export * from "./json-bounds.js";
 export * from "./logger.js";
 export * from "./loop-slices.js";
+export * from "./memo.js";
 export * from "./names.js";
 export * from "./number-words.js";
 export * from "./pieces.js";

@@ -1,6 +1,6 @@
 import type { ObjectInfo, SqlRow, SqlValue } from "../../org/index.js";
 import type { Random } from "../../util/index.js";
-import { addDays, BASE62, caseSafeSuffix, SALESFORCE_ID } from "../../util/index.js";
+import { addDays, BASE62, caseSafeSuffix, SALESFORCE_ID, WeakMemo } from "../../util/index.js";
 import type { Level } from "../kind.js";
 
 /** A share of records (or tasks) per level. */
@@ -35,20 +35,10 @@ export function newId(prefix: string, rng: Random, taken: Set<string>, like: rea
  * recycle bin asks for thousands of new Ids against one object's list of all its Ids, and
  * filtering it each time made planning a full-size org take seconds on the event loop.
  */
-const modelsByList = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+const modelsByList = new WeakMemo<readonly string[], string, readonly string[]>();
 
 function modelIds(like: readonly string[], keyPrefix: string): readonly string[] {
-  let byPrefix = modelsByList.get(like);
-  if (!byPrefix) {
-    byPrefix = new Map();
-    modelsByList.set(like, byPrefix);
-  }
-  let models = byPrefix.get(keyPrefix);
-  if (!models) {
-    models = like.filter((id) => SALESFORCE_ID.test(id) && id.startsWith(keyPrefix));
-    byPrefix.set(keyPrefix, models);
-  }
-  return models;
+  return modelsByList.get(like, keyPrefix, () => like.filter((id) => SALESFORCE_ID.test(id) && id.startsWith(keyPrefix)));
 }
 
 /** A near-duplicate of a real value: numbers moved by up to 30 %, dates by up to 60 days, Ids and text kept. */

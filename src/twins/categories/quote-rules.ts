@@ -1,4 +1,5 @@
 import type { QuoteRule } from "../../sample/index.js";
+import { WeakMemo } from "../../util/index.js";
 import type { TwinContext, TwinDraft } from "../category.js";
 import type { TwinWorld } from "../world.js";
 
@@ -38,25 +39,18 @@ export function quoteRuleAnswer(world: TwinWorld, quoteId: string, kinds: Readon
 const QUOTE_ID = /\b0Q0[0-9A-Za-z]{12}(?:[0-9A-Za-z]{3})?\b/g;
 
 /** Per world and rule kinds, the quotes with a single answer, split by None-ness (computed once: a twin draws from them, never scans). */
-const candidates = new WeakMap<TwinWorld, Map<ReadonlySet<QuoteRule["kind"]>, { readonly none: string[]; readonly broken: string[] }>>();
+const candidates = new WeakMemo<TwinWorld, ReadonlySet<QuoteRule["kind"]>, { readonly none: string[]; readonly broken: string[] }>();
 
 function quotesOf(world: TwinWorld, kinds: ReadonlySet<QuoteRule["kind"]>): { readonly none: string[]; readonly broken: string[] } {
-  let byKinds = candidates.get(world);
-  if (!byKinds) {
-    byKinds = new Map();
-    candidates.set(world, byKinds);
-  }
-  let split = byKinds.get(kinds);
-  if (!split) {
-    split = { none: [], broken: [] };
+  return candidates.get(world, kinds, () => {
+    const split = { none: [] as string[], broken: [] as string[] };
     for (const quote of world.rows("Quote")) {
       const answer = quoteRuleAnswer(world, String(quote.Id), kinds);
       if (answer === null) split.none.push(String(quote.Id));
       else if (answer !== undefined) split.broken.push(String(quote.Id));
     }
-    byKinds.set(kinds, split);
-  }
-  return split;
+    return split;
+  });
 }
 
 /**

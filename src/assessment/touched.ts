@@ -1,6 +1,6 @@
 import type { EntropyPlan } from "../entropy/index.js";
 import type { Trajectory } from "../log/index.js";
-import { canonicalId } from "../util/index.js";
+import { recordKey } from "../util/index.js";
 
 /**
  * The perturbation kinds that touched one episode, from the plan and what the trajectory logged:
@@ -10,8 +10,7 @@ import { canonicalId } from "../util/index.js";
  */
 export function touchingKinds(plan: EntropyPlan, taskIdx: number, entropy: Trajectory["entropy"], distractorId: (id: string) => string): string[] {
   const exposed = new Set(entropy.driftExposure);
-  const key = (id: string) => canonicalId(id) ?? id;
-  const seen = new Set(entropy.distractorIdsSeen.map(key));
+  const seen = new Set(entropy.distractorIdsSeen.map(recordKey));
   return plan.kinds
     .filter((kind) => {
       if (kind.text.some((change) => change.task === taskIdx)) return true;
@@ -20,7 +19,7 @@ export function touchingKinds(plan: EntropyPlan, taskIdx: number, entropy: Traje
           (change.op === "rename_field" && exposed.has(`${change.object}.${change.from}`)) ||
           (change.op === "annotate_field" && change.replacedBy !== undefined && exposed.has(`${change.object}.${change.field}`)),
       );
-      return moves || kind.distractor_ids.some((id) => seen.has(key(distractorId(id))));
+      return moves || kind.distractor_ids.some((id) => seen.has(recordKey(distractorId(id))));
     })
     .map((kind) => kind.kind);
 }

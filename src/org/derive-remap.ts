@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { canonicalId, type IdRemap, replaceIdTokens } from "../util/id-remap.js";
+import { type IdRemap, recordKey, replaceIdTokens } from "../util/id-remap.js";
 import { quoteIdent } from "./quote.js";
 import type { OrgSchema } from "./types.js";
 
@@ -89,7 +89,7 @@ function recordKeys(tables: readonly TableRead[], newId: (id: string) => string)
       const id = row[table.idColumn + 1];
       if (typeof id !== "string") continue;
       const mapped = newId(id);
-      keys.push(mapped !== id ? mapped.slice(0, 15) : (canonicalId(id) ?? id));
+      keys.push(mapped !== id ? mapped.slice(0, 15) : recordKey(id));
     }
   }
   return keys;

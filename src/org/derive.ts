@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { canonicalId, type IdRemap } from "../util/id-remap.js";
+import { type IdRemap, recordKey } from "../util/id-remap.js";
 import type { FieldSpec, OrgChange } from "./changes.js";
 import { COPY, isPlainOrg, openCopy, type ReadForCopies, readForCopies, writeCopy } from "./derive-remap.js";
 import { quoteIdent } from "./quote.js";
@@ -43,7 +43,7 @@ export function deriveImage(image: Uint8Array, schema: OrgSchema, changes: reado
       const reordered = remap ? after.objects.map((object) => object.name) : changes.filter((change) => change.op === "insert_records").map((change) => change.object);
       for (const object of new Set(reordered)) storeInIdOrder(db, after, object);
     })();
-    return { image: db.serialize(), keys: [...readRecordIdsFrom(db, after)].map((id) => canonicalId(id) ?? id), today: latestDate(db, after) };
+    return { image: db.serialize(), keys: [...readRecordIdsFrom(db, after)].map(recordKey), today: latestDate(db, after) };
   } finally {
     db.close();
   }

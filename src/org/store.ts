@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import type { Capability, QueryContext, ToolOutcome } from "../tools/index.js";
-import { canonicalId } from "../util/index.js";
+import { recordKey } from "../util/index.js";
 import type { CopyOptions, OrgBackend } from "./backend.js";
 import type { OrgChange } from "./changes.js";
 import { latestDate, readRecordIdsFrom } from "./derive.js";
@@ -73,7 +73,7 @@ export class SqliteOrgStore implements OrgStore, OrgBackend {
   private keys: Set<string> | undefined;
 
   async recordKeys(): Promise<ReadonlySet<string>> {
-    this.keys ??= new Set([...(await this.recordIds())].map((id) => canonicalId(id) ?? id));
+    this.keys ??= new Set([...(await this.recordIds())].map(recordKey));
     return this.keys;
   }
 

@@ -252,6 +252,14 @@ export function isCaseSafeId(token: string): boolean {
 }
 
 /**
+ * The key a record is compared by: its `canonicalId`, or the Id as written when it is not a
+ * Salesforce Id (an org of other Ids, a value that only looks like one).
+ */
+export function recordKey(id: string): string {
+  return canonicalId(id) ?? id;
+}
+
+/**
  * The record an Id names, as Salesforce resolves it: the 15-character case-sensitive form. An
  * 18-character Id in any letter case names one record (its suffix says which letters are upper
  * case), so it is brought back to its case first; a 15-character Id is taken as written.

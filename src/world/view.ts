@@ -5,7 +5,7 @@ import { materialise, type OrgBackend, type OrgRequest, type OrgRow, type OrgSch
 import type { TaskBrief } from "../protocol/index.js";
 import type { TaskRecord } from "../tasks/index.js";
 import { offeredTools, runTool, type ToolSpec } from "../tools/index.js";
-import { canonicalId, EpisodeIds, type EpisodeOrdinal, type IdRemap, nextSlice, pauseIfDue } from "../util/index.js";
+import { EpisodeIds, type EpisodeOrdinal, type IdRemap, nextSlice, pauseIfDue, recordKey } from "../util/index.js";
 
 /** What a run's world is made of: the levels and seed of its entropy. */
 export interface WorldSettings extends Readonly<EntropyLevels> {
@@ -121,7 +121,7 @@ export class OrgView {
    * names its record (`canonicalId`).
    */
   idStatus(id: string): IdStatus {
-    const record = canonicalId(id) ?? id;
+    const record = recordKey(id);
     if (this.distractors.has(record)) return "distractor";
     return this.live.has(record) ? "live" : "absent";
   }
@@ -242,7 +242,7 @@ async function recordKeys(ids: Iterable<string>, remap?: IdRemap): Promise<Set<s
   let count = 0;
   for (const id of ids) {
     const seen = remap ? remap.id(id) : id;
-    keys.add(canonicalId(seen) ?? seen);
+    keys.add(recordKey(seen));
     // A look at the clock every 256 Ids, not an await per Id (a copy's 29,000 Ids on every admission).
     if (++count % 256 === 0) await pauseIfDue();
   }

@@ -61,7 +61,7 @@ export class IdRemap {
       this.encipher([id15]);
       mapped = this.memo.get(id15)!;
     }
-    return id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped);
+    return spelledLike(id, mapped);
   }
 
   /**
@@ -76,19 +76,14 @@ export class IdRemap {
     const fresh = new Set<string>();
     for (const value of values) {
       if (answers.has(value)) continue;
-      if (!SALESFORCE_ID.test(value)) {
-        answers.set(value, value);
-        continue;
-      }
+      // Itself until its Id is enciphered below (a value that is no Id stays so).
       answers.set(value, value);
+      if (!SALESFORCE_ID.test(value)) continue;
       ids.push(value);
       if (!this.memo.has(value.slice(0, 15))) fresh.add(value.slice(0, 15));
     }
     if (fresh.size > 0) this.encipher([...fresh]);
-    for (const id of ids) {
-      const mapped = this.memo.get(id.slice(0, 15))!;
-      answers.set(id, id.length === 15 ? mapped : mapped + caseSafeSuffix(mapped));
-    }
+    for (const id of ids) answers.set(id, spelledLike(id, this.memo.get(id.slice(0, 15))!));
     return answers;
   }
 
@@ -242,6 +237,11 @@ class HmacSha256 {
 
 /** SHA-256's block size in bytes, to which HMAC pads its key. */
 const HMAC_BLOCK = 64;
+
+/** A new 15-character Id in the form of the Id it replaces: with its case-safe suffix when that one had 18 characters. */
+function spelledLike(id: string, mapped15: string): string {
+  return id.length === 15 ? mapped15 : mapped15 + caseSafeSuffix(mapped15);
+}
 
 /** BASE62's characters as their codes. */
 const BASE62_CODES = Uint8Array.from(BASE62, (char) => char.charCodeAt(0));

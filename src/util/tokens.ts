@@ -2,11 +2,9 @@ import { detach } from "./elide.js";
 import { loadO200kCounter } from "./o200k.js";
 
 /**
- * The o200k counter (o200k.ts), loaded on the first count (or by `loadTokenizer`): 4.2 MB of typed
- * arrays and 80-95 ms of CPU, which the threads and processes that import this folder without
- * counting (the org's derive thread) never pay. It counts exactly what gpt-tokenizer's
- * `countTokens` counts, which held 14 MB more heap: with it, a server was 141-146 MB resident idle
- * and 183-191 MB after a run of the 2,140 tasks, with ours 129-130 and 170-171.
+ * The o200k counter (o200k.ts, which says why it is ours and what it costs), loaded on the first
+ * count (or by `loadTokenizer`): the threads and processes that import this folder without
+ * counting (the org's derive thread) never pay for it.
  */
 let tokenizer: ((text: string) => number) | undefined;
 
